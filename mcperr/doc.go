@@ -1,0 +1,59 @@
+// Package mcperr is the error vocabulary of mcpcore: JSON-RPC error codes, one
+// error type, factories, the classification of any Go error into a code, HTTP
+// status mapping, and two helpers for service code, [TryCatch] and [Retry].
+//
+// It depends on the standard library only and knows nothing of MCP transports,
+// so service packages can import it freely.
+//
+// # Errors
+//
+// An [*Error] carries a [Code], a message meant for the client, an optional
+// data map that travels to the client with it, and an optional cause that
+// stays on the server. Handlers and services return them and do not catch
+// them; the framework renders them on the wire:
+//
+//	return nil, mcperr.NotFound("Item 7 not found",
+//		mcperr.WithData(map[string]any{"itemId": "7"}))
+//
+// # Classification
+//
+// [From] turns any error into an [*Error] and [CodeOf] gives its code. The
+// first rule that matches wins:
+//
+//  1. An [*Error] anywhere in the chain (errors.As) is returned as it is, code,
+//     message and data intact.
+//  2. An error in the chain that implements [Coder] reports its own code.
+//  3. Go's own errors, by identity (errors.Is) or type (errors.As):
+//
+//     context.Canceled                                    RequestCancelled
+//     *net.DNSError                                       ServiceUnavailable
+//     context.DeadlineExceeded, os.ErrDeadlineExceeded,
+//     any net.Error whose Timeout() is true               Timeout
+//     syscall.ECONNREFUSED, syscall.ECONNRESET            ServiceUnavailable
+//     fs.ErrNotExist, sql.ErrNoRows                       NotFound
+//     fs.ErrPermission                                    Forbidden
+//     fs.ErrExist                                         Conflict
+//     *json.SyntaxError, *json.UnmarshalTypeError,
+//     *xml.SyntaxError                                    SerializationError
+//     *strconv.NumError                                   ValidationError
+//
+//  4. Provider patterns (cloud SDKs, HTTP clients, databases, LLM APIs), then
+//     common patterns: case-insensitive regular expressions matched against the
+//     error's message and then against the type name of each error in its
+//     chain, so a type named TimeoutError classifies as Timeout. The tables are
+//     those of the TypeScript framework this package follows; for example
+//     "status code 429" gives RateLimited, "ECONNREFUSED" ServiceUnavailable,
+//     "not found" NotFound, "invalid" ValidationError and "timed out" Timeout.
+//  5. Anything else is InternalError.
+//
+// An error classified by rules 2 to 5 becomes an [*Error] with the code and
+// the error's message, no data (classification never invents data that could
+// leak to a client), and the original error as its cause.
+//
+// # Wire shape
+//
+// An [*Error] leaves the process only as a JSON-RPC error object,
+// {"code":…,"message":…,"data":…}, with "data" present only when data was set.
+// A top-level "auth" key is removed from data when the error is built.
+// Causes, stacks and diagnostics go to logs only.
+package mcperr

@@ -1,0 +1,39 @@
+// Package schema is the JSON Schema glue of tool dispatch: it infers the input
+// and output schemas of a tool from Go types, validates arguments and results
+// against them with a full list of issues, and widens an output schema so the
+// error envelope validates too.
+//
+// # Two libraries, one schema
+//
+// Schemas are [*jsonschema.Schema] values of github.com/google/jsonschema-go,
+// because that is what the MCP Go SDK advertises in Tool.InputSchema and
+// Tool.OutputSchema, and jsonschema-go infers them from Go types. Validation
+// is done by github.com/santhosh-tekuri/jsonschema/v6 on the marshalled form
+// of the same schema: jsonschema-go's validator stops at the first failure and
+// reports schema locations in a flat string, while a model needs every
+// mistake, located in its own input, to correct them in one round. The
+// validator is fed in memory only and refuses to load anything from the
+// network or the file system.
+//
+// # Inference rules
+//
+// [Input], [Output] and [Params] follow jsonschema-go's rules: a struct field is
+// required unless its json tag says omitempty or omitzero; a `jsonschema:"…"`
+// tag is the property's description (it must not start with "WORD="); slices
+// and pointers also accept null. On top of them:
+//
+//   - an input schema rejects unknown top-level keys but accepts (and the
+//     handler never sees) unknown keys in nested objects, as encoding/json
+//     does;
+//   - recursive types, which jsonschema-go rejects, are inferred with $defs
+//     and $ref (the root is expanded in place and also defined in $defs, so
+//     that its strictness stays at the root);
+//   - json tags on which jsonschema-go and encoding/json disagree (a named
+//     embedded struct, the ",string" option) are refused;
+//   - an output schema may not declare a top-level "error" property, which
+//     belongs to the failure envelope ([Envelope]).
+//
+//   - a `default:"…"` tag on a top-level input field is the property's
+//     default, as JSON (a string field also takes plain text); jsonschema-go
+//     has no tag for defaults. [Validator.ValidateJSON] fills defaults in.
+package schema

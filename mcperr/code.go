@@ -153,7 +153,7 @@ func (c Code) Category() Category {
 
 // Transient reports whether a failure with this code may succeed if tried
 // again later: ServiceUnavailable, Timeout and RateLimited. [Retry] retries
-// exactly these.
+// these by default (see [IsTransient]).
 func (c Code) Transient() bool {
 	return c.Category() == CategoryUpstream
 }

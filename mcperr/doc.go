@@ -23,20 +23,8 @@
 //  1. An [*Error] anywhere in the chain (errors.As) is returned as it is, code,
 //     message and data intact.
 //  2. An error in the chain that implements [Coder] reports its own code.
-//  3. Go's own errors, by identity (errors.Is) or type (errors.As):
-//
-//     context.Canceled                                    RequestCancelled
-//     *net.DNSError                                       ServiceUnavailable
-//     context.DeadlineExceeded, os.ErrDeadlineExceeded,
-//     any net.Error whose Timeout() is true               Timeout
-//     syscall.ECONNREFUSED, syscall.ECONNRESET            ServiceUnavailable
-//     fs.ErrNotExist, sql.ErrNoRows                       NotFound
-//     fs.ErrPermission                                    Forbidden
-//     fs.ErrExist                                         Conflict
-//     *json.SyntaxError, *json.UnmarshalTypeError,
-//     *xml.SyntaxError                                    SerializationError
-//     *strconv.NumError                                   ValidationError
-//
+//  3. Go's own errors, by identity (errors.Is) or type (errors.As), as the
+//     table below lists.
 //  4. Provider patterns (cloud SDKs, HTTP clients, databases, LLM APIs), then
 //     common patterns: case-insensitive regular expressions matched against the
 //     error's message and then against the type name of each error in its
@@ -45,6 +33,20 @@
 //     "status code 429" gives RateLimited, "ECONNREFUSED" ServiceUnavailable,
 //     "not found" NotFound, "invalid" ValidationError and "timed out" Timeout.
 //  5. Anything else is InternalError.
+//
+// Go's own errors (rule 3), checked in this order:
+//
+//	context.Canceled                                    RequestCancelled
+//	*net.DNSError                                       ServiceUnavailable
+//	context.DeadlineExceeded, os.ErrDeadlineExceeded,
+//	any net.Error whose Timeout() is true               Timeout
+//	syscall.ECONNREFUSED, syscall.ECONNRESET            ServiceUnavailable
+//	fs.ErrNotExist, sql.ErrNoRows                       NotFound
+//	fs.ErrPermission                                    Forbidden
+//	fs.ErrExist                                         Conflict
+//	*json.SyntaxError, *json.UnmarshalTypeError,
+//	*xml.SyntaxError                                    SerializationError
+//	*strconv.NumError                                   ValidationError
 //
 // An error classified by rules 2 to 5 becomes an [*Error] with the code and
 // the error's message, no data (classification never invents data that could

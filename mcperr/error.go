@@ -111,6 +111,8 @@ func (e *Error) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
+	// A peer's data obeys the same rule as ours: no bearer tokens relayed.
+	delete(w.Data, "auth")
 	*e = Error{code: w.Code, message: w.Message, data: w.Data}
 	return nil
 }

@@ -1,0 +1,323 @@
+package mcperr
+
+import (
+	"io"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// CodeForHTTPStatus returns the code for an HTTP response status. It reports
+// false for a status below 400, which is not a failure.
+//
+//	400                InvalidParams
+//	401                Unauthorized
+//	402, 403           Forbidden
+//	404                NotFound
+//	408, 425           Timeout
+//	409, 423, 424      Conflict
+//	422                ValidationError
+//	429                RateLimited
+//	other 4xx          InvalidRequest
+//	500, 501           InternalError
+//	502, 503           ServiceUnavailable
+//	504                Timeout
+//	other 5xx or more  ServiceUnavailable
+//
+// Note that 500 and 501 are InternalError here (the upstream failed in a way
+// retrying will not fix), whereas an error whose message merely says "status
+// code 500" classifies as ServiceUnavailable.
+func CodeForHTTPStatus(status int) (Code, bool) {
+	switch {
+	case status < 400:
+		return 0, false
+	case status == http.StatusBadRequest:
+		return CodeInvalidParams, true
+	case status == http.StatusUnauthorized:
+		return CodeUnauthorized, true
+	case status == http.StatusPaymentRequired, status == http.StatusForbidden:
+		return CodeForbidden, true
+	case status == http.StatusNotFound:
+		return CodeNotFound, true
+	case status == http.StatusRequestTimeout, status == http.StatusTooEarly:
+		return CodeTimeout, true
+	case status == http.StatusConflict, status == http.StatusLocked, status == http.StatusFailedDependency:
+		return CodeConflict, true
+	case status == http.StatusUnprocessableEntity:
+		return CodeValidationError, true
+	case status == http.StatusTooManyRequests:
+		return CodeRateLimited, true
+	case status < 500:
+		return CodeInvalidRequest, true
+	case status == http.StatusInternalServerError, status == http.StatusNotImplemented:
+		return CodeInternalError, true
+	case status == http.StatusGatewayTimeout:
+		return CodeTimeout, true
+	default: // 502, 503 and every other status from 500 up
+		return CodeServiceUnavailable, true
+	}
+}
+
+// HTTPStatus returns the HTTP status with which a failure of this code is
+// answered when it escapes to an HTTP transport:
+//
+//	InvalidParams, ValidationError, InvalidRequest  400
+//	Unauthorized                                    401
+//	Forbidden                                       403
+//	NotFound                                        404
+//	Conflict                                        409
+//	RateLimited                                     429
+//	ServiceUnavailable                              503
+//	Timeout                                         504
+//	any other code                                  500
+//
+// It is not the inverse of [CodeForHTTPStatus]: several statuses share a code.
+func HTTPStatus(code Code) int {
+	switch code {
+	case CodeInvalidParams, CodeValidationError, CodeInvalidRequest:
+		return http.StatusBadRequest
+	case CodeUnauthorized:
+		return http.StatusUnauthorized
+	case CodeForbidden:
+		return http.StatusForbidden
+	case CodeNotFound:
+		return http.StatusNotFound
+	case CodeConflict:
+		return http.StatusConflict
+	case CodeRateLimited:
+		return http.StatusTooManyRequests
+	case CodeServiceUnavailable:
+		return http.StatusServiceUnavailable
+	case CodeTimeout:
+		return http.StatusGatewayTimeout
+	}
+	return http.StatusInternalServerError
+}
+
+// DefaultBodyLimit is how many bytes of an upstream response body
+// [FromResponse] keeps in the error's data unless [WithBodyLimit] or
+// [WithoutBody] says otherwise.
+const DefaultBodyLimit = 500
+
+// A ResponseOption adjusts how [FromResponse] builds its error.
+//
+// Besides the options below, every [Option] is a ResponseOption and applies
+// to the error after FromResponse has filled it in: [WithData] adds keys and
+// overrides the defaults, and [WithCause] records the error that led to the
+// failed request.
+type ResponseOption interface {
+	applyResponse(*responseConfig)
+}
+
+// responseConfig collects the ResponseOptions of one FromResponse call.
+type responseConfig struct {
+	service   string
+	bodyLimit int
+	override  func(status int) (Code, bool)
+	errOpts   []Option
+}
+
+// responseOptionFunc is a ResponseOption that sets part of the config.
+type responseOptionFunc func(*responseConfig)
+
+func (f responseOptionFunc) applyResponse(c *responseConfig) { f(c) }
+
+// applyResponse makes every Option a ResponseOption: it is applied to the
+// error FromResponse builds, after the defaults.
+func (o Option) applyResponse(c *responseConfig) {
+	if o != nil {
+		c.errOpts = append(c.errOpts, o)
+	}
+}
+
+// WithService names the upstream in the error message, "<name> returned HTTP
+// …", instead of the request's host.
+func WithService(name string) ResponseOption {
+	return responseOptionFunc(func(c *responseConfig) { c.service = name })
+}
+
+// WithBodyLimit sets how many bytes of the response body are kept in the
+// data's "body" key (default [DefaultBodyLimit]). A longer body is cut at
+// that many bytes, or up to three fewer so as not to split a UTF-8 sequence,
+// and marked with a trailing "…". A limit of 0 or less captures nothing: the
+// data then has no "body" key, as with [WithoutBody].
+func WithBodyLimit(n int) ResponseOption {
+	return responseOptionFunc(func(c *responseConfig) { c.bodyLimit = max(n, 0) })
+}
+
+// WithoutBody keeps the response body out of the error: the data has no
+// "body" key and the body is closed unread. Use it when the upstream may echo
+// secrets or personal data back.
+func WithoutBody() ResponseOption {
+	return WithBodyLimit(0)
+}
+
+// WithCodeOverride lets the caller choose the code for a status: when f
+// reports true its code wins, otherwise [CodeForHTTPStatus] decides. Use it
+// for an upstream whose statuses mean something particular, such as a 404
+// that is an empty search rather than a missing entity.
+func WithCodeOverride(f func(status int) (Code, bool)) ResponseOption {
+	return responseOptionFunc(func(c *responseConfig) { c.override = f })
+}
+
+// FromResponse returns the error for an upstream HTTP response that failed,
+// typically one whose status is not 2xx. It reads a bounded head of the body
+// and closes the body; the caller must not use the body afterwards.
+//
+// The code is the one [WithCodeOverride] gives, if any, else the one
+// [CodeForHTTPStatus] gives, else InternalError (for a status below 400). The
+// message is "<subject> returned HTTP <status> <status text>.", where the
+// subject is the [WithService] name, else the host (with its port, if any)
+// of the request URL, else "Upstream"; the status text comes from
+// resp.Status, else [http.StatusText], and is left out when both are empty.
+//
+// The data has these keys, each only when known:
+//
+//	url         the request URL, without credentials, fragment or the
+//	            values of secret query parameters
+//	status      the status code (int)
+//	statusText  the status text
+//	body        the head of the body (see [WithBodyLimit] and [WithoutBody]);
+//	            absent when capture is off or reading failed
+//	retryAfter  the Retry-After header, verbatim; [Retry] honours it
+//
+// and the keys of any [WithData] option, which win over these.
+//
+// At most limit+1 bytes of the body are read, so a huge or endless body is
+// never buffered. A nil resp yields an InternalError saying that the
+// subject returned no response.
+func FromResponse(resp *http.Response, opts ...ResponseOption) *Error {
+	cfg := responseConfig{bodyLimit: DefaultBodyLimit}
+	for _, opt := range opts {
+		if opt != nil {
+			opt.applyResponse(&cfg)
+		}
+	}
+
+	subject := cfg.service
+	var reqURL *url.URL
+	if resp != nil && resp.Request != nil {
+		reqURL = resp.Request.URL
+	}
+	if subject == "" && reqURL != nil {
+		subject = reqURL.Host
+	}
+	if subject == "" {
+		subject = "Upstream"
+	}
+	if resp == nil {
+		return New(CodeInternalError, subject+" returned no HTTP response.", cfg.errOpts...)
+	}
+
+	status := resp.StatusCode
+	code, ok := Code(0), false
+	if cfg.override != nil {
+		code, ok = cfg.override(status)
+	}
+	if !ok {
+		code, ok = CodeForHTTPStatus(status)
+	}
+	if !ok {
+		code = CodeInternalError
+	}
+
+	text := statusText(resp)
+	msg := subject + " returned HTTP " + strconv.Itoa(status)
+	if text != "" {
+		msg += " " + text
+	}
+	msg += "."
+
+	data := map[string]any{"status": status}
+	if reqURL != nil {
+		if u := redactURL(reqURL); u != "" {
+			data["url"] = u
+		}
+	}
+	if text != "" {
+		data["statusText"] = text
+	}
+	if resp.Body != nil {
+		if body, ok := readBodyHead(resp.Body, cfg.bodyLimit); ok {
+			data["body"] = body
+		}
+		resp.Body.Close()
+	}
+	if ra := resp.Header.Get("Retry-After"); ra != "" {
+		data["retryAfter"] = ra
+	}
+
+	return New(code, msg, append([]Option{WithData(data)}, cfg.errOpts...)...)
+}
+
+// statusText returns the reason phrase of resp: resp.Status without its
+// leading status code, else the standard text for the code.
+func statusText(resp *http.Response) string {
+	s := strings.TrimSpace(resp.Status)
+	num, rest, _ := strings.Cut(s, " ")
+	if num != "" && strings.Trim(num, "0123456789") == "" {
+		s = strings.TrimSpace(rest)
+	}
+	if s == "" {
+		s = http.StatusText(resp.StatusCode)
+	}
+	return s
+}
+
+// readBodyHead reads at most limit+1 bytes of body and returns its head: the
+// whole body when it fits in limit bytes, else its first limit bytes (fewer
+// rather than split a UTF-8 sequence) followed by "…". It reports false when
+// limit is 0 or reading failed.
+func readBodyHead(body io.Reader, limit int) (string, bool) {
+	if limit <= 0 {
+		return "", false
+	}
+	b, err := io.ReadAll(io.LimitReader(body, int64(limit)+1))
+	if err != nil {
+		return "", false
+	}
+	if len(b) <= limit {
+		return string(b), true
+	}
+	cut := limit
+	// b[cut] is the first byte left out; while it continues a sequence that
+	// began before cut, drop that sequence's leading bytes too.
+	for i := 0; i < utf8.UTFMax-1 && cut > 0 && !utf8.RuneStart(b[cut]); i++ {
+		cut--
+	}
+	if !utf8.RuneStart(b[cut]) {
+		// Not UTF-8 text after all: cut at the limit.
+		cut = limit
+	}
+	return string(b[:cut]) + "…", true
+}
+
+// redactURL renders u for an error's data, which travels to the client and
+// so, through a tool result, to a model: without user:password credentials,
+// which must never leave the process; without the fragment, which the server
+// never saw; and with the value of every query parameter whose name is a
+// secret (api_key, access_token, …, see isSensitiveKey) replaced by
+// "[REDACTED]", because many APIs take their key in the query. The rest of
+// the query stays, since it usually says what was asked for.
+func redactURL(u *url.URL) string {
+	c := *u
+	c.User = nil
+	c.Fragment, c.RawFragment = "", ""
+	if c.RawQuery != "" {
+		parts := strings.Split(c.RawQuery, "&")
+		for i, p := range parts {
+			k, _, _ := strings.Cut(p, "=")
+			name, err := url.QueryUnescape(k)
+			if err != nil {
+				name = k
+			}
+			if isSensitiveKey(name) {
+				parts[i] = k + "=" + redacted
+			}
+		}
+		c.RawQuery = strings.Join(parts, "&")
+	}
+	return c.String()
+}

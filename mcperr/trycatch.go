@@ -1,0 +1,203 @@
+package mcperr
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"strconv"
+	"strings"
+)
+
+// TryCatchOptions describe the operation [TryCatch] runs: what to call it in
+// the log, what to log with it, and which code to give a failure that does
+// not carry one. The zero value is usable but logs the operation as
+// "operation"; set at least Operation.
+type TryCatchOptions struct {
+	// Operation names the work in the log record: "Error in <Operation>: …"
+	// and the "operation" attribute. Use a stable name such as
+	// "ArticleStore.Get".
+	Operation string
+
+	// Logger receives the record; nil means slog.Default().
+	Logger *slog.Logger
+
+	// Attrs are the caller's context (request id, tenant, …), added to the
+	// record as they are. An attr whose key is one of the keys TryCatch
+	// writes itself (operation, input, code, codeName, originalType,
+	// originalMessage, cause, critical, stack) is dropped.
+	Attrs []slog.Attr
+
+	// Input is logged as "input" after a deep copy in which the value of
+	// every key that names a secret (password, token, apiKey, authorization,
+	// cookie, …, and keys with such a word, like "session_token") is
+	// replaced by "[REDACTED]". Structs are logged under their JSON field
+	// names. Nil logs no input.
+	Input any
+
+	// Code is the code of a failure that has no [*Error] in its chain;
+	// zero means classify it as [From] does. A failure that carries an
+	// [*Error] keeps that error's code.
+	Code Code
+
+	// Critical adds critical=true to the record, for alerting. It does not
+	// change the level.
+	Critical bool
+
+	// IncludeStack adds the goroutine's stack at the point TryCatch saw the
+	// failure, starting at TryCatch's caller, as "stack".
+	IncludeStack bool
+}
+
+// TryCatch runs fn and returns its value. When fn fails it logs one record
+// at level Error and returns the failure as an [*Error]; it never swallows a
+// failure and never recovers a panic.
+//
+// The returned error is the [*Error] in the failure's chain, unchanged (code,
+// message and data), when there is one. Otherwise it is a new [*Error] with
+// opts.Code, or the code [From] gives, the failure's message, the failure as
+// its cause and no data.
+//
+// The record's message is "Error in <operation>: <message>", and its
+// attributes are operation, opts.Attrs, input (sanitised, see
+// [TryCatchOptions]), code (the number) and codeName, originalType (the Go
+// type of fn's error, such as "*fs.PathError"), originalMessage (fn's error
+// text, when it differs from the message), cause (the messages of the errors
+// below fn's error in its chain, when there are any), critical (when set)
+// and stack (when asked for).
+//
+// Diagnostics go to the log only: unlike the TypeScript original, TryCatch
+// adds nothing to the error's data, so what reaches a client is exactly what
+// the service put there.
+func TryCatch[T any](ctx context.Context, opts TryCatchOptions, fn func(context.Context) (T, error)) (T, error) {
+	v, err := fn(ctx)
+	if err == nil {
+		return v, nil
+	}
+	var stack string
+	if opts.IncludeStack {
+		stack = callerStack(1)
+	}
+	var zero T
+	return zero, catch(ctx, &opts, err, stack)
+}
+
+// catch logs err as TryCatch describes and returns its *Error.
+func catch(ctx context.Context, opts *TryCatchOptions, err error, stack string) *Error {
+	final := errorIn(err)
+	if final == nil {
+		code := opts.Code
+		if code == 0 {
+			code = CodeOf(err)
+		}
+		final = New(code, err.Error(), WithCause(err))
+	}
+
+	logger := opts.Logger
+	if logger == nil {
+		logger = slog.Default()
+	}
+	if !logger.Enabled(ctx, slog.LevelError) {
+		return final
+	}
+	op := opts.Operation
+	if op == "" {
+		op = "operation"
+	}
+
+	attrs := make([]slog.Attr, 0, len(opts.Attrs)+10)
+	attrs = append(attrs, slog.String("operation", op))
+	for _, a := range opts.Attrs {
+		if !reservedLogKeys[a.Key] {
+			attrs = append(attrs, a)
+		}
+	}
+	if opts.Input != nil {
+		attrs = append(attrs, slog.Any("input", sanitizeInput(opts.Input)))
+	}
+	attrs = append(attrs,
+		slog.Int("code", int(final.Code())),
+		slog.String("codeName", final.Code().String()),
+		slog.String("originalType", fmt.Sprintf("%T", err)),
+	)
+	if msg := err.Error(); msg != final.Error() {
+		attrs = append(attrs, slog.String("originalMessage", msg))
+	}
+	if chain := causeChain(err); len(chain) > 0 {
+		attrs = append(attrs, slog.Any("cause", chain))
+	}
+	if opts.Critical {
+		attrs = append(attrs, slog.Bool("critical", true))
+	}
+	if stack != "" {
+		attrs = append(attrs, slog.String("stack", stack))
+	}
+	logger.LogAttrs(ctx, slog.LevelError, "Error in "+op+": "+final.Error(), attrs...)
+	return final
+}
+
+// reservedLogKeys are the attribute keys TryCatch writes; caller attrs with
+// these keys are dropped so that a record never has a key twice.
+var reservedLogKeys = map[string]bool{
+	"operation": true, "input": true, "code": true, "codeName": true,
+	"originalType": true, "originalMessage": true, "cause": true,
+	"critical": true, "stack": true,
+}
+
+// maxCauseDepth bounds the cause chain TryCatch logs.
+const maxCauseDepth = 20
+
+// causeChain returns the messages of the errors below err in its chain, in
+// depth-first order (the branches of an errors.Join one after the other),
+// at most maxCauseDepth of them; a longer chain ends with a marker.
+func causeChain(err error) []string {
+	var chain []string
+	var walk func(error) bool
+	walk = func(e error) bool {
+		var next []error
+		switch u := e.(type) {
+		case interface{ Unwrap() error }:
+			if c := u.Unwrap(); c != nil {
+				next = []error{c}
+			}
+		case interface{ Unwrap() []error }:
+			next = u.Unwrap()
+		}
+		for _, c := range next {
+			if c == nil {
+				continue
+			}
+			if len(chain) == maxCauseDepth {
+				chain = append(chain, "… (chain longer than "+strconv.Itoa(maxCauseDepth)+")")
+				return false
+			}
+			chain = append(chain, c.Error())
+			if !walk(c) {
+				return false
+			}
+		}
+		return true
+	}
+	walk(err)
+	return chain
+}
+
+// callerStack formats the calling goroutine's stack in the
+// "function\n\tfile:line" form of runtime/debug.Stack, starting at
+// callerStack's caller when skip is 0, at the caller's caller when skip is 1.
+func callerStack(skip int) string {
+	pcs := make([]uintptr, 64)
+	n := runtime.Callers(skip+2, pcs)
+	frames := runtime.CallersFrames(pcs[:n])
+	var b strings.Builder
+	for {
+		f, more := frames.Next()
+		if f.Function != "" {
+			fmt.Fprintf(&b, "%s\n\t%s:%d\n", f.Function, f.File, f.Line)
+		}
+		if !more {
+			break
+		}
+	}
+	return b.String()
+}

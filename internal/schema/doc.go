@@ -25,11 +25,14 @@
 //   - an input schema rejects unknown top-level keys but accepts (and the
 //     handler never sees) unknown keys in nested objects, as encoding/json
 //     does;
+//
 //   - recursive types, which jsonschema-go rejects, are inferred with $defs
 //     and $ref (the root is expanded in place and also defined in $defs, so
 //     that its strictness stays at the root);
+//
 //   - json tags on which jsonschema-go and encoding/json disagree (a named
 //     embedded struct, the ",string" option) are refused;
+//
 //   - an output schema may not declare a top-level "error" property, which
 //     belongs to the failure envelope ([Envelope]).
 //

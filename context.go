@@ -1,0 +1,101 @@
+package mcpcore
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// A Context is what a handler receives: a [context.Context] for the one
+// request (cancelled when the client cancels it or the server shuts down),
+// plus the definition's error contract and a logger. Pass it as it is to any
+// service that takes a context.Context.
+type Context struct {
+	context.Context
+	kind     string // "tool", "resource" or "prompt"
+	name     string
+	contract []Failure
+	log      *slog.Logger
+	session  *mcp.ServerSession
+	uri      string
+}
+
+// contextKey finds the *Context among a request context's values, so that
+// services holding only a derived context.Context can still reach the
+// contract through [RecoveryFor].
+type contextKey struct{}
+
+// Value implements context.Context.
+func (c *Context) Value(key any) any {
+	if key == (contextKey{}) {
+		return c
+	}
+	return c.Context.Value(key)
+}
+
+// Fail returns the error of a failure declared in this definition's Errors:
+//   - its code is f.Code;
+//   - its message is message, or f.When when message is empty;
+//   - its data is data.retryable = true when f.Retryable, then the data of
+//     opts (which may override retryable), then data.reason = f.Reason,
+//     written last so that nothing can override it;
+//   - opts may also give a cause ([mcperr.WithCause]).
+//
+// Return it, and the framework renders it on the wire. A failure that this
+// definition does not declare yields an InternalError that names the declared
+// reasons instead: a contract drifting from its handler fails loudly.
+//
+// The declared Recovery is not added by Fail; pass [Context.RecoveryFor] (or
+// [mcperr.WithRecovery] with a hint built at run time) to send it.
+func (c *Context) Fail(f Failure, message string, opts ...mcperr.Option) *mcperr.Error {
+	if !declares(c.contract, f) {
+		msg := fmt.Sprintf("ctx.Fail() called with unknown reason '%s' — not declared in the Errors of %s %q.", f.Reason, c.kind, c.name)
+		if _, ok := byReason(c.contract, f.Reason); ok {
+			msg = fmt.Sprintf("ctx.Fail() called with a Failure '%s' that differs from the one declared in the Errors of %s %q; pass the declared value.", f.Reason, c.kind, c.name)
+		}
+		return mcperr.InternalError(msg,
+			mcperr.WithData(map[string]any{"reason": f.Reason, "declaredReasons": reasons(c.contract)}))
+	}
+	return f.build(message, opts)
+}
+
+// RecoveryFor returns an option that sets data.recovery.hint to the declared
+// Recovery of f, for [Context.Fail] or any [mcperr] factory. When f is not in
+// this definition's contract, or there is no contract, the option does
+// nothing, so it is always safe to pass.
+func (c *Context) RecoveryFor(f Failure) mcperr.Option {
+	if c == nil || !declares(c.contract, f) {
+		return noOption
+	}
+	return mcperr.WithRecovery(f.Recovery)
+}
+
+// RecoveryFor is [Context.RecoveryFor] for code that has only a
+// context.Context, such as a service called by a handler: it looks the reason
+// up in the contract of the tool or resource being served. When ctx carries
+// no contract or the contract has no such reason, the option does nothing.
+func RecoveryFor(ctx context.Context, reason string) mcperr.Option {
+	c, _ := ctx.Value(contextKey{}).(*Context)
+	if c == nil {
+		return noOption
+	}
+	f, ok := byReason(c.contract, reason)
+	if !ok {
+		return noOption
+	}
+	return mcperr.WithRecovery(f.Recovery)
+}
+
+func noOption(*mcperr.Error) {}
+
+// Log returns the logger of this request, with the definition's name attached.
+func (c *Context) Log() *slog.Logger { return c.log }
+
+// Session returns the client session the request came from.
+func (c *Context) Session() *mcp.ServerSession { return c.session }
+
+// URI returns the URI being read, for a resource handler; "" otherwise.
+func (c *Context) URI() string { return c.uri }

@@ -1,0 +1,139 @@
+package mcpcore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/internal/schema"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// addTool registers a tool with the SDK behind the one dispatch every call
+// goes through.
+func (s *Server) addTool(def *mcp.Tool, rt *toolRuntime) {
+	s.mcp.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return s.callTool(ctx, rt, req), nil
+	})
+	s.tools++
+}
+
+// callTool runs one tools/call: decode and validate the input, run the
+// handler with panic recovery, validate the output, render. Every failure,
+// whatever its kind, becomes an error result; nothing escapes as a JSON-RPC
+// error, so the model always sees what went wrong.
+func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToolRequest) *mcp.CallToolResult {
+	c, refused := s.begin(ctx, "tool", rt.name, rt.contract, req.Session)
+	if refused != nil {
+		return errorResult(refused)
+	}
+	res, err := s.runTool(c, rt, req.Params.Arguments)
+	if e := s.end(c, err); e != nil {
+		return errorResult(e)
+	}
+	return res
+}
+
+func (s *Server) runTool(c *call, rt *toolRuntime, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	out, err := guard(func() (*toolOutput, error) { return rt.run(c.ctx, raw) })
+	if err != nil {
+		return nil, err
+	}
+	if issues := rt.output.Validate(out.structured); len(issues) > 0 {
+		return nil, mcperr.ValidationError("Tool output failed validation: "+schema.Summary(issues),
+			mcperr.WithData(map[string]any{"issues": issues}))
+	}
+	content, err := guard(out.format)
+	if err != nil {
+		var p *panicError
+		if errors.As(err, &p) {
+			return nil, err
+		}
+		// As the original does, a formatter's failure is reported as one
+		// of formatting: its own code and data are not the tool's.
+		return nil, errors.New("Output formatting failed: " + err.Error())
+	}
+	return &mcp.CallToolResult{Content: content, StructuredContent: out.structured}, nil
+}
+
+// validateArgs validates raw arguments against the input schema, applying
+// its defaults, and returns them re-encoded for decoding into the input type.
+func validateArgs(v *schema.Validator, raw json.RawMessage) (json.RawMessage, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = json.RawMessage("{}")
+	}
+	args, issues, err := v.ValidateJSON(raw)
+	if err != nil {
+		return nil, mcperr.ValidationError("Arguments are not valid JSON: "+err.Error(), mcperr.WithCause(err))
+	}
+	if len(issues) > 0 {
+		return nil, mcperr.ValidationError(schema.Summary(issues), mcperr.WithData(map[string]any{"issues": issues}))
+	}
+	return args, nil
+}
+
+// decodeArgs validates raw arguments against v, filling in defaults, and
+// decodes them into a T. Arguments that pass the schema but still do not fit
+// T (a number out of range, say) are a ValidationError too.
+func decodeArgs[T any](v *schema.Validator, raw json.RawMessage) (T, error) {
+	var t T
+	args, err := validateArgs(v, raw)
+	if err != nil {
+		return t, err
+	}
+	if err := json.Unmarshal(args, &t); err != nil {
+		return t, mcperr.ValidationError("Invalid arguments: "+err.Error(), mcperr.WithCause(err))
+	}
+	return t, nil
+}
+
+// A panicError carries a recovered panic to the place where the call's
+// failure is observed. Its value and stack are logged, never sent.
+type panicError struct {
+	value any
+	stack []byte
+}
+
+func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
+
+// guard runs f, turning a panic into a *panicError, so that a handler's panic
+// never takes the server down.
+func guard[T any](f func() (T, error)) (v T, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &panicError{value: r, stack: debug.Stack()}
+		}
+	}()
+	return f()
+}
+
+// failureOf turns whatever a call failed with into the error sent to the
+// client:
+//   - a panic is an InternalError with a generic message;
+//   - a failure after the request was cancelled (by the client, or by the
+//     server giving up on it at shutdown) is RequestCancelled, whatever the
+//     handler returned: a service that wraps ctx.Err() in an *mcperr.Error
+//     must not turn a cancellation into an error-level incident;
+//   - an *mcperr.Error in the chain is sent as it is;
+//   - a failure after the request's deadline passed is Timeout;
+//   - anything else is classified, and carries code and message only.
+func failureOf(ctx context.Context, kind, name string, err error) *mcperr.Error {
+	var p *panicError
+	if errors.As(err, &p) {
+		return mcperr.InternalError(fmt.Sprintf("An internal error occurred in %s %s.", kind, name), mcperr.WithCause(err))
+	}
+	if ctx.Err() == context.Canceled && mcperr.CodeOf(err) != mcperr.CodeRequestCancelled {
+		return mcperr.RequestCancelled("The request was cancelled.", mcperr.WithCause(err))
+	}
+	var e *mcperr.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	if ctx.Err() == context.DeadlineExceeded && mcperr.CodeOf(err) != mcperr.CodeTimeout {
+		return mcperr.Timeout("The request timed out.", mcperr.WithCause(err))
+	}
+	return mcperr.From(err)
+}

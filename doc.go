@@ -1,0 +1,47 @@
+// Package mcpcore builds MCP servers whose failures are a typed, published
+// contract.
+//
+// A server is a set of definitions — [Tool], [Resource] and [Prompt] — with
+// typed inputs and outputs, served by a [Server] over stdio or Streamable
+// HTTP through the official MCP Go SDK. Each tool may declare its error
+// contract: the [Failure] modes it can end in, with a reason, a code, when it
+// happens and what the caller should do next. The contract is checked when
+// the server starts, published to clients in tools/list, and used by the
+// handler through [Context.Fail] and [Context.RecoveryFor].
+//
+// # Where errors are handled
+//
+// Handlers and services return errors; they do not catch them. The dispatch
+// catches everything, returned errors and panics alike, and renders it:
+//
+//   - A tool failure is a successful JSON-RPC result with isError: true, so
+//     the model sees it and can correct itself. content[0].text is
+//     "Error: <message>", followed by "\n\nRecovery: <hint>" when the error
+//     carries data.recovery.hint; structuredContent.error is the JSON-RPC
+//     error object {code, message, data?}. Both surfaces always agree.
+//   - Invalid tool input is a ValidationError result whose data.issues lists
+//     every problem (path, message, keyword); the handler is not called.
+//   - A resource or prompt failure is a JSON-RPC error with exactly the code,
+//     message and data of the error.
+//
+// An [*mcperr.Error] keeps its code, message and data on the wire. Any other
+// error is classified ([mcperr.From]) and sent with code and message only: a
+// classified error never leaks data. A panic becomes an InternalError with a
+// generic message; its value and stack go to the log, never to the client.
+// A call the client cancels ends as RequestCancelled, one whose deadline
+// passes as Timeout.
+//
+// # Logging
+//
+// Every failure is logged once, as "Error in tool:<name>: <message>", at
+// error level, or at the Severity its contract entry declares; a cancelled
+// request is logged at info without a stack. Logs go to stderr by default,
+// since stdout belongs to the stdio transport.
+//
+// # Configuration
+//
+// [Server.Run] reads the environment: MCP_TRANSPORT_TYPE (stdio or http),
+// MCP_HTTP_HOST (127.0.0.1), MCP_HTTP_PORT (3010), MCP_SESSION_MODE
+// (stateful or stateless), MCP_LOG_LEVEL (debug, info, notice, warning,
+// error) and MCP_LOG_FORMAT (text or json).
+package mcpcore

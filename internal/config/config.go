@@ -1,0 +1,108 @@
+// Package config reads the server's settings from the environment, as the
+// TypeScript framework does, so that one binary serves stdio or HTTP
+// without flags.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"strconv"
+	"strings"
+)
+
+// Transport names how the server talks to clients.
+type Transport string
+
+// The transports.
+const (
+	Stdio Transport = "stdio"
+	HTTP  Transport = "http"
+)
+
+// Config is the server's environment configuration.
+type Config struct {
+	Transport Transport  // MCP_TRANSPORT_TYPE: stdio (default) or http
+	HTTPHost  string     // MCP_HTTP_HOST: default 127.0.0.1
+	HTTPPort  int        // MCP_HTTP_PORT: default 3010
+	Stateless bool       // MCP_SESSION_MODE: stateful (default) or stateless
+	LogLevel  slog.Level // MCP_LOG_LEVEL: debug, info (default), notice, warning, error
+	LogJSON   bool       // MCP_LOG_FORMAT: text (default) or json
+}
+
+// Addr is the HTTP listen address.
+func (c Config) Addr() string {
+	return net.JoinHostPort(c.HTTPHost, strconv.Itoa(c.HTTPPort))
+}
+
+// LevelNotice mirrors mcpcore.LevelNotice; config cannot import the root
+// package.
+const LevelNotice = slog.Level(2)
+
+// FromEnv reads the configuration through getenv (os.Getenv in production).
+// Every bad value is reported, with the variable's name and what it accepts.
+func FromEnv(getenv func(string) string) (Config, error) {
+	c := Config{Transport: Stdio, HTTPHost: "127.0.0.1", HTTPPort: 3010, LogLevel: slog.LevelInfo}
+	var errs []error
+	bad := func(name, value, want string) {
+		errs = append(errs, fmt.Errorf("%s=%q: want %s", name, value, want))
+	}
+	if v := getenv("MCP_TRANSPORT_TYPE"); v != "" {
+		switch Transport(strings.ToLower(v)) {
+		case Stdio:
+			c.Transport = Stdio
+		case HTTP:
+			c.Transport = HTTP
+		default:
+			bad("MCP_TRANSPORT_TYPE", v, "stdio or http")
+		}
+	}
+	if v := getenv("MCP_HTTP_HOST"); v != "" {
+		c.HTTPHost = v
+	}
+	if v := getenv("MCP_HTTP_PORT"); v != "" {
+		port, err := strconv.Atoi(v)
+		if err != nil || port < 0 || port > 65535 {
+			bad("MCP_HTTP_PORT", v, "a port number from 0 to 65535")
+		} else {
+			c.HTTPPort = port
+		}
+	}
+	if v := getenv("MCP_SESSION_MODE"); v != "" {
+		switch strings.ToLower(v) {
+		case "stateful", "auto":
+			c.Stateless = false
+		case "stateless":
+			c.Stateless = true
+		default:
+			bad("MCP_SESSION_MODE", v, "stateful or stateless")
+		}
+	}
+	if v := getenv("MCP_LOG_LEVEL"); v != "" {
+		switch strings.ToLower(v) {
+		case "debug":
+			c.LogLevel = slog.LevelDebug
+		case "info":
+			c.LogLevel = slog.LevelInfo
+		case "notice":
+			c.LogLevel = LevelNotice
+		case "warning", "warn":
+			c.LogLevel = slog.LevelWarn
+		case "error":
+			c.LogLevel = slog.LevelError
+		default:
+			bad("MCP_LOG_LEVEL", v, "debug, info, notice, warning or error")
+		}
+	}
+	if v := getenv("MCP_LOG_FORMAT"); v != "" {
+		switch strings.ToLower(v) {
+		case "text":
+		case "json":
+			c.LogJSON = true
+		default:
+			bad("MCP_LOG_FORMAT", v, "text or json")
+		}
+	}
+	return c, errors.Join(errs...)
+}

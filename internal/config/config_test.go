@@ -1,0 +1,122 @@
+package config
+
+import (
+	"log/slog"
+	"strings"
+	"testing"
+)
+
+func env(m map[string]string) func(string) string {
+	return func(k string) string { return m[k] }
+}
+
+func TestDefaults(t *testing.T) {
+	t.Parallel()
+	c, err := FromEnv(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{Transport: Stdio, HTTPHost: "127.0.0.1", HTTPPort: 3010, Stateless: false, LogLevel: slog.LevelInfo, LogJSON: false}
+	if c != want {
+		t.Errorf("FromEnv() = %+v, want %+v", c, want)
+	}
+	if got := c.Addr(); got != "127.0.0.1:3010" {
+		t.Errorf("Addr() = %q", got)
+	}
+}
+
+func TestEveryVariable(t *testing.T) {
+	t.Parallel()
+	c, err := FromEnv(env(map[string]string{
+		"MCP_TRANSPORT_TYPE": "http",
+		"MCP_HTTP_HOST":      "0.0.0.0",
+		"MCP_HTTP_PORT":      "8080",
+		"MCP_SESSION_MODE":   "stateless",
+		"MCP_LOG_LEVEL":      "debug",
+		"MCP_LOG_FORMAT":     "json",
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Config{Transport: HTTP, HTTPHost: "0.0.0.0", HTTPPort: 8080, Stateless: true, LogLevel: slog.LevelDebug, LogJSON: true}
+	if c != want {
+		t.Errorf("FromEnv() = %+v, want %+v", c, want)
+	}
+	if got := c.Addr(); got != "0.0.0.0:8080" {
+		t.Errorf("Addr() = %q", got)
+	}
+}
+
+func TestValues(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, value string
+		check       func(Config) bool
+	}{
+		{"MCP_TRANSPORT_TYPE", "stdio", func(c Config) bool { return c.Transport == Stdio }},
+		{"MCP_TRANSPORT_TYPE", "HTTP", func(c Config) bool { return c.Transport == HTTP }},
+		{"MCP_HTTP_PORT", "0", func(c Config) bool { return c.HTTPPort == 0 }},
+		{"MCP_HTTP_PORT", "65535", func(c Config) bool { return c.HTTPPort == 65535 }},
+		{"MCP_HTTP_HOST", "::1", func(c Config) bool { return c.Addr() == "[::1]:3010" }},
+		{"MCP_SESSION_MODE", "stateful", func(c Config) bool { return !c.Stateless }},
+		{"MCP_SESSION_MODE", "auto", func(c Config) bool { return !c.Stateless }},
+		{"MCP_SESSION_MODE", "Stateless", func(c Config) bool { return c.Stateless }},
+		{"MCP_LOG_LEVEL", "info", func(c Config) bool { return c.LogLevel == slog.LevelInfo }},
+		{"MCP_LOG_LEVEL", "notice", func(c Config) bool { return c.LogLevel == LevelNotice }},
+		{"MCP_LOG_LEVEL", "warning", func(c Config) bool { return c.LogLevel == slog.LevelWarn }},
+		{"MCP_LOG_LEVEL", "warn", func(c Config) bool { return c.LogLevel == slog.LevelWarn }},
+		{"MCP_LOG_LEVEL", "ERROR", func(c Config) bool { return c.LogLevel == slog.LevelError }},
+		{"MCP_LOG_FORMAT", "text", func(c Config) bool { return !c.LogJSON }},
+		{"MCP_LOG_FORMAT", "JSON", func(c Config) bool { return c.LogJSON }},
+	} {
+		t.Run(tc.name+"="+tc.value, func(t *testing.T) {
+			c, err := FromEnv(env(map[string]string{tc.name: tc.value}))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !tc.check(c) {
+				t.Errorf("FromEnv() = %+v", c)
+			}
+		})
+	}
+}
+
+func TestNoticeBetweenInfoAndWarning(t *testing.T) {
+	t.Parallel()
+	if !(slog.LevelInfo < LevelNotice && LevelNotice < slog.LevelWarn) {
+		t.Errorf("LevelNotice = %v", LevelNotice)
+	}
+}
+
+func TestBadValuesReportedTogether(t *testing.T) {
+	t.Parallel()
+	bad := map[string]string{
+		"MCP_TRANSPORT_TYPE": "carrier-pigeon",
+		"MCP_HTTP_PORT":      "65536",
+		"MCP_SESSION_MODE":   "sometimes",
+		"MCP_LOG_LEVEL":      "loud",
+		"MCP_LOG_FORMAT":     "xml",
+	}
+	_, err := FromEnv(env(bad))
+	if err == nil {
+		t.Fatal("FromEnv accepted bad values")
+	}
+	msg := err.Error()
+	for name, value := range bad {
+		if !strings.Contains(msg, name+`="`+value+`": want `) {
+			t.Errorf("error does not report %s=%q:\n%s", name, value, msg)
+		}
+	}
+	if n := strings.Count(msg, "\n") + 1; n != len(bad) {
+		t.Errorf("%d problems reported, want %d:\n%s", n, len(bad), msg)
+	}
+}
+
+func TestBadPorts(t *testing.T) {
+	t.Parallel()
+	for _, port := range []string{"-1", "65536", "http", "80.5", " 80"} {
+		if _, err := FromEnv(env(map[string]string{"MCP_HTTP_PORT": port})); err == nil || !strings.Contains(err.Error(), "MCP_HTTP_PORT") {
+			t.Errorf("MCP_HTTP_PORT=%q: error = %v, want one naming the variable", port, err)
+		}
+	}
+}

@@ -1,0 +1,187 @@
+package mcpcore_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"strings"
+	"testing"
+
+	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// severityTool declares one modeled failure at sev and fails in the way its
+// input names.
+func severityTool(name string, sev mcpcore.Severity) mcpcore.Tool[caseInput, okOutput] {
+	declined := mcpcore.Failure{
+		Reason:   "consent_declined",
+		Code:     mcperr.CodeInvalidRequest,
+		When:     "The caller declined the confirmation prompt.",
+		Recovery: "Re-run the tool and confirm the prompt to proceed with the change.",
+		Severity: sev,
+	}
+	return mcpcore.Tool[caseInput, okOutput]{
+		Name:   name,
+		Errors: []mcpcore.Failure{declined},
+		Handler: func(ctx *mcpcore.Context, in caseInput) (okOutput, error) {
+			switch in.Case {
+			case "fail":
+				return okOutput{}, ctx.Fail(declined, "", ctx.RecoveryFor(declined))
+			case "service":
+				// A declared reason raised below the handler.
+				return okOutput{}, mcperr.InvalidRequest("Declined in the service",
+					mcperr.WithData(map[string]any{"reason": "consent_declined"}))
+			case "undeclared":
+				return okOutput{}, mcperr.InvalidRequest("Something else",
+					mcperr.WithData(map[string]any{"reason": "not_in_contract"}))
+			case "plain":
+				return okOutput{}, errors.New("plain failure")
+			}
+			return okOutput{OK: true}, nil
+		},
+	}
+}
+
+var severities = []struct {
+	tool  string
+	sev   mcpcore.Severity
+	level string
+}{
+	{"sev_default", mcpcore.SeverityError, "ERROR"},
+	{"sev_error", "error", "ERROR"},
+	{"sev_warning", mcpcore.SeverityWarning, "WARN"},
+	{"sev_notice", mcpcore.SeverityNotice, "NOTICE"},
+	{"sev_info", mcpcore.SeverityInfo, "INFO"},
+	{"sev_debug", mcpcore.SeverityDebug, "DEBUG"},
+}
+
+func severityServer(t *testing.T) []mcpcore.Definition {
+	t.Helper()
+	var defs []mcpcore.Definition
+	for _, s := range severities {
+		defs = append(defs, severityTool(s.tool, s.sev))
+	}
+	return defs
+}
+
+func TestFailureLogLevels(t *testing.T) {
+	t.Parallel()
+	for _, s := range severities {
+		for _, tc := range []struct {
+			c, level, msg string
+		}{
+			{"fail", s.level, "The caller declined the confirmation prompt."},
+			{"service", s.level, "Declined in the service"},
+			{"undeclared", "ERROR", "Something else"},
+			{"plain", "ERROR", "plain failure"},
+		} {
+			t.Run(s.tool+"/"+tc.c, func(t *testing.T) {
+				t.Parallel()
+				cs, logs := connect(t, severityServer(t)...)
+				callTool(t, cs, s.tool, map[string]any{"case": tc.c})
+				recs := logs.failures(t, s.tool)
+				if len(recs) != 1 {
+					t.Fatalf("%d failure records, want exactly 1:\n%s", len(recs), logs)
+				}
+				r := recs[0]
+				if r["level"] != tc.level || r["msg"] != "Error in tool:"+s.tool+": "+tc.msg {
+					t.Errorf("record level %v msg %q, want %s %q", r["level"], r["msg"], tc.level, "Error in tool:"+s.tool+": "+tc.msg)
+				}
+				if r["operation"] != "tool:"+s.tool {
+					t.Errorf("operation = %v, want tool:%s", r["operation"], s.tool)
+				}
+				if r["stack"] != nil {
+					t.Errorf("a returned error's record carries a stack")
+				}
+				if tc.c == "fail" && (r["reason"] != "consent_declined" || r["code"] != float64(mcperr.CodeInvalidRequest)) {
+					t.Errorf("record reason %v code %v, want consent_declined -32600", r["reason"], r["code"])
+				}
+				// Nothing else was logged at the failure's level or above
+				// error, and nothing else mentions the tool's failure.
+				for _, other := range logs.records(t) {
+					if other["level"] == "ERROR" && other["msg"] != r["msg"] {
+						t.Errorf("unexpected error record: %v", other)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestSeverityDoesNotChangeTheWire compares the bytes a client receives from
+// tools identical but for the severity of their failure.
+func TestSeverityDoesNotChangeTheWire(t *testing.T) {
+	t.Parallel()
+	cs, _ := connect(t, severityServer(t)...)
+	for _, c := range []string{"fail", "service", "undeclared", "plain"} {
+		var want []byte
+		for i, s := range severities {
+			res := callTool(t, cs, s.tool, map[string]any{"case": c})
+			got, err := json.Marshal(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i == 0 {
+				want = got
+				continue
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("%s/%s:\n got %s\nwant %s (as %s)", s.tool, c, got, want, severities[0].tool)
+			}
+		}
+	}
+}
+
+func TestSuccessLogsNoFailure(t *testing.T) {
+	t.Parallel()
+	cs, logs := connect(t, severityServer(t)...)
+	for _, s := range severities {
+		res := callTool(t, cs, s.tool, map[string]any{})
+		assertJSON(t, "structuredContent", res.StructuredContent, `{"ok":true}`)
+	}
+	for _, r := range logs.records(t) {
+		if msg, _ := r["msg"].(string); strings.HasPrefix(msg, "Error in ") || r["level"] == "ERROR" {
+			t.Errorf("a successful call logged %v", r)
+		}
+	}
+}
+
+func TestLogLevelNames(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		sev   mcpcore.Severity
+		level slog.Level
+	}{
+		{mcpcore.SeverityError, slog.LevelError},
+		{"error", slog.LevelError},
+		{mcpcore.SeverityWarning, slog.LevelWarn},
+		{mcpcore.SeverityNotice, mcpcore.LevelNotice},
+		{mcpcore.SeverityInfo, slog.LevelInfo},
+		{mcpcore.SeverityDebug, slog.LevelDebug},
+	} {
+		if got := tc.sev.Level(); got != tc.level {
+			t.Errorf("Severity(%q).Level() = %v, want %v", tc.sev, got, tc.level)
+		}
+	}
+	if !(slog.LevelInfo < mcpcore.LevelNotice && mcpcore.LevelNotice < slog.LevelWarn) {
+		t.Errorf("LevelNotice %d is not between info and warning", mcpcore.LevelNotice)
+	}
+
+	for _, json := range []bool{false, true} {
+		var buf bytes.Buffer
+		log := slog.New(mcpcore.NewLogHandler(&buf, mcpcore.LevelNotice, json))
+		log.Info("dropped: below the handler's level")
+		log.Log(context.Background(), mcpcore.LevelNotice, "kept")
+		out := buf.String()
+		want := "level=NOTICE"
+		if json {
+			want = `"level":"NOTICE"`
+		}
+		if !strings.Contains(out, want) || strings.Contains(out, "dropped") || strings.Count(out, "\n") != 1 {
+			t.Errorf("json=%v: log = %q, want one record with %s", json, out, want)
+		}
+	}
+}

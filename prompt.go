@@ -1,0 +1,108 @@
+package mcpcore
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/internal/schema"
+)
+
+// A Prompt defines a prompt template. Args is a struct of string fields: each
+// field is one argument, named by its JSON name, described by its
+// `jsonschema:"..."` tag, and required unless it is marked omitempty or
+// omitzero. Its failures reach the client as JSON-RPC errors with exactly the
+// code, message and data of the [mcperr.Error] they become.
+type Prompt[Args any] struct {
+	// Name is the prompt's unique name.
+	Name string
+	// Title is an optional display name.
+	Title string
+	// Description tells the client what the prompt is for.
+	Description string
+	// Handler builds the prompt's messages.
+	Handler func(ctx *Context, args Args) ([]*mcp.PromptMessage, error)
+}
+
+func (p Prompt[Args]) register(s *Server) error {
+	if p.Name == "" {
+		return fmt.Errorf("prompt with an empty Name")
+	}
+	if p.Handler == nil {
+		return fmt.Errorf("prompt %q: nil Handler", p.Name)
+	}
+	if err := s.claim("prompt", p.Name); err != nil {
+		return err
+	}
+	argSchema, err := schema.Params(reflect.TypeFor[Args]())
+	if err != nil {
+		return fmt.Errorf("prompt %q: arguments type: %w", p.Name, err)
+	}
+	validator, err := schema.NewValidator(argSchema)
+	if err != nil {
+		return fmt.Errorf("prompt %q: arguments schema: %w", p.Name, err)
+	}
+	def := &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: promptArguments(argSchema)}
+	s.mcp.AddPrompt(def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		c, e := s.begin(ctx, "prompt", p.Name, nil, req.Session)
+		if e != nil {
+			return nil, wireError(e)
+		}
+		res, err := guard(func() (*mcp.GetPromptResult, error) {
+			return p.get(c.ctx, validator, req.Params.Arguments)
+		})
+		if e := s.end(c, err); e != nil {
+			return nil, wireError(e)
+		}
+		return res, nil
+	})
+	s.prompts++
+	return nil
+}
+
+func (p Prompt[Args]) get(c *Context, v *schema.Validator, given map[string]string) (*mcp.GetPromptResult, error) {
+	raw, err := json.Marshal(given)
+	if err != nil {
+		return nil, err
+	}
+	a, err := decodeArgs[Args](v, raw)
+	if err != nil {
+		return nil, err
+	}
+	msgs, err := p.Handler(c, a)
+	if err != nil {
+		return nil, err
+	}
+	if msgs == nil {
+		msgs = []*mcp.PromptMessage{} // messages is a required array, never null
+	}
+	return &mcp.GetPromptResult{Description: p.Description, Messages: msgs}, nil
+}
+
+// promptArguments lists a prompt's arguments from the schema of its Args
+// struct, in field order.
+func promptArguments(s *jsonschema.Schema) []*mcp.PromptArgument {
+	required := make(map[string]bool, len(s.Required))
+	for _, name := range s.Required {
+		required[name] = true
+	}
+	names := s.PropertyOrder
+	if len(names) == 0 {
+		names = slices.Sorted(maps.Keys(s.Properties))
+	}
+	args := make([]*mcp.PromptArgument, 0, len(names))
+	for _, name := range names {
+		prop, ok := s.Properties[name]
+		if !ok {
+			continue
+		}
+		args = append(args, &mcp.PromptArgument{Name: name, Title: prop.Title, Description: prop.Description, Required: required[name]})
+	}
+	return args
+}

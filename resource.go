@@ -1,0 +1,155 @@
+package mcpcore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/internal/schema"
+	"github.com/yosida95/uritemplate/v3"
+)
+
+// A Resource defines a family of readable resources by a URI template
+// (RFC 6570), such as "articles://items/{itemId}". The template's variables
+// are decoded into Params, a struct whose JSON field names are the variable
+// names, and validated against its schema.
+//
+// The handler returns the resource's content: a string is sent as text (as
+// it is, unless MIMEType is JSON), a []byte as a blob, and anything else as
+// indented JSON. Its failures reach the client as JSON-RPC errors with
+// exactly the code, message and data of the [mcperr.Error] they become.
+type Resource[Params, Out any] struct {
+	// Name identifies the resource template.
+	Name string
+	// Title is an optional display name.
+	Title string
+	// Description tells the model what the resources hold.
+	Description string
+	// URITemplate is the RFC 6570 template of the resources' URIs.
+	URITemplate string
+	// MIMEType is the type of every resource of the template; when empty,
+	// application/json.
+	MIMEType string
+	// Errors declares the failure modes, for [Context.Fail] and
+	// [Context.RecoveryFor]. It is checked at startup like a tool's.
+	Errors []Failure
+	// Handler reads one resource. ctx.URI() is the URI being read.
+	Handler func(ctx *Context, params Params) (Out, error)
+}
+
+func (r Resource[Params, Out]) register(s *Server) error {
+	if r.Name == "" {
+		return fmt.Errorf("resource template %q: empty Name", r.URITemplate)
+	}
+	if r.Handler == nil {
+		return fmt.Errorf("resource %q: nil Handler", r.Name)
+	}
+	if err := s.claim("resource template", r.URITemplate); err != nil {
+		return err
+	}
+	if err := checkContract("resource", r.Name, r.Errors); err != nil {
+		return err
+	}
+	tmpl, err := uritemplate.New(r.URITemplate)
+	if err != nil {
+		return fmt.Errorf("resource %q: URITemplate %q: %w", r.Name, r.URITemplate, err)
+	}
+	if !strings.Contains(r.URITemplate, "://") {
+		return fmt.Errorf("resource %q: URITemplate %q is not absolute", r.Name, r.URITemplate)
+	}
+	params, err := schema.Params(reflect.TypeFor[Params]())
+	if err != nil {
+		return fmt.Errorf("resource %q: params type: %w", r.Name, err)
+	}
+	validator, err := schema.NewValidator(params)
+	if err != nil {
+		return fmt.Errorf("resource %q: params schema: %w", r.Name, err)
+	}
+	mime := r.MIMEType
+	if mime == "" {
+		mime = "application/json"
+	}
+	def := &mcp.ResourceTemplate{
+		Name:        r.Name,
+		Title:       r.Title,
+		Description: r.Description,
+		MIMEType:    mime,
+		URITemplate: r.URITemplate,
+	}
+	s.mcp.AddResourceTemplate(def, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		c, e := s.begin(ctx, "resource", r.Name, r.Errors, req.Session)
+		if e != nil {
+			return nil, wireError(e)
+		}
+		c.ctx.uri = req.Params.URI
+		res, err := guard(func() (*mcp.ReadResourceResult, error) {
+			return r.read(c.ctx, tmpl, validator, mime)
+		})
+		if e := s.end(c, err); e != nil {
+			return nil, wireError(e)
+		}
+		return res, nil
+	})
+	s.resources++
+	return nil
+}
+
+// read decodes the URI's variables, runs the handler and renders its output.
+func (r Resource[Params, Out]) read(c *Context, tmpl *uritemplate.Template, v *schema.Validator, mime string) (*mcp.ReadResourceResult, error) {
+	match := tmpl.Match(c.uri)
+	if match == nil {
+		return nil, mcp.ResourceNotFoundError(c.uri)
+	}
+	vars := make(map[string]any, len(match))
+	for name, value := range match {
+		vars[name] = value.String()
+	}
+	raw, err := json.Marshal(vars)
+	if err != nil {
+		return nil, err
+	}
+	params, err := decodeArgs[Params](v, raw)
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.Handler(c, params)
+	if err != nil {
+		return nil, err
+	}
+	contents, err := resourceContents(c.uri, mime, out)
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{contents}}, nil
+}
+
+// resourceContents renders a handler's output by its Go type.
+func resourceContents(uri, mime string, out any) (*mcp.ResourceContents, error) {
+	c := &mcp.ResourceContents{URI: uri, MIMEType: mime}
+	switch v := out.(type) {
+	case []byte:
+		c.Blob = v
+		return c, nil
+	case string:
+		if !jsonMIME(mime) {
+			c.Text = v
+			return c, nil
+		}
+	}
+	text, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return nil, errors.New("Output formatting failed: " + err.Error())
+	}
+	c.Text = string(text)
+	return c, nil
+}
+
+func jsonMIME(mime string) bool {
+	base, _, _ := strings.Cut(mime, ";")
+	base = strings.TrimSpace(base)
+	return base == "application/json" || strings.HasSuffix(base, "+json")
+}

@@ -1,0 +1,147 @@
+package mcpcore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/internal/config"
+)
+
+// HTTPPath is the endpoint of the Streamable HTTP transport.
+const HTTPPath = "/mcp"
+
+// Run serves until ctx ends or the process receives SIGINT or SIGTERM, over
+// the transport the environment selects: stdio by default, Streamable HTTP
+// with MCP_TRANSPORT_TYPE=http (on MCP_HTTP_HOST:MCP_HTTP_PORT, default
+// 127.0.0.1:3010, stateless with MCP_SESSION_MODE=stateless). On the way
+// out it stops admitting calls and lets in-flight ones finish within the
+// shutdown timeout, then cancels the rest.
+func (s *Server) Run(ctx context.Context) error {
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if s.cfg.Transport == config.HTTP {
+		return s.ServeHTTP(ctx, s.cfg.Addr())
+	}
+	return s.ServeStdio(ctx)
+}
+
+// ServeStdio serves one client over stdin and stdout until ctx ends or the
+// client closes stdin.
+func (s *Server) ServeStdio(ctx context.Context) error {
+	s.logger.Info(fmt.Sprintf("mcpcore: serving %s over stdio: %s. Connect an MCP client that launches this command; logs go to stderr.",
+		s.describe(), s.inventory()))
+	return s.ServeTransport(ctx, &mcp.StdioTransport{})
+}
+
+// ServeTransport serves one session over t until ctx ends or the peer
+// disconnects, shutting down gracefully in the first case.
+func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
+	// The session must outlive ctx long enough to deliver the results of
+	// the calls that drain after ctx ends.
+	pending := &pendingCalls{}
+	session, err := s.mcp.Connect(context.WithoutCancel(ctx), trackedTransport{t, pending}, nil)
+	if err != nil {
+		return err
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- session.Wait() }()
+	select {
+	case err := <-closed:
+		s.inflight.stop()
+		if errors.Is(err, mcp.ErrConnectionClosed) {
+			return nil
+		}
+		return err
+	case <-ctx.Done():
+	}
+	s.drain(pending)
+	session.Close()
+	<-closed
+	return nil
+}
+
+// Handler returns the Streamable HTTP handler, serving [HTTPPath], in the
+// session mode of MCP_SESSION_MODE. Mount it in a mux of your own, or use
+// [Server.ServeHTTP].
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.Handle(HTTPPath, mcp.NewStreamableHTTPHandler(
+		func(*http.Request) *mcp.Server { return s.mcp },
+		&mcp.StreamableHTTPOptions{Stateless: s.cfg.Stateless, Logger: s.logger},
+	))
+	return mux
+}
+
+// ServeHTTP serves Streamable HTTP on addr until ctx ends, then shuts down
+// gracefully.
+func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	mode := "stateful sessions"
+	if s.cfg.Stateless {
+		mode = "stateless"
+	}
+	s.logger.Info(fmt.Sprintf("mcpcore: serving %s over Streamable HTTP (%s): %s. Connect an MCP client to http://%s%s",
+		s.describe(), mode, s.inventory(), ln.Addr(), HTTPPath))
+	select {
+	case err := <-served:
+		return err
+	case <-ctx.Done():
+	}
+	s.drain(nil)
+	// Streams that stay open by design (a session's GET stream) would hold
+	// Shutdown forever: give them a moment, then close.
+	closeCtx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := srv.Shutdown(closeCtx); err != nil {
+		srv.Close()
+	}
+	return nil
+}
+
+// drain stops admitting calls and waits for in-flight ones; then, when
+// pending is not nil, for their results to be written to the transport.
+func (s *Server) drain(pending *pendingCalls) {
+	ctx, cancel := context.WithTimeout(context.Background(), s.shutdown)
+	defer cancel()
+	s.logger.Info("mcpcore: shutting down; waiting for in-flight calls", "timeout", s.shutdown.String())
+	if !s.inflight.drain(ctx) {
+		s.logger.Warn("mcpcore: in-flight calls did not finish in time; cancelled them")
+		return
+	}
+	if pending != nil {
+		pending.wait(ctx)
+	}
+}
+
+func (s *Server) describe() string {
+	if s.info.Version == "" {
+		return fmt.Sprintf("%q", s.info.Name)
+	}
+	return fmt.Sprintf("%q %s", s.info.Name, s.info.Version)
+}
+
+func (s *Server) inventory() string {
+	return fmt.Sprintf("%s, %s, %s",
+		plural(s.tools, "tool"), plural(s.resources, "resource template"), plural(s.prompts, "prompt"))
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

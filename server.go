@@ -1,0 +1,152 @@
+package mcpcore
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/internal/config"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// Info names and describes a server to its clients.
+type Info struct {
+	// Name and Version identify the server in the initialize handshake.
+	Name    string
+	Version string
+	// Title is an optional display name.
+	Title string
+	// Instructions tell clients (and models) how to use the server.
+	Instructions string
+}
+
+// ServerOptions tune a [Server]. The zero value, or nil, is a good default.
+type ServerOptions struct {
+	// Logger receives the server's records. When nil, the server logs to
+	// stderr (stdout belongs to the stdio transport) at MCP_LOG_LEVEL, in
+	// the format of MCP_LOG_FORMAT.
+	Logger *slog.Logger
+	// ShutdownTimeout bounds how long a stopping server waits for in-flight
+	// calls before cancelling them. Zero means 10 seconds.
+	ShutdownTimeout time.Duration
+	// Getenv reads the configuration; nil means os.Getenv. Tests set it to
+	// configure a server without touching the process environment.
+	Getenv func(string) string
+}
+
+// A Definition is something a [Server] serves: a [Tool], a [Resource] or a
+// [Prompt].
+type Definition interface {
+	register(s *Server) error
+}
+
+// A Server serves tools, resources and prompts over MCP, with the error
+// behaviour of the package documentation.
+type Server struct {
+	info     Info
+	cfg      config.Config
+	logger   *slog.Logger
+	shutdown time.Duration
+	mcp      *mcp.Server
+	inflight *inflight
+
+	tools, resources, prompts int
+	names                     map[string]bool // "tool:echo": names taken
+}
+
+// NewServer builds a server for the given definitions. It checks every
+// definition first and refuses to build a server with a broken one, such as
+// an error contract with an unknown code or a duplicate reason; the error
+// names each problem, its definition and its contract entry, and has code
+// InitializationFailed. It also fails on a bad environment setting.
+func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, error) {
+	if opts == nil {
+		opts = &ServerOptions{}
+	}
+	getenv := opts.Getenv
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	cfg, err := config.FromEnv(getenv)
+	if err != nil {
+		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad configuration: "+err.Error(), mcperr.WithCause(err))
+	}
+	s := &Server{
+		info:     info,
+		cfg:      cfg,
+		logger:   opts.Logger,
+		shutdown: opts.ShutdownTimeout,
+		inflight: newInflight(),
+	}
+	if s.logger == nil {
+		s.logger = slog.New(NewLogHandler(os.Stderr, cfg.LogLevel, cfg.LogJSON))
+	}
+	if s.shutdown == 0 {
+		s.shutdown = 10 * time.Second
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Version: info.Version, Title: info.Title},
+		&mcp.ServerOptions{Instructions: info.Instructions, Logger: s.logger})
+	var errs []error
+	if info.Name == "" {
+		errs = append(errs, errors.New("Info.Name is empty"))
+	}
+	for _, d := range defs {
+		if d == nil {
+			errs = append(errs, errors.New("nil definition"))
+			continue
+		}
+		if err := d.register(s); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, mcperr.New(mcperr.CodeInitializationFailed, "mcpcore: invalid server definition: "+err.Error(), mcperr.WithCause(err))
+	}
+	return s, nil
+}
+
+// claim reserves a definition's name: the SDK would silently replace an
+// earlier definition of the same name, contract and all.
+func (s *Server) claim(kind, name string) error {
+	key := kind + ":" + name
+	if s.names[key] {
+		return fmt.Errorf("%s %q is defined twice", kind, name)
+	}
+	if s.names == nil {
+		s.names = make(map[string]bool)
+	}
+	s.names[key] = true
+	return nil
+}
+
+// MCPServer returns the SDK server underneath, to connect it to a transport
+// of your own (an in-memory one in tests, say) or to add what mcpcore does
+// not wrap. Tools added to it directly bypass mcpcore's dispatch.
+func (s *Server) MCPServer() *mcp.Server { return s.mcp }
+
+// Logger returns the server's logger.
+func (s *Server) Logger() *slog.Logger { return s.logger }
+
+// NewLogHandler returns the handler of the server's default logger: text (or
+// JSON) records at or above level, written to w, with [LevelNotice] printed
+// as NOTICE.
+func NewLogHandler(w io.Writer, level slog.Leveler, json bool) slog.Handler {
+	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: levelNames}
+	if json {
+		return slog.NewJSONHandler(w, opts)
+	}
+	return slog.NewTextHandler(w, opts)
+}
+
+func levelNames(groups []string, a slog.Attr) slog.Attr {
+	if len(groups) == 0 && a.Key == slog.LevelKey {
+		if l, ok := a.Value.Any().(slog.Level); ok && l == LevelNotice {
+			a.Value = slog.StringValue("NOTICE")
+		}
+	}
+	return a
+}

@@ -1,0 +1,213 @@
+package mcpcore_test
+
+import (
+	"context"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore"
+)
+
+type callResult struct {
+	res *mcp.CallToolResult
+	err error
+}
+
+// callAsync calls a tool in a goroutine.
+func callAsync(cs *mcp.ClientSession, name string, args any) <-chan callResult {
+	ch := make(chan callResult, 1)
+	go func() {
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+		ch <- callResult{res, err}
+	}()
+	return ch
+}
+
+// serve runs srv.ServeTransport until ctx ends, with a client connected to
+// it over in-memory transports.
+func serve(t *testing.T, ctx context.Context, srv *mcpcore.Server) (*mcp.ClientSession, <-chan error) {
+	t.Helper()
+	ct, st := mcp.NewInMemoryTransports()
+	served := make(chan error, 1)
+	go func() { served <- srv.ServeTransport(ctx, st) }()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0.0.1"}, nil).Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatalf("client Connect: %v", err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, served
+}
+
+const shuttingDown = `{"isError":true,
+	"content":[{"type":"text","text":"Error: The server is shutting down; retry the request on a new connection."}],
+	"structuredContent":{"error":{"code":-32000,"message":"The server is shutting down; retry the request on a new connection."}}}`
+
+func TestShutdownLetsInFlightCallsFinish(t *testing.T) {
+	t.Parallel()
+	started, release := make(chan struct{}, 1), make(chan struct{})
+	slow := mcpcore.Tool[caseInput, okOutput]{
+		Name: "slow",
+		Handler: func(*mcpcore.Context, caseInput) (okOutput, error) {
+			started <- struct{}{}
+			<-release
+			return okOutput{OK: true}, nil
+		},
+	}
+	fast := mcpcore.Tool[caseInput, okOutput]{
+		Name:    "fast",
+		Handler: func(*mcpcore.Context, caseInput) (okOutput, error) { return okOutput{OK: true}, nil },
+	}
+	srv, logs := newServer(t, nil, slow, fast)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cs, served := serve(t, ctx, srv)
+
+	inflight := callAsync(cs, "slow", nil)
+	receive(t, "the slow call to start", started)
+	cancel()
+
+	// Shutdown has begun: new calls are refused, as results a model can
+	// read, while the session stays open for the in-flight call.
+	waitFor(t, "a call to be refused", func() bool {
+		res := callTool(t, cs, "fast", nil)
+		if !res.IsError {
+			return false // admitted before draining began
+		}
+		assertResult(t, res, shuttingDown)
+		return true
+	})
+
+	close(release)
+	r := receive(t, "the in-flight call", inflight)
+	if r.err != nil {
+		t.Fatalf("in-flight call: %v", r.err)
+	}
+	assertResult(t, r.res, `{"content":[{"type":"text","text":"{\n  \"ok\": true\n}"}],"structuredContent":{"ok":true}}`)
+	if err := receive(t, "ServeTransport to return", served); err != nil {
+		t.Errorf("ServeTransport = %v, want nil", err)
+	}
+	if !strings.Contains(logs.String(), "waiting for in-flight calls") {
+		t.Errorf("no shutdown record:\n%s", logs)
+	}
+}
+
+func TestShutdownTimeoutCancelsStragglers(t *testing.T) {
+	t.Parallel()
+	started, seen := make(chan struct{}, 1), make(chan error, 1)
+	stubborn := mcpcore.Tool[caseInput, okOutput]{
+		Name: "stubborn",
+		Handler: func(ctx *mcpcore.Context, _ caseInput) (okOutput, error) {
+			started <- struct{}{}
+			<-ctx.Done()
+			seen <- context.Cause(ctx)
+			return okOutput{}, ctx.Err()
+		},
+	}
+	srv, logs := newServer(t, &mcpcore.ServerOptions{ShutdownTimeout: time.Millisecond}, stubborn)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cs, served := serve(t, ctx, srv)
+
+	inflight := callAsync(cs, "stubborn", nil)
+	receive(t, "the call to start", started)
+	cancel()
+	if cause := receive(t, "the handler to see cancellation", seen); cause == nil || !strings.Contains(cause.Error(), "server stopped") {
+		t.Errorf("context.Cause = %v, want the server stopping", cause)
+	}
+	if err := receive(t, "ServeTransport to return", served); err != nil {
+		t.Errorf("ServeTransport = %v, want nil", err)
+	}
+	// The client learns one way or another; it does not hang.
+	receive(t, "the client call to end", inflight)
+	waitFor(t, "the warning", func() bool {
+		return strings.Contains(logs.String(), "in-flight calls did not finish in time")
+	})
+}
+
+// TestShutdownAfterACancelledCall checks that a call the client cancelled,
+// whose result the SDK never sends, does not hold shutdown until the
+// timeout.
+func TestShutdownAfterACancelledCall(t *testing.T) {
+	t.Parallel()
+	started, returned := make(chan struct{}, 1), make(chan error, 1)
+	srv, _ := newServer(t, &mcpcore.ServerOptions{ShutdownTimeout: time.Hour}, blockingTool("blocker", started, returned))
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	cs, served := serve(t, ctx, srv)
+
+	callCtx, cancelCall := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := cs.CallTool(callCtx, &mcp.CallToolParams{Name: "blocker"})
+		done <- err
+	}()
+	receive(t, "the call to start", started)
+	cancelCall()
+	receive(t, "CallTool to return", done)
+	receive(t, "the handler to return", returned)
+
+	cancel()
+	if err := receive(t, "ServeTransport to return", served); err != nil {
+		t.Errorf("ServeTransport = %v, want nil", err)
+	}
+}
+
+func TestServeTransportEndsWhenThePeerLeaves(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t, nil, renderTool)
+	cs, served := serve(t, context.Background(), srv)
+	callTool(t, cs, "render", map[string]any{})
+	cs.Close()
+	if err := receive(t, "ServeTransport to return", served); err != nil {
+		t.Errorf("ServeTransport = %v, want nil", err)
+	}
+}
+
+func TestStreamableHTTP(t *testing.T) {
+	t.Parallel()
+	for _, mode := range []struct {
+		name string
+		env  map[string]string
+	}{
+		{"stateful", nil},
+		{"stateless", map[string]string{"MCP_SESSION_MODE": "stateless"}},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			t.Parallel()
+			srv, logs := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(mode.env)}, renderTool, searchTool)
+			ts := httptest.NewServer(srv.Handler())
+			defer ts.Close()
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-client", Version: "0.0.1"}, nil).
+				Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + mcpcore.HTTPPath}, nil)
+			if err != nil {
+				t.Fatalf("Connect: %v", err)
+			}
+			defer cs.Close()
+			if stateless := cs.ID() == ""; stateless != (mode.name == "stateless") {
+				t.Errorf("session ID %q in %s mode", cs.ID(), mode.name)
+			}
+
+			res := callTool(t, cs, "render", map[string]any{})
+			assertResult(t, res, `{
+				"content":[{"type":"text","text":"{\n  \"items\": [\n    \"a\",\n    \"b\"\n  ],\n  \"total\": 2\n}"}],
+				"structuredContent":{"items":["a","b"],"total":2}}`)
+
+			res = callTool(t, cs, "search", map[string]any{"case": "recovery"})
+			assertResult(t, res, `{"isError":true,
+				"content":[{"type":"text","text":"Error: Upstream slowed down\n\nRecovery: Wait a few seconds before retrying."}],
+				"structuredContent":{"error":{"code":-32003,"message":"Upstream slowed down",
+					"data":{"retryable":true,"attempt":3,"recovery":{"hint":"Wait a few seconds before retrying."},"reason":"rate_limited"}}}}`)
+
+			recs := logs.failures(t, "search")
+			if len(recs) != 1 || recs[0]["level"] != "WARN" {
+				t.Fatalf("records = %v, want one at WARN", recs)
+			}
+			if sid, _ := recs[0]["sessionId"].(string); (sid != "") != (mode.name == "stateful") || sid != cs.ID() {
+				t.Errorf("record sessionId %q, client session %q", sid, cs.ID())
+			}
+		})
+	}
+}

@@ -1,0 +1,149 @@
+package mcpcore
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/internal/schema"
+)
+
+// A Tool defines an MCP tool with typed input and output and a declared error
+// contract. In and Out are structs; their JSON schemas are inferred from
+// their fields, with descriptions from `jsonschema:"..."` struct tags.
+//
+// Declare a tool as a package-level composite literal next to its failures
+// and its handler, so that a reader (and mcplint) sees the whole surface in
+// one place:
+//
+//	var FetchArticles = mcpcore.Tool[FetchInput, FetchOutput]{
+//		Name:        "fetch_articles",
+//		Description: "Fetch articles by PMID.",
+//		Errors:      []mcpcore.Failure{noMatch, queueFull},
+//		Handler:     fetchArticles,
+//	}
+//
+// The handler returns its output or any error; it needs no recover and no
+// wrapping. Whatever it returns or panics with is rendered by the framework
+// as the seed's error result (see [Server]).
+type Tool[In, Out any] struct {
+	// Name is the tool's unique name, the one clients call.
+	Name string
+	// Title is an optional human-readable display name.
+	Title string
+	// Description tells the model what the tool does.
+	Description string
+	// Annotations are optional hints about the tool's behaviour.
+	Annotations *mcp.ToolAnnotations
+	// Errors is the tool's error contract: every failure mode it declares.
+	// It is checked when the server starts and published in tools/list.
+	Errors []Failure
+	// Handler does the work.
+	Handler func(ctx *Context, in In) (Out, error)
+	// Format renders the content[] blocks of a successful result from the
+	// output. When nil, content is the output as indented JSON text. An error
+	// (or panic) in Format fails the call like a handler error.
+	Format func(out Out) ([]mcp.Content, error)
+}
+
+// register infers the tool's schemas, checks its definition and contract, and
+// adds it to s.
+func (t Tool[In, Out]) register(s *Server) error {
+	if t.Name == "" {
+		return errors.New("tool with an empty Name")
+	}
+	if t.Handler == nil {
+		return fmt.Errorf("tool %q: nil Handler", t.Name)
+	}
+	if err := s.claim("tool", t.Name); err != nil {
+		return err
+	}
+	if err := checkContract("tool", t.Name, t.Errors); err != nil {
+		return err
+	}
+	in, err := schema.Input(reflect.TypeFor[In]())
+	if err != nil {
+		return fmt.Errorf("tool %q: input type: %w", t.Name, err)
+	}
+	out, err := schema.Output(reflect.TypeFor[Out]())
+	if err != nil {
+		return fmt.Errorf("tool %q: output type: %w", t.Name, err)
+	}
+	inV, err := schema.NewValidator(in)
+	if err != nil {
+		return fmt.Errorf("tool %q: input schema: %w", t.Name, err)
+	}
+	outV, err := schema.NewValidator(out)
+	if err != nil {
+		return fmt.Errorf("tool %q: output schema: %w", t.Name, err)
+	}
+	def := &mcp.Tool{
+		Name:         t.Name,
+		Title:        t.Title,
+		Description:  t.Description,
+		Annotations:  t.Annotations,
+		InputSchema:  in,
+		OutputSchema: schema.Envelope(out, schemaReasons(t.Errors)),
+	}
+	if len(t.Errors) > 0 {
+		def.Meta = mcp.Meta{ContractMetaKey: publishContract(t.Errors)}
+	}
+	s.addTool(def, &toolRuntime{
+		name:     t.Name,
+		contract: t.Errors,
+		output:   outV,
+		run: func(c *Context, raw json.RawMessage) (*toolOutput, error) {
+			return t.run(c, inV, raw)
+		},
+	})
+	return nil
+}
+
+// run validates and decodes the arguments, calls the handler and encodes its
+// output. Panics are recovered by the caller.
+func (t Tool[In, Out]) run(c *Context, input *schema.Validator, raw json.RawMessage) (*toolOutput, error) {
+	in, err := decodeArgs[In](input, raw)
+	if err != nil {
+		return nil, err
+	}
+	out, err := t.Handler(c, in)
+	if err != nil {
+		return nil, err
+	}
+	structured, err := json.Marshal(out)
+	if err != nil {
+		return nil, fmt.Errorf("encoding the output of tool %q: %w", t.Name, err)
+	}
+	return &toolOutput{
+		structured: structured,
+		format: func() ([]mcp.Content, error) {
+			if t.Format != nil {
+				return t.Format(out)
+			}
+			var text bytes.Buffer
+			if err := json.Indent(&text, structured, "", "  "); err != nil {
+				return nil, err
+			}
+			return []mcp.Content{&mcp.TextContent{Text: text.String()}}, nil
+		},
+	}, nil
+}
+
+// toolOutput is a handler's result, encoded, with the renderer of its
+// content[] deferred until the output has been validated.
+type toolOutput struct {
+	structured json.RawMessage
+	format     func() ([]mcp.Content, error)
+}
+
+// toolRuntime is what the dispatch needs of a tool, free of its type
+// parameters.
+type toolRuntime struct {
+	name     string
+	contract []Failure
+	output   *schema.Validator
+	run      func(c *Context, raw json.RawMessage) (*toolOutput, error)
+}

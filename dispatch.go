@@ -37,6 +37,7 @@ func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToo
 	return res
 }
 
+// runTool produces a call's result, or whatever it failed with.
 func (s *Server) runTool(c *call, rt *toolRuntime, raw json.RawMessage) (*mcp.CallToolResult, error) {
 	out, err := guard(func() (*toolOutput, error) { return rt.run(c.ctx, raw) })
 	if err != nil {
@@ -88,6 +89,17 @@ func decodeArgs[T any](v *schema.Validator, raw json.RawMessage) (T, error) {
 		return t, mcperr.ValidationError("Invalid arguments: "+err.Error(), mcperr.WithCause(err))
 	}
 	return t, nil
+}
+
+// decodeStrings is decodeArgs for string-valued arguments: a prompt's
+// arguments, a URI template's variables.
+func decodeStrings[T any](v *schema.Validator, args map[string]string) (T, error) {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		var t T
+		return t, err
+	}
+	return decodeArgs[T](v, raw)
 }
 
 // A panicError carries a recovered panic to the place where the call's

@@ -2,7 +2,6 @@ package mcpcore
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"maps"
 	"reflect"
@@ -67,11 +66,7 @@ func (p Prompt[Args]) register(s *Server) error {
 }
 
 func (p Prompt[Args]) get(c *Context, v *schema.Validator, given map[string]string) (*mcp.GetPromptResult, error) {
-	raw, err := json.Marshal(given)
-	if err != nil {
-		return nil, err
-	}
-	a, err := decodeArgs[Args](v, raw)
+	a, err := decodeStrings[Args](v, given)
 	if err != nil {
 		return nil, err
 	}

@@ -104,15 +104,11 @@ func (r Resource[Params, Out]) read(c *Context, tmpl *uritemplate.Template, v *s
 	if match == nil {
 		return nil, mcp.ResourceNotFoundError(c.uri)
 	}
-	vars := make(map[string]any, len(match))
+	vars := make(map[string]string, len(match))
 	for name, value := range match {
 		vars[name] = value.String()
 	}
-	raw, err := json.Marshal(vars)
-	if err != nil {
-		return nil, err
-	}
-	params, err := decodeArgs[Params](v, raw)
+	params, err := decodeStrings[Params](v, vars)
 	if err != nil {
 		return nil, err
 	}

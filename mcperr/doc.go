@@ -58,4 +58,22 @@
 // {"code":…,"message":…,"data":…}, with "data" present only when data was set.
 // A top-level "auth" key is removed from data when the error is built.
 // Causes, stacks and diagnostics go to logs only.
+//
+// # HTTP
+//
+// [CodeForHTTPStatus] maps an upstream's status to a code (404 NotFound, 429
+// RateLimited, 502 and 503 ServiceUnavailable, 504 Timeout, …) and
+// [FromResponse] builds the error for a non-2xx response, with the status,
+// a bounded excerpt of the body and Retry-After in its data. [HTTPStatus]
+// maps the other way, for errors answered over HTTP.
+//
+// # Services
+//
+// [TryCatch] runs a service operation and, when it fails, logs one
+// structured record (operation, context, redacted input, code, original type)
+// and returns the failure as an [*Error]; it never swallows an error.
+// [Retry] retries an operation while its failure is transient
+// (ServiceUnavailable, Timeout, RateLimited), with exponential backoff and
+// jitter, honouring data.retryable and data.retryAfter and stopping at once
+// when the context ends.
 package mcperr

@@ -1,0 +1,109 @@
+package mcpcore_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// The benchmarks below run one tools/call round trip over in-memory
+// transports, through mcpcore and, side by side, through the bare SDK's typed
+// mcp.AddTool (which also infers schemas and validates input), so that the
+// framework's cost reads as a ratio:
+//
+//	go test -run '^$' -bench ToolCall -benchmem -count 10 . | benchstat -col /server -
+
+type benchInput struct {
+	Message string `json:"message" jsonschema:"the text to send back"`
+	Fail    bool   `json:"fail,omitempty" jsonschema:"fail instead"`
+}
+
+type benchOutput struct {
+	Message string `json:"message" jsonschema:"the text that was sent"`
+}
+
+var benchFailure = mcpcore.Failure{
+	Reason:   "asked_to_fail",
+	Code:     mcperr.CodeNotFound,
+	When:     "The caller asked the tool to fail",
+	Recovery: "Call the tool again with fail set to false.",
+}
+
+var benchTool = mcpcore.Tool[benchInput, benchOutput]{
+	Name:        "echo",
+	Description: "Send back the message.",
+	Errors:      []mcpcore.Failure{benchFailure},
+	Handler: func(ctx *mcpcore.Context, in benchInput) (benchOutput, error) {
+		if in.Fail {
+			return benchOutput{}, ctx.Fail(benchFailure, "", ctx.RecoveryFor(benchFailure))
+		}
+		return benchOutput{Message: in.Message}, nil
+	},
+}
+
+func sdkServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "bench"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Send back the message."},
+		func(_ context.Context, _ *mcp.CallToolRequest, in benchInput) (*mcp.CallToolResult, benchOutput, error) {
+			if in.Fail {
+				return nil, benchOutput{}, mcperr.NotFound("The caller asked the tool to fail")
+			}
+			return nil, benchOutput{Message: in.Message}, nil
+		})
+	return s
+}
+
+func mcpcoreServer(b *testing.B) *mcp.Server {
+	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "bench"}, &mcpcore.ServerOptions{
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Getenv: noEnv,
+	}, benchTool)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return srv.MCPServer()
+}
+
+func BenchmarkToolCall(b *testing.B) {
+	for _, server := range []struct {
+		name string
+		make func(*testing.B) *mcp.Server
+	}{
+		{"sdk", func(*testing.B) *mcp.Server { return sdkServer() }},
+		{"mcpcore", mcpcoreServer},
+	} {
+		for _, outcome := range []struct {
+			name string
+			args map[string]any
+		}{
+			{"success", map[string]any{"message": "hello"}},
+			{"failure", map[string]any{"message": "hello", "fail": true}},
+		} {
+			b.Run("server="+server.name+"/outcome="+outcome.name, func(b *testing.B) {
+				ctx := context.Background()
+				ct, st := mcp.NewInMemoryTransports()
+				if _, err := server.make(b).Connect(ctx, st, nil); err != nil {
+					b.Fatal(err)
+				}
+				cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(ctx, ct, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer cs.Close()
+				params := &mcp.CallToolParams{Name: "echo", Arguments: outcome.args}
+				b.ReportAllocs()
+				for b.Loop() {
+					res, err := cs.CallTool(ctx, params)
+					if err != nil || res.IsError != (outcome.name == "failure") {
+						b.Fatalf("CallTool: %v %v", res, err)
+					}
+				}
+			})
+		}
+	}
+}

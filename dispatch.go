@@ -109,6 +109,7 @@ type panicError struct {
 	stack []byte
 }
 
+// Error describes the panic for logs.
 func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
 
 // guard runs f, turning a panic into a *panicError, so that a handler's panic

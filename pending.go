@@ -64,6 +64,7 @@ type trackedTransport struct {
 	pending *pendingCalls
 }
 
+// Connect implements mcp.Transport.
 func (t trackedTransport) Connect(ctx context.Context) (mcp.Connection, error) {
 	conn, err := t.Transport.Connect(ctx)
 	if err != nil {
@@ -77,6 +78,7 @@ type trackedConn struct {
 	pending *pendingCalls
 }
 
+// Read implements mcp.Connection, noting each call it reads.
 func (c trackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
 	if req, ok := msg.(*jsonrpc.Request); ok && err == nil {
@@ -98,6 +100,7 @@ func (c trackedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	return msg, err
 }
 
+// Write implements mcp.Connection, noting each response it writes.
 func (c trackedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	err := c.Connection.Write(ctx, msg)
 	if resp, ok := msg.(*jsonrpc.Response); ok {

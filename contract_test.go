@@ -11,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -218,8 +219,8 @@ func TestFailDataRules(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := callTool(t, cs, tc.tool, map[string]any{"case": tc.c})
-			if got := textOf(t, res); got != tc.text {
+			res := wiretest.CallTool(t, cs, tc.tool, map[string]any{"case": tc.c})
+			if got := wiretest.Text(t, res); got != tc.text {
 				t.Errorf("content[0].text:\n got %q\nwant %q", got, tc.text)
 			}
 			assertResult(t, res, `{"isError":true,"content":[{"type":"text","text":`+quote(tc.text)+`}],"structuredContent":`+tc.structured+`}`)
@@ -227,17 +228,17 @@ func TestFailDataRules(t *testing.T) {
 	}
 
 	t.Run("cause stays off the wire", func(t *testing.T) {
-		res := callTool(t, cs, "search", map[string]any{"case": "cause"})
+		res := wiretest.CallTool(t, cs, "search", map[string]any{"case": "cause"})
 		assertResult(t, res, `{"isError":true,"content":[{"type":"text","text":"Error: No item 7"}],
 			"structuredContent":{"error":{"code":-32001,"message":"No item 7","data":{"reason":"no_match"}}}}`)
-		if wire := canonical(t, toJSON(t, res)); strings.Contains(wire, "hunter2") {
+		if wire := wiretest.Canonical(t, wiretest.JSON(t, res)); strings.Contains(wire, "hunter2") {
 			t.Errorf("the cause reached the wire: %s", wire)
 		}
 		// It is the server's to know: the failure record carries it.
 		var found bool
-		for _, r := range logs.failures(t, "search") {
+		for _, r := range logs.Failures(t, "search") {
 			if r["msg"] == "Error in tool:search: No item 7" {
-				found = strings.Contains(canonical(t, r), "hunter2")
+				found = strings.Contains(wiretest.Canonical(t, r), "hunter2")
 			}
 		}
 		if !found {
@@ -246,7 +247,7 @@ func TestFailDataRules(t *testing.T) {
 	})
 
 	t.Run("success", func(t *testing.T) {
-		res := callTool(t, cs, "search", map[string]any{})
+		res := wiretest.CallTool(t, cs, "search", map[string]any{})
 		assertResult(t, res, `{"content":[{"type":"text","text":"{\n  \"ok\": true\n}"}],"structuredContent":{"ok":true}}`)
 	})
 }
@@ -293,25 +294,25 @@ func TestToolsListPublishesTheContract(t *testing.T) {
 	search := listTool(t, cs, "search")
 	// In declaration order; retryable only when true; severity and
 	// ThrownBy are not published.
-	assertJSON(t, "_meta", search.Meta, `{"mcpcore/errors":[
+	wiretest.AssertJSON(t, "_meta", search.Meta, `{"mcpcore/errors":[
 		{"reason":"no_match","code":-32001,"when":"No items matched the query.","recovery":"Try the search tool with broader terms."},
 		{"reason":"queue_full","code":-32003,"when":"Local request queue is at capacity.","recovery":"Wait 30 seconds and retry, or reduce batch size.","retryable":true},
 		{"reason":"rate_limited","code":-32003,"when":"The upstream API is throttling requests.","recovery":"Wait a few seconds before retrying.","retryable":true}]}`)
 
 	plain := listTool(t, cs, "plain")
-	if m := toJSON(t, plain).(map[string]any); m["_meta"] != nil {
+	if m := wiretest.JSON(t, plain).(map[string]any); m["_meta"] != nil {
 		t.Errorf("a tool without contract has _meta %v", m["_meta"])
 	}
 
 	// The input schema is strict at the root.
-	if ap := toJSON(t, search.InputSchema).(map[string]any)["additionalProperties"]; ap != false {
+	if ap := wiretest.JSON(t, search.InputSchema).(map[string]any)["additionalProperties"]; ap != false {
 		t.Errorf("inputSchema.additionalProperties = %v, want false", ap)
 	}
 
 	// data.reason describes the declared reasons, as examples, never as an
 	// enum: reasons can come from below the handler.
-	reason := dig(t, toJSON(t, search.OutputSchema), "properties", "error", "properties", "data", "properties", "reason").(map[string]any)
-	assertJSON(t, "reason.examples", reason["examples"], `["no_match","queue_full","rate_limited"]`)
+	reason := dig(t, wiretest.JSON(t, search.OutputSchema), "properties", "error", "properties", "data", "properties", "reason").(map[string]any)
+	wiretest.AssertJSON(t, "reason.examples", reason["examples"], `["no_match","queue_full","rate_limited"]`)
 	if reason["enum"] != nil {
 		t.Errorf("data.reason is an enum: %v", reason["enum"])
 	}
@@ -380,16 +381,16 @@ func TestOutputSchemaAcceptsBothSurfaces(t *testing.T) {
 			var instances []any
 			if name == "listing" {
 				for _, args := range []map[string]any{{"n": 2}, {"n": 0}, {"n": 1}, {"n": "not a number"}} {
-					instances = append(instances, toJSON(t, callTool(t, cs, "listing", args).StructuredContent))
+					instances = append(instances, wiretest.JSON(t, wiretest.CallTool(t, cs, "listing", args).StructuredContent))
 				}
 			} else {
 				for _, c := range []string{"", "recovery", "undeclared", "caller_data"} {
-					instances = append(instances, toJSON(t, callTool(t, cs, "search", map[string]any{"case": c}).StructuredContent))
+					instances = append(instances, wiretest.JSON(t, wiretest.CallTool(t, cs, "search", map[string]any{"case": c}).StructuredContent))
 				}
 			}
 			for i, inst := range instances {
 				if err := resolved.Validate(inst); err != nil {
-					t.Errorf("result %d %s does not validate against the advertised outputSchema: %v", i, canonical(t, inst), err)
+					t.Errorf("result %d %s does not validate against the advertised outputSchema: %v", i, wiretest.Canonical(t, inst), err)
 				}
 			}
 			if err := resolved.Validate(map[string]any{}); err == nil {
@@ -402,7 +403,7 @@ func TestOutputSchemaAcceptsBothSurfaces(t *testing.T) {
 func TestFailureSeverityAndThrownByAreNotPublished(t *testing.T) {
 	t.Parallel()
 	cs, _ := connect(t, searchTool)
-	wire := canonical(t, toJSON(t, listTool(t, cs, "search")))
+	wire := wiretest.Canonical(t, wiretest.JSON(t, listTool(t, cs, "search")))
 	for _, word := range []string{"severity", "Severity", "thrownBy", "ThrownBy", "warning"} {
 		if strings.Contains(wire, word) {
 			t.Errorf("tools/list mentions %q: %s", word, wire)

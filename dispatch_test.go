@@ -13,6 +13,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -78,8 +79,8 @@ func TestRenderFailure(t *testing.T) {
 		{"empty_message", "Error: ", `{"error":{"code":-32603,"message":""}}`},
 	} {
 		t.Run(tc.c, func(t *testing.T) {
-			res := callTool(t, cs, "render", map[string]any{"case": tc.c})
-			if got := textOf(t, res); got != tc.text {
+			res := wiretest.CallTool(t, cs, "render", map[string]any{"case": tc.c})
+			if got := wiretest.Text(t, res); got != tc.text {
 				t.Errorf("content[0].text:\n got %q\nwant %q", got, tc.text)
 			}
 			assertResult(t, res, `{"isError":true,"content":[{"type":"text","text":`+quote(tc.text)+`}],"structuredContent":`+tc.structured+`}`)
@@ -90,7 +91,7 @@ func TestRenderFailure(t *testing.T) {
 func TestRenderSuccess(t *testing.T) {
 	t.Parallel()
 	cs, _ := connect(t, renderTool)
-	res := callTool(t, cs, "render", map[string]any{})
+	res := wiretest.CallTool(t, cs, "render", map[string]any{})
 	// No isError key at all; content is the output as indented JSON.
 	assertResult(t, res, `{
 		"content":[{"type":"text","text":"{\n  \"items\": [\n    \"a\",\n    \"b\"\n  ],\n  \"total\": 2\n}"}],
@@ -129,7 +130,7 @@ func TestFormat(t *testing.T) {
 	t.Parallel()
 	cs, logs := connect(t, formatTool)
 
-	res := callTool(t, cs, "formatted", map[string]any{"case": "a"})
+	res := wiretest.CallTool(t, cs, "formatted", map[string]any{"case": "a"})
 	assertResult(t, res, `{"content":[{"type":"text","text":"a, b"},{"type":"text","text":"**2 total**"}],
 		"structuredContent":{"items":["a","b"],"total":2}}`)
 
@@ -146,7 +147,7 @@ func TestFormat(t *testing.T) {
 		{"format_panic", mcperr.CodeInternalError, "An internal error occurred in tool formatted."},
 	} {
 		t.Run(tc.c, func(t *testing.T) {
-			res := callTool(t, cs, "formatted", map[string]any{"case": tc.c})
+			res := wiretest.CallTool(t, cs, "formatted", map[string]any{"case": tc.c})
 			assertResult(t, res, fmt.Sprintf(`{"isError":true,"content":[{"type":"text","text":%s}],
 				"structuredContent":{"error":{"code":%d,"message":%s}}}`, quote("Error: "+tc.message), tc.code, quote(tc.message)))
 		})
@@ -189,7 +190,7 @@ func TestInputValidation(t *testing.T) {
 		{"every issue reported", map[string]any{"name": 1, "limit": "ten"}, []issue{{`["limit"]`, "type"}, {`["name"]`, "type"}}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := callTool(t, cs, "strict", tc.args)
+			res := wiretest.CallTool(t, cs, "strict", tc.args)
 			e := errorResult(t, res)
 			if e["code"] != float64(mcperr.CodeValidationError) {
 				t.Errorf("code = %v, want -32007", e["code"])
@@ -198,14 +199,14 @@ func TestInputValidation(t *testing.T) {
 			var gotIssues []issue
 			for i, g := range got {
 				g := g.(map[string]any)
-				gotIssues = append(gotIssues, issue{canonical(t, g["path"]), fmt.Sprint(g["keyword"])})
+				gotIssues = append(gotIssues, issue{wiretest.Canonical(t, g["path"]), fmt.Sprint(g["keyword"])})
 				if msg, _ := g["message"].(string); msg == "" {
 					t.Errorf("issue %d has no message", i)
 				}
 			}
 			slices.SortFunc(gotIssues, func(a, b issue) int { return strings.Compare(a.path+a.keyword, b.path+b.keyword) })
 			if !slices.Equal(gotIssues, tc.issues) {
-				t.Fatalf("issues = %s, want %v", canonical(t, got), tc.issues)
+				t.Fatalf("issues = %s, want %v", wiretest.Canonical(t, got), tc.issues)
 			}
 			// The message is the first issue, located, and a count of the
 			// others: "<message>[ at <path>][ (+N more)]".
@@ -224,7 +225,7 @@ func TestInputValidation(t *testing.T) {
 			if e["message"] != want {
 				t.Errorf("message = %q, want %q", e["message"], want)
 			}
-			if text := textOf(t, res); text != "Error: "+want {
+			if text := wiretest.Text(t, res); text != "Error: "+want {
 				t.Errorf("text = %q, want %q", text, "Error: "+want)
 			}
 		})
@@ -232,11 +233,11 @@ func TestInputValidation(t *testing.T) {
 	if n := calls.Load(); n != 0 {
 		t.Errorf("the handler ran %d times on invalid input", n)
 	}
-	if n := len(logs.failures(t, "strict")); n != 5 {
+	if n := len(logs.Failures(t, "strict")); n != 5 {
 		t.Errorf("%d failure records, want one per invalid call (5)", n)
 	}
-	res := callTool(t, cs, "strict", map[string]any{"name": "x"})
-	assertJSON(t, "structuredContent", res.StructuredContent, `{"ok":true}`)
+	res := wiretest.CallTool(t, cs, "strict", map[string]any{"name": "x"})
+	wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, `{"ok":true}`)
 	if n := calls.Load(); n != 1 {
 		t.Errorf("handler calls = %d, want 1", n)
 	}
@@ -249,7 +250,7 @@ func TestAbsentArgumentsAreAnEmptyObject(t *testing.T) {
 		Handler: func(_ *mcpcore.Context, in caseInput) (okOutput, error) { return okOutput{OK: in.Case == ""}, nil },
 	}
 	cs, _ := connect(t, optional)
-	res := callTool(t, cs, "optional", nil)
+	res := wiretest.CallTool(t, cs, "optional", nil)
 	assertResult(t, res, `{"content":[{"type":"text","text":"{\n  \"ok\": true\n}"}],"structuredContent":{"ok":true}}`)
 }
 
@@ -268,19 +269,19 @@ func TestOutputValidation(t *testing.T) {
 		Handler: func(*mcpcore.Context, caseInput) (lyingOutput, error) { return lyingOutput{Count: 1}, nil },
 	}
 	cs, _ := connect(t, liar)
-	res := callTool(t, cs, "liar", map[string]any{})
+	res := wiretest.CallTool(t, cs, "liar", map[string]any{})
 	e := errorResult(t, res)
 	msg, _ := e["message"].(string)
 	if e["code"] != float64(mcperr.CodeValidationError) || !strings.HasPrefix(msg, "Tool output failed validation: ") {
-		t.Errorf("error = %s, want -32007 with message `Tool output failed validation: …`", canonical(t, e))
+		t.Errorf("error = %s, want -32007 with message `Tool output failed validation: …`", wiretest.Canonical(t, e))
 	}
 	issues, _ := dig(t, e, "data", "issues").([]any)
 	if len(issues) != 1 {
 		t.Fatalf("issues = %v, want 1", issues)
 	}
 	i := issues[0].(map[string]any)
-	if canonical(t, i["path"]) != `["count"]` || i["keyword"] != "required" {
-		t.Errorf("issue = %s, want path [count], keyword required", canonical(t, i))
+	if wiretest.Canonical(t, i["path"]) != `["count"]` || i["keyword"] != "required" {
+		t.Errorf("issue = %s, want path [count], keyword required", wiretest.Canonical(t, i))
 	}
 }
 
@@ -334,16 +335,16 @@ func TestPanicsAreInternalErrors(t *testing.T) {
 		{"error", "kaboom-error"},
 	} {
 		t.Run(mode.mode, func(t *testing.T) {
-			res := callTool(t, cs, "panicky", map[string]any{"mode": mode.mode})
+			res := wiretest.CallTool(t, cs, "panicky", map[string]any{"mode": mode.mode})
 			assertResult(t, res, panicResult)
-			wire := canonical(t, toJSON(t, res))
+			wire := wiretest.Canonical(t, wiretest.JSON(t, res))
 			for _, leak := range []string{mode.value, "goroutine", ".go:"} {
 				if strings.Contains(wire, leak) {
 					t.Errorf("the wire carries %q: %s", leak, wire)
 				}
 			}
 			var rec map[string]any
-			for _, r := range logs.failures(t, "panicky") {
+			for _, r := range logs.Failures(t, "panicky") {
 				if p, _ := r["panic"].(string); strings.Contains(p, mode.value) {
 					rec = r
 				}
@@ -360,8 +361,8 @@ func TestPanicsAreInternalErrors(t *testing.T) {
 		})
 	}
 	// The server survived.
-	res := callTool(t, cs, "panicky", map[string]any{"mode": "ok", "n": 7})
-	assertJSON(t, "structuredContent", res.StructuredContent, `{"n":7}`)
+	res := wiretest.CallTool(t, cs, "panicky", map[string]any{"mode": "ok", "n": 7})
+	wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, `{"n":7}`)
 }
 
 func TestConcurrentPanicsAndSuccesses(t *testing.T) {
@@ -383,11 +384,11 @@ func TestConcurrentPanicsAndSuccesses(t *testing.T) {
 					t.Errorf("call %d: %v", n, err)
 					continue
 				}
-				got := canonical(t, resultJSON(t, res))
-				want := canonical(t, parseJSON(t, fmt.Sprintf(`{"content":[{"type":"text","text":"{\n  \"n\": %d\n}"}],"structuredContent":{"n":%d}}`, n, n)))
+				got := wiretest.Canonical(t, resultJSON(t, res))
+				want := wiretest.Canonical(t, wiretest.Parse(t, fmt.Sprintf(`{"content":[{"type":"text","text":"{\n  \"n\": %d\n}"}],"structuredContent":{"n":%d}}`, n, n)))
 				if mode != "ok" {
 					panics.Add(1)
-					want = canonical(t, parseJSON(t, panicResult))
+					want = wiretest.Canonical(t, wiretest.Parse(t, panicResult))
 				}
 				if got != want {
 					t.Errorf("call %d (%s):\n got %s\nwant %s", n, mode, got, want)
@@ -396,15 +397,15 @@ func TestConcurrentPanicsAndSuccesses(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if got, want := len(logs.failures(t, "panicky")), int(panics.Load()); got != want {
+	if got, want := len(logs.Failures(t, "panicky")), int(panics.Load()); got != want {
 		t.Errorf("%d failure records, want one per panic (%d)", got, want)
 	}
 	// The session still works.
 	if err := cs.Ping(context.Background(), nil); err != nil {
 		t.Fatalf("Ping after the storm: %v", err)
 	}
-	res := callTool(t, cs, "panicky", map[string]any{"mode": "ok", "n": 1000})
-	assertJSON(t, "structuredContent", res.StructuredContent, `{"n":1000}`)
+	res := wiretest.CallTool(t, cs, "panicky", map[string]any{"mode": "ok", "n": 1000})
+	wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, `{"n":1000}`)
 }
 
 // blockingTool waits for its context to end, reporting on started when it
@@ -459,8 +460,8 @@ func TestClientCancellation(t *testing.T) {
 			}
 
 			var recs []map[string]any
-			waitFor(t, "the failure record", func() bool {
-				recs = logs.failures(t, "blocker")
+			wiretest.WaitFor(t, "the failure record", func() bool {
+				recs = logs.Failures(t, "blocker")
 				return len(recs) > 0
 			})
 			r := recs[0]
@@ -469,8 +470,8 @@ func TestClientCancellation(t *testing.T) {
 				t.Errorf("records = %v, want one at INFO with code -32011, message %q and no stack", recs, tc.message)
 			}
 			// The session is unaffected.
-			res := callTool(t, cs, "render", map[string]any{})
-			assertJSON(t, "structuredContent", res.StructuredContent, `{"items":["a","b"],"total":2}`)
+			res := wiretest.CallTool(t, cs, "render", map[string]any{})
+			wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, `{"items":["a","b"],"total":2}`)
 		})
 	}
 }
@@ -487,12 +488,12 @@ func TestHandlerDeadlineIsTimeout(t *testing.T) {
 		},
 	}
 	cs, logs := connect(t, deadline)
-	res := callTool(t, cs, "deadline", map[string]any{})
+	res := wiretest.CallTool(t, cs, "deadline", map[string]any{})
 	e := errorResult(t, res)
 	if e["code"] != float64(mcperr.CodeTimeout) || e["data"] != nil {
-		t.Errorf("error = %s, want code -32004 and no data", canonical(t, e))
+		t.Errorf("error = %s, want code -32004 and no data", wiretest.Canonical(t, e))
 	}
-	recs := logs.failures(t, "deadline")
+	recs := logs.Failures(t, "deadline")
 	if len(recs) != 1 || recs[0]["level"] != "ERROR" {
 		t.Errorf("records = %v, want one at ERROR", recs)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -81,8 +82,8 @@ func TestFailureLogLevels(t *testing.T) {
 			t.Run(s.tool+"/"+tc.c, func(t *testing.T) {
 				t.Parallel()
 				cs, logs := connect(t, severityServer(t)...)
-				callTool(t, cs, s.tool, map[string]any{"case": tc.c})
-				recs := logs.failures(t, s.tool)
+				wiretest.CallTool(t, cs, s.tool, map[string]any{"case": tc.c})
+				recs := logs.Failures(t, s.tool)
 				if len(recs) != 1 {
 					t.Fatalf("%d failure records, want exactly 1:\n%s", len(recs), logs)
 				}
@@ -101,7 +102,7 @@ func TestFailureLogLevels(t *testing.T) {
 				}
 				// Nothing else was logged at the failure's level or above
 				// error, and nothing else mentions the tool's failure.
-				for _, other := range logs.records(t) {
+				for _, other := range logs.Records(t) {
 					if other["level"] == "ERROR" && other["msg"] != r["msg"] {
 						t.Errorf("unexpected error record: %v", other)
 					}
@@ -119,7 +120,7 @@ func TestSeverityDoesNotChangeTheWire(t *testing.T) {
 	for _, c := range []string{"fail", "service", "undeclared", "plain"} {
 		var want []byte
 		for i, s := range severities {
-			res := callTool(t, cs, s.tool, map[string]any{"case": c})
+			res := wiretest.CallTool(t, cs, s.tool, map[string]any{"case": c})
 			got, err := json.Marshal(res)
 			if err != nil {
 				t.Fatal(err)
@@ -139,10 +140,10 @@ func TestSuccessLogsNoFailure(t *testing.T) {
 	t.Parallel()
 	cs, logs := connect(t, severityServer(t)...)
 	for _, s := range severities {
-		res := callTool(t, cs, s.tool, map[string]any{})
-		assertJSON(t, "structuredContent", res.StructuredContent, `{"ok":true}`)
+		res := wiretest.CallTool(t, cs, s.tool, map[string]any{})
+		wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, `{"ok":true}`)
 	}
-	for _, r := range logs.records(t) {
+	for _, r := range logs.Records(t) {
 		if msg, _ := r["msg"].(string); strings.HasPrefix(msg, "Error in ") || r["level"] == "ERROR" {
 			t.Errorf("a successful call logged %v", r)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -42,7 +43,7 @@ func TestPromptArgumentsListed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertJSON(t, "prompts", list.Prompts, `[{"name":"brief","title":"Brief","description":"Write a brief on a topic.","arguments":[
+	wiretest.AssertJSON(t, "prompts", list.Prompts, `[{"name":"brief","title":"Brief","description":"Write a brief on a topic.","arguments":[
 		{"name":"topic","description":"the topic to write about","required":true},
 		{"name":"style","description":"the writing style"}]}]`)
 }
@@ -54,7 +55,7 @@ func TestPromptSuccess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	assertJSON(t, "messages", res.Messages, `[{"role":"user","content":{"type":"text","text":"Write a short brief on tides."}}]`)
+	wiretest.AssertJSON(t, "messages", res.Messages, `[{"role":"user","content":{"type":"text","text":"Write a short brief on tides."}}]`)
 	if res.Description != "Write a brief on a topic." {
 		t.Errorf("description = %q", res.Description)
 	}
@@ -74,7 +75,7 @@ func TestPromptFailures(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "brief", Arguments: tc.args})
-			assertJSON(t, "JSON-RPC error", wireErr(t, err), tc.want)
+			wiretest.AssertJSON(t, "JSON-RPC error", wireErr(t, err), tc.want)
 		})
 	}
 
@@ -98,12 +99,12 @@ func TestPromptFailures(t *testing.T) {
 				t.Fatalf("issues = %v, want 1", issues)
 			}
 			i := issues[0].(map[string]any)
-			if canonical(t, i["path"]) != tc.path || i["keyword"] != tc.keyword {
-				t.Errorf("issue = %s, want path %s keyword %s", canonical(t, i), tc.path, tc.keyword)
+			if wiretest.Canonical(t, i["path"]) != tc.path || i["keyword"] != tc.keyword {
+				t.Errorf("issue = %s, want path %s keyword %s", wiretest.Canonical(t, i), tc.path, tc.keyword)
 			}
 		})
 	}
-	if n := len(logs.failures(t, "prompt:brief")); n != 5 {
+	if n := len(logs.Failures(t, "prompt:brief")); n != 5 {
 		t.Errorf("%d failure records, want 5:\n%s", n, logs)
 	}
 }
@@ -132,7 +133,7 @@ func TestPromptWithoutMessages(t *testing.T) {
 		t.Fatal(err)
 	}
 	// messages is a required array: never null on the wire.
-	if m := toJSON(t, res).(map[string]any); canonical(t, m["messages"]) != "[]" {
-		t.Errorf("messages = %s, want []", canonical(t, m["messages"]))
+	if m := wiretest.JSON(t, res).(map[string]any); wiretest.Canonical(t, m["messages"]) != "[]" {
+		t.Errorf("messages = %s, want []", wiretest.Canonical(t, m["messages"]))
 	}
 }

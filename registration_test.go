@@ -7,6 +7,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -191,7 +192,7 @@ func TestRegisteredToolsAreServed(t *testing.T) {
 		}
 		names = append(names, tool.Name)
 	}
-	assertJSON(t, "tools", names, `["plain","render","search"]`)
+	wiretest.AssertJSON(t, "tools", names, `["plain","render","search"]`)
 	res, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: "test://items/1"})
 	if err != nil || len(res.Contents) != 1 {
 		t.Fatalf("ReadResource: %v %v", res, err)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -91,10 +92,10 @@ func TestResourceSuccess(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			assertJSON(t, "contents", res.Contents, tc.contents)
+			wiretest.AssertJSON(t, "contents", res.Contents, tc.contents)
 		})
 	}
-	if f := logs.failures(t, "resource:item"); len(f) != 0 {
+	if f := logs.Failures(t, "resource:item"); len(f) != 0 {
 		t.Errorf("failure records on success: %v", f)
 	}
 
@@ -106,7 +107,7 @@ func TestResourceSuccess(t *testing.T) {
 	for _, rt := range list.ResourceTemplates {
 		mimes[rt.URITemplate] = rt.MIMEType
 	}
-	assertJSON(t, "templates", mimes, `{"test://items/{id}":"application/json","test://notes/{id}":"text/plain","test://blobs/{id}":"application/octet-stream"}`)
+	wiretest.AssertJSON(t, "templates", mimes, `{"test://items/{id}":"application/json","test://notes/{id}":"text/plain","test://blobs/{id}":"application/octet-stream"}`)
 }
 
 func TestResourceFailures(t *testing.T) {
@@ -131,12 +132,12 @@ func TestResourceFailures(t *testing.T) {
 			if res != nil {
 				t.Errorf("result = %v, want none", res)
 			}
-			assertJSON(t, "JSON-RPC error", wireErr(t, err), tc.err)
+			wiretest.AssertJSON(t, "JSON-RPC error", wireErr(t, err), tc.err)
 		})
 	}
 	// The panic is logged with its value and stack, once.
 	var panics int
-	for _, r := range logs.failures(t, "resource:item") {
+	for _, r := range logs.Failures(t, "resource:item") {
 		if r["panic"] == "resource exploded" {
 			panics++
 			if s, _ := r["stack"].(string); !strings.Contains(s, "goroutine") {

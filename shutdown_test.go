@@ -9,6 +9,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/internal/wiretest"
 )
 
 type callResult struct {
@@ -71,8 +72,8 @@ func TestShutdownLetsInFlightCallsFinish(t *testing.T) {
 
 	// Shutdown has begun: new calls are refused, as results a model can
 	// read, while the session stays open for the in-flight call.
-	waitFor(t, "a call to be refused", func() bool {
-		res := callTool(t, cs, "fast", nil)
+	wiretest.WaitFor(t, "a call to be refused", func() bool {
+		res := wiretest.CallTool(t, cs, "fast", nil)
 		if !res.IsError {
 			return false // admitted before draining began
 		}
@@ -122,7 +123,7 @@ func TestShutdownTimeoutCancelsStragglers(t *testing.T) {
 	}
 	// The client learns one way or another; it does not hang.
 	receive(t, "the client call to end", inflight)
-	waitFor(t, "the warning", func() bool {
+	wiretest.WaitFor(t, "the warning", func() bool {
 		return strings.Contains(logs.String(), "in-flight calls did not finish in time")
 	})
 }
@@ -159,7 +160,7 @@ func TestServeTransportEndsWhenThePeerLeaves(t *testing.T) {
 	t.Parallel()
 	srv, _ := newServer(t, nil, renderTool)
 	cs, served := serve(t, context.Background(), srv)
-	callTool(t, cs, "render", map[string]any{})
+	wiretest.CallTool(t, cs, "render", map[string]any{})
 	cs.Close()
 	if err := receive(t, "ServeTransport to return", served); err != nil {
 		t.Errorf("ServeTransport = %v, want nil", err)
@@ -190,18 +191,18 @@ func TestStreamableHTTP(t *testing.T) {
 				t.Errorf("session ID %q in %s mode", cs.ID(), mode.name)
 			}
 
-			res := callTool(t, cs, "render", map[string]any{})
+			res := wiretest.CallTool(t, cs, "render", map[string]any{})
 			assertResult(t, res, `{
 				"content":[{"type":"text","text":"{\n  \"items\": [\n    \"a\",\n    \"b\"\n  ],\n  \"total\": 2\n}"}],
 				"structuredContent":{"items":["a","b"],"total":2}}`)
 
-			res = callTool(t, cs, "search", map[string]any{"case": "recovery"})
+			res = wiretest.CallTool(t, cs, "search", map[string]any{"case": "recovery"})
 			assertResult(t, res, `{"isError":true,
 				"content":[{"type":"text","text":"Error: Upstream slowed down\n\nRecovery: Wait a few seconds before retrying."}],
 				"structuredContent":{"error":{"code":-32003,"message":"Upstream slowed down",
 					"data":{"retryable":true,"attempt":3,"recovery":{"hint":"Wait a few seconds before retrying."},"reason":"rate_limited"}}}}`)
 
-			recs := logs.failures(t, "search")
+			recs := logs.Failures(t, "search")
 			if len(recs) != 1 || recs[0]["level"] != "WARN" {
 				t.Fatalf("records = %v, want one at WARN", recs)
 			}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/internal/wiretest"
 )
 
 // These tests run the example as users do, as a separate process, over
@@ -61,28 +62,26 @@ func TestMain(m *testing.M) {
 func TestStdio(t *testing.T) {
 	cmd := exec.Command(binary(t))
 	cmd.Env = append(os.Environ(), "MCP_TRANSPORT_TYPE=stdio", "MCP_LOG_FORMAT=text")
-	stderr := &syncBuffer{}
+	stderr := &wiretest.LogBuffer{}
 	cmd.Stderr = stderr
 	ctx := context.Background()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "stdio-test"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	res := call(t, cs, "fetch_articles", map[string]any{"pmids": []string{"queue_full"}})
-	equalJSON(t, "structuredContent", res.StructuredContent, `{"error":{"code":-32003,"message":"Queue at capacity","data":{"retryable":true,"reason":"queue_full","recovery":{"hint":"Wait 30 seconds and retry, or reduce batch size."}}}}`)
+	res := wiretest.CallTool(t, cs, "fetch_articles", map[string]any{"pmids": []string{"queue_full"}})
+	wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, `{"error":{"code":-32003,"message":"Queue at capacity","data":{"retryable":true,"reason":"queue_full","recovery":{"hint":"Wait 30 seconds and retry, or reduce batch size."}}}}`)
 	// A panic does not take the process down: the next call still works.
-	res = call(t, cs, "fetch_articles", map[string]any{"pmids": []string{"panic"}})
+	res = wiretest.CallTool(t, cs, "fetch_articles", map[string]any{"pmids": []string{"panic"}})
 	if !res.IsError {
 		t.Error("panic call: isError = false")
 	}
-	res = call(t, cs, "echo", map[string]any{"message": "still here"})
-	equalJSON(t, "structuredContent", res.StructuredContent, `{"message":"still here"}`)
+	res = wiretest.CallTool(t, cs, "echo", map[string]any{"message": "still here"})
+	wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, `{"message":"still here"}`)
 	if err := cs.Close(); err != nil {
 		t.Logf("close: %v", err)
 	}
-	stderr.mu.Lock()
-	logs := stderr.buf.String()
-	stderr.mu.Unlock()
+	logs := stderr.String()
 	first, _, _ := strings.Cut(logs, "\n")
 	if !strings.Contains(first, `serving \"articles\" 1.0.0 over stdio`) || !strings.Contains(first, "3 tools, 1 resource template, 1 prompt") {
 		t.Errorf("first log line = %q, want it to say what is served and how", first)
@@ -137,10 +136,10 @@ func TestHTTP(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			res := call(t, cs, "fetch_articles", map[string]any{"pmids": []string{"override"}})
-			equalJSON(t, "structuredContent", res.StructuredContent, `{"error":{"code":-32001,"message":"No item 9","data":{"reason":"no_match","recovery":{"hint":"No item 9; try IDs 1-100 instead."}}}}`)
-			res = call(t, cs, "echo", map[string]any{"message": "over http"})
-			equalJSON(t, "structuredContent", res.StructuredContent, `{"message":"over http"}`)
+			res := wiretest.CallTool(t, cs, "fetch_articles", map[string]any{"pmids": []string{"override"}})
+			wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, `{"error":{"code":-32001,"message":"No item 9","data":{"reason":"no_match","recovery":{"hint":"No item 9; try IDs 1-100 instead."}}}}`)
+			res = wiretest.CallTool(t, cs, "echo", map[string]any{"message": "over http"})
+			wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, `{"message":"over http"}`)
 			cs.Close()
 
 			// SIGTERM: the server shuts down gracefully and exits 0.
@@ -191,7 +190,7 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 	if res == nil {
 		return
 	}
-	equalJSON(t, "structuredContent", res.StructuredContent, `{"articles":["slow"]}`)
+	wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, `{"articles":["slow"]}`)
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("exit after SIGTERM: %v", err)
 	}

@@ -60,30 +60,18 @@ func (s *Server) runTool(c *call, rt *toolRuntime, raw json.RawMessage) (*mcp.Ca
 	return &mcp.CallToolResult{Content: content, StructuredContent: out.structured}, nil
 }
 
-// validateArgs validates raw arguments against the input schema, applying
-// its defaults, and returns them re-encoded for decoding into the input type.
-func validateArgs(v *schema.Validator, raw json.RawMessage) (json.RawMessage, error) {
-	if len(raw) == 0 || string(raw) == "null" {
-		raw = json.RawMessage("{}")
-	}
-	args, issues, err := v.ValidateJSON(raw)
-	if err != nil {
-		return nil, mcperr.ValidationError("Arguments are not valid JSON: "+err.Error(), mcperr.WithCause(err))
-	}
-	if len(issues) > 0 {
-		return nil, mcperr.ValidationError(schema.Summary(issues), mcperr.WithData(map[string]any{"issues": issues}))
-	}
-	return args, nil
-}
-
 // decodeArgs validates raw arguments against v, filling in defaults, and
-// decodes them into a T. Arguments that pass the schema but still do not fit
-// T (a number out of range, say) are a ValidationError too.
+// decodes them into a T. Every schema violation is listed in data.issues;
+// arguments that pass the schema but still do not fit T (a number out of
+// range, say) are a ValidationError too.
 func decodeArgs[T any](v *schema.Validator, raw json.RawMessage) (T, error) {
 	var t T
-	args, err := validateArgs(v, raw)
+	args, issues, err := v.ValidateJSON(raw)
 	if err != nil {
-		return t, err
+		return t, mcperr.ValidationError("Arguments are not valid JSON: "+err.Error(), mcperr.WithCause(err))
+	}
+	if len(issues) > 0 {
+		return t, mcperr.ValidationError(schema.Summary(issues), mcperr.WithData(map[string]any{"issues": issues}))
 	}
 	if err := json.Unmarshal(args, &t); err != nil {
 		return t, mcperr.ValidationError("Invalid arguments: "+err.Error(), mcperr.WithCause(err))

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -105,9 +106,7 @@ func checkContract(kind, name string, contract []Failure) error {
 		if strings.TrimSpace(f.Recovery) == "" {
 			bad("empty Recovery")
 		}
-		switch f.Severity {
-		case SeverityError, "error", SeverityWarning, SeverityNotice, SeverityInfo, SeverityDebug:
-		default:
+		if _, ok := config.ParseLevel(string(f.Severity)); !ok && f.Severity != SeverityError {
 			bad("unknown severity %q (want debug, info, notice, warning or error)", f.Severity)
 		}
 		switch f.ThrownBy {

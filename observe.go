@@ -77,15 +77,12 @@ func (s *Server) end(c *call, err error) *mcperr.Error {
 // tool's declared failure is logged at its declared severity; everything
 // else at error.
 func (s *Server) logFailure(c *call, e *mcperr.Error, original error) {
+	reason, hasReason := e.Data()["reason"].(string)
 	level := slog.LevelError
 	if e.Code() == mcperr.CodeRequestCancelled {
 		level = slog.LevelInfo
-	} else if c.kind == "tool" {
-		if reason, ok := e.Data()["reason"].(string); ok {
-			if f, ok := byReason(c.contract, reason); ok {
-				level = f.Severity.Level()
-			}
-		}
+	} else if f, ok := byReason(c.contract, reason); ok && hasReason && c.kind == "tool" {
+		level = f.Severity.Level()
 	}
 	msg := e.Message()
 	if msg == "" {
@@ -96,7 +93,7 @@ func (s *Server) logFailure(c *call, e *mcperr.Error, original error) {
 		slog.String("codeName", e.Code().String()),
 		slog.Float64("durationMs", float64(time.Since(c.start).Microseconds())/1000),
 	}
-	if reason, ok := e.Data()["reason"].(string); ok {
+	if hasReason {
 		attrs = append(attrs, slog.String("reason", reason))
 	}
 	var p *panicError

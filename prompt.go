@@ -30,11 +30,8 @@ type Prompt[Args any] struct {
 }
 
 func (p Prompt[Args]) register(s *Server) error {
-	if p.Name == "" {
-		return fmt.Errorf("prompt with an empty Name")
-	}
-	if p.Handler == nil {
-		return fmt.Errorf("prompt %q: nil Handler", p.Name)
+	if err := checkDefinition("prompt", p.Name, p.Handler != nil, nil); err != nil {
+		return err
 	}
 	if err := s.claim("prompt", p.Name); err != nil {
 		return err

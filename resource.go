@@ -42,16 +42,11 @@ type Resource[Params, Out any] struct {
 }
 
 func (r Resource[Params, Out]) register(s *Server) error {
-	if r.Name == "" {
-		return fmt.Errorf("resource template %q: empty Name", r.URITemplate)
-	}
-	if r.Handler == nil {
-		return fmt.Errorf("resource %q: nil Handler", r.Name)
-	}
-	if err := s.claim("resource template", r.URITemplate); err != nil {
+	if err := checkDefinition("resource", r.Name, r.Handler != nil, r.Errors); err != nil {
 		return err
 	}
-	if err := checkContract("resource", r.Name, r.Errors); err != nil {
+	// The SDK keys resource templates by their URI template.
+	if err := s.claim("resource template", r.URITemplate); err != nil {
 		return err
 	}
 	tmpl, err := uritemplate.New(r.URITemplate)

@@ -109,6 +109,18 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	return s, nil
 }
 
+// checkDefinition checks what every definition needs before it is registered: a name,
+// a handler and a structurally sound error contract.
+func checkDefinition(kind, name string, hasHandler bool, contract []Failure) error {
+	if name == "" {
+		return fmt.Errorf("%s with an empty Name", kind)
+	}
+	if !hasHandler {
+		return fmt.Errorf("%s %q: nil Handler", kind, name)
+	}
+	return checkContract(kind, name, contract)
+}
+
 // claim reserves a definition's name: the SDK would silently replace an
 // earlier definition of the same name, contract and all.
 func (s *Server) claim(kind, name string) error {

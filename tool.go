@@ -3,7 +3,6 @@ package mcpcore
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 
@@ -52,16 +51,10 @@ type Tool[In, Out any] struct {
 // register infers the tool's schemas, checks its definition and contract, and
 // adds it to s.
 func (t Tool[In, Out]) register(s *Server) error {
-	if t.Name == "" {
-		return errors.New("tool with an empty Name")
-	}
-	if t.Handler == nil {
-		return fmt.Errorf("tool %q: nil Handler", t.Name)
-	}
-	if err := s.claim("tool", t.Name); err != nil {
+	if err := checkDefinition("tool", t.Name, t.Handler != nil, t.Errors); err != nil {
 		return err
 	}
-	if err := checkContract("tool", t.Name, t.Errors); err != nil {
+	if err := s.claim("tool", t.Name); err != nil {
 		return err
 	}
 	in, err := schema.Input(reflect.TypeFor[In]())

@@ -36,9 +36,28 @@ func (c Config) Addr() string {
 	return net.JoinHostPort(c.HTTPHost, strconv.Itoa(c.HTTPPort))
 }
 
-// LevelNotice mirrors mcpcore.LevelNotice; config cannot import the root
-// package.
+// LevelNotice is the level of notice records, between info and warning as
+// in syslog; slog has none of its own. mcpcore.LevelNotice is this level.
 const LevelNotice = slog.Level(2)
+
+// ParseLevel returns the slog level of a level name: debug, info, notice,
+// warning (or warn) or error, in any case. MCP_LOG_LEVEL and the severities
+// of error contracts both use these names.
+func ParseLevel(name string) (slog.Level, bool) {
+	switch strings.ToLower(name) {
+	case "debug":
+		return slog.LevelDebug, true
+	case "info":
+		return slog.LevelInfo, true
+	case "notice":
+		return LevelNotice, true
+	case "warning", "warn":
+		return slog.LevelWarn, true
+	case "error":
+		return slog.LevelError, true
+	}
+	return 0, false
+}
 
 // FromEnv reads the configuration through getenv (os.Getenv in production).
 // Every bad value is reported, with the variable's name and what it accepts.
@@ -80,18 +99,9 @@ func FromEnv(getenv func(string) string) (Config, error) {
 		}
 	}
 	if v := getenv("MCP_LOG_LEVEL"); v != "" {
-		switch strings.ToLower(v) {
-		case "debug":
-			c.LogLevel = slog.LevelDebug
-		case "info":
-			c.LogLevel = slog.LevelInfo
-		case "notice":
-			c.LogLevel = LevelNotice
-		case "warning", "warn":
-			c.LogLevel = slog.LevelWarn
-		case "error":
-			c.LogLevel = slog.LevelError
-		default:
+		if level, ok := ParseLevel(v); ok {
+			c.LogLevel = level
+		} else {
 			bad("MCP_LOG_LEVEL", v, "debug, info, notice, warning or error")
 		}
 	}

@@ -147,7 +147,7 @@ func (v *Validator) applyDefaults(instance any) {
 }
 
 // ValidateJSON is the one call dispatch makes per request: it decodes data
-// (empty data, an absent arguments field, counts as {}), fills in the
+// (empty data or null, an absent arguments field, counts as {}), fills in the
 // schema's defaults for absent properties and validates the result. It
 // returns the arguments to decode into the handler's type: data itself when
 // the schema declares no default, else the value re-encoded with its
@@ -160,7 +160,7 @@ func (v *Validator) applyDefaults(instance any) {
 // an absent parent object. Numbers are decoded as json.Number, so large
 // integers survive the round trip.
 func (v *Validator) ValidateJSON(data []byte) (json.RawMessage, []Issue, error) {
-	if len(bytes.TrimSpace(data)) == 0 {
+	if trimmed := bytes.TrimSpace(data); len(trimmed) == 0 || string(trimmed) == "null" {
 		data = []byte("{}")
 	}
 	value, err := sv.UnmarshalJSON(bytes.NewReader(data))

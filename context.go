@@ -39,8 +39,9 @@ func (c *Context) Value(key any) any {
 // Fail returns the error of a failure declared in this definition's Errors:
 //   - its code is f.Code;
 //   - its message is message, or f.When when message is empty;
-//   - its data is data.retryable = true when f.Retryable, then the data of
-//     opts (which may override retryable), then data.reason = f.Reason,
+//   - its data is data.retryable as f.Retryable declares it (true, false,
+//     or absent), then the data of opts (which may override retryable),
+//     then data.reason = f.Reason,
 //     written last so that nothing can override it;
 //   - opts may also give a cause ([mcperr.WithCause]).
 //

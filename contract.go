@@ -15,13 +15,16 @@ type publishedFailure struct {
 	Code      int32  `json:"code"`
 	When      string `json:"when"`
 	Recovery  string `json:"recovery"`
-	Retryable bool   `json:"retryable,omitempty"`
+	Retryable *bool  `json:"retryable,omitempty"`
 }
 
 func publishContract(contract []Failure) []publishedFailure {
 	out := make([]publishedFailure, len(contract))
 	for i, f := range contract {
-		out[i] = publishedFailure{f.Reason, int32(f.Code), f.When, f.Recovery, f.Retryable}
+		out[i] = publishedFailure{Reason: f.Reason, Code: int32(f.Code), When: f.When, Recovery: f.Recovery}
+		if retryable, ok := f.Retryable.flag(); ok {
+			out[i].Retryable = &retryable
+		}
 	}
 	return out
 }

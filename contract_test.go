@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +30,7 @@ var (
 		Code:      mcperr.CodeRateLimited,
 		When:      "Local request queue is at capacity.",
 		Recovery:  "Wait 30 seconds and retry, or reduce batch size.",
-		Retryable: true,
+		Retryable: mcpcore.Retryable,
 		ThrownBy:  mcpcore.ThrownByService,
 	}
 	rateLimited = mcpcore.Failure{
@@ -37,8 +38,15 @@ var (
 		Code:      mcperr.CodeRateLimited,
 		When:      "The upstream API is throttling requests.",
 		Recovery:  "Wait a few seconds before retrying.",
-		Retryable: true,
+		Retryable: mcpcore.Retryable,
 		Severity:  mcpcore.SeverityWarning,
+	}
+	badQuery = mcpcore.Failure{
+		Reason:    "bad_query",
+		Code:      mcperr.CodeValidationError,
+		When:      "The query cannot be parsed.",
+		Recovery:  "Rewrite the query as plain keywords without operators.",
+		Retryable: mcpcore.NotRetryable,
 	}
 	typoReason = mcpcore.Failure{
 		Reason:   "typo_reason",
@@ -78,6 +86,16 @@ func failCases(ctx *mcpcore.Context, in caseInput) (okOutput, error) {
 		return okOutput{}, ctx.Fail(queueFull, "")
 	case "retryable_override":
 		return okOutput{}, ctx.Fail(queueFull, "", mcperr.WithData(map[string]any{"retryable": false}))
+	case "not_retryable":
+		return okOutput{}, ctx.Fail(badQuery, "")
+	case "retry_not_retryable":
+		// mcperr.Retry honours the contract's NotRetryable: one attempt.
+		attempts := 0
+		_, err := mcperr.Retry(ctx, mcperr.RetryOptions{BaseDelay: time.Millisecond}, func(context.Context) (okOutput, error) {
+			attempts++
+			return okOutput{}, ctx.Fail(badQuery, fmt.Sprintf("attempt %d", attempts))
+		})
+		return okOutput{}, err
 	case "edited_copy":
 		edited := noMatch
 		edited.When = "Something else."
@@ -115,7 +133,7 @@ func failCases(ctx *mcpcore.Context, in caseInput) (okOutput, error) {
 var searchTool = mcpcore.Tool[caseInput, okOutput]{
 	Name:        "search",
 	Description: "Search items; fails on demand.",
-	Errors:      []mcpcore.Failure{noMatch, queueFull, rateLimited},
+	Errors:      []mcpcore.Failure{noMatch, queueFull, rateLimited, badQuery},
 	Handler:     failCases,
 }
 
@@ -154,20 +172,28 @@ func TestFailDataRules(t *testing.T) {
 			structured: `{"error":{"code":-32003,"message":"Local request queue is at capacity.","data":{"retryable":true,"reason":"queue_full"}}}`,
 		},
 		{
+			name: "declared not retryable", c: "not_retryable", tool: "search", text: "Error: The query cannot be parsed.",
+			structured: `{"error":{"code":-32007,"message":"The query cannot be parsed.","data":{"retryable":false,"reason":"bad_query"}}}`,
+		},
+		{
+			name: "Retry fails fast on a declared NotRetryable", c: "retry_not_retryable", tool: "search", text: "Error: attempt 1",
+			structured: `{"error":{"code":-32007,"message":"attempt 1","data":{"retryable":false,"reason":"bad_query"}}}`,
+		},
+		{
 			name: "caller overrides retryable", c: "retryable_override", tool: "search", text: "Error: Local request queue is at capacity.",
 			structured: `{"error":{"code":-32003,"message":"Local request queue is at capacity.","data":{"retryable":false,"reason":"queue_full"}}}`,
 		},
 		{
 			name: "undeclared failure", c: "undeclared", tool: "search", text: "Error: " + undeclared,
 			structured: `{"error":{"code":-32603,"message":` + quote(undeclared) + `,
-				"data":{"reason":"typo_reason","declaredReasons":["no_match","queue_full","rate_limited"]}}}`,
+				"data":{"reason":"typo_reason","declaredReasons":["no_match","queue_full","rate_limited","bad_query"]}}}`,
 		},
 		{
 			name: "an edited copy of a declared failure", c: "edited_copy", tool: "search",
 			text: "Error: ctx.Fail() called with a Failure 'no_match' that differs from the one declared in the Errors of tool \"search\"; pass the declared value.",
 			structured: `{"error":{"code":-32603,
 				"message":"ctx.Fail() called with a Failure 'no_match' that differs from the one declared in the Errors of tool \"search\"; pass the declared value.",
-				"data":{"reason":"no_match","declaredReasons":["no_match","queue_full","rate_limited"]}}}`,
+				"data":{"reason":"no_match","declaredReasons":["no_match","queue_full","rate_limited","bad_query"]}}}`,
 		},
 		{
 			name: "recovery opted in", c: "recovery", tool: "search", text: "Error: Upstream slowed down\n\nRecovery: Wait a few seconds before retrying.",
@@ -292,12 +318,13 @@ func TestToolsListPublishesTheContract(t *testing.T) {
 	cs, _ := connect(t, searchTool, plainTool)
 
 	search := listTool(t, cs, "search")
-	// In declaration order; retryable only when true; severity and
+	// In declaration order; retryable only when declared; severity and
 	// ThrownBy are not published.
 	wiretest.AssertJSON(t, "_meta", search.Meta, `{"mcpcore/errors":[
 		{"reason":"no_match","code":-32001,"when":"No items matched the query.","recovery":"Try the search tool with broader terms."},
 		{"reason":"queue_full","code":-32003,"when":"Local request queue is at capacity.","recovery":"Wait 30 seconds and retry, or reduce batch size.","retryable":true},
-		{"reason":"rate_limited","code":-32003,"when":"The upstream API is throttling requests.","recovery":"Wait a few seconds before retrying.","retryable":true}]}`)
+		{"reason":"rate_limited","code":-32003,"when":"The upstream API is throttling requests.","recovery":"Wait a few seconds before retrying.","retryable":true},
+		{"reason":"bad_query","code":-32007,"when":"The query cannot be parsed.","recovery":"Rewrite the query as plain keywords without operators.","retryable":false}]}`)
 
 	plain := listTool(t, cs, "plain")
 	if m := wiretest.JSON(t, plain).(map[string]any); m["_meta"] != nil {
@@ -312,7 +339,7 @@ func TestToolsListPublishesTheContract(t *testing.T) {
 	// data.reason describes the declared reasons, as examples, never as an
 	// enum: reasons can come from below the handler.
 	reason := dig(t, wiretest.JSON(t, search.OutputSchema), "properties", "error", "properties", "data", "properties", "reason").(map[string]any)
-	wiretest.AssertJSON(t, "reason.examples", reason["examples"], `["no_match","queue_full","rate_limited"]`)
+	wiretest.AssertJSON(t, "reason.examples", reason["examples"], `["no_match","queue_full","rate_limited","bad_query"]`)
 	if reason["enum"] != nil {
 		t.Errorf("data.reason is an enum: %v", reason["enum"])
 	}

@@ -38,10 +38,12 @@ type Failure struct {
 	// the failing code opts in with [Context.RecoveryFor] (or sets its own
 	// hint): what the author writes at the failure site is what is sent.
 	Recovery string
-	// Retryable, when true, makes data.retryable true by default on errors
-	// built from this entry. When false, no retryable key is added; a failure
-	// site may still set one in its data.
-	Retryable bool
+	// Retryable says whether the same call may succeed if made again:
+	// [Retryable] makes data.retryable true by default on errors built from
+	// this entry, [NotRetryable] makes it false (so [mcperr.Retry] fails
+	// fast), and the zero value adds no retryable key. A failure site may
+	// still set its own in its data.
+	Retryable Retryability
 	// Severity is the level of the server's log record when this failure
 	// happens in a tool; empty means error. Declare a lower level for modeled
 	// outcomes that are not incidents. It changes nothing on the wire.
@@ -65,6 +67,35 @@ const (
 	SeverityInfo    Severity = "info"
 	SeverityDebug   Severity = "debug"
 )
+
+// Retryability is what a contract declares about retrying a failure. It has
+// three states, because "not retryable" is a statement of its own, distinct
+// from saying nothing.
+type Retryability int8
+
+// The retryabilities a [Failure] may declare.
+const (
+	// RetryUnspecified declares nothing: no data.retryable key is added.
+	RetryUnspecified Retryability = iota
+	// Retryable declares that the same call may succeed later:
+	// data.retryable is true.
+	Retryable
+	// NotRetryable declares that the same call will fail again:
+	// data.retryable is false.
+	NotRetryable
+)
+
+// flag is the default data.retryable of the declaration, and whether there
+// is one.
+func (r Retryability) flag() (retryable, declared bool) {
+	switch r {
+	case Retryable:
+		return true, true
+	case NotRetryable:
+		return false, true
+	}
+	return false, false
+}
 
 // ThrownBy names where a declared failure is raised.
 type ThrownBy string
@@ -108,6 +139,9 @@ func checkContract(kind, name string, contract []Failure) error {
 		}
 		if _, ok := config.ParseLevel(string(f.Severity)); !ok && f.Severity != SeverityError {
 			bad("unknown severity %q (want debug, info, notice, warning or error)", f.Severity)
+		}
+		if f.Retryable < RetryUnspecified || f.Retryable > NotRetryable {
+			bad("unknown Retryable %d (want RetryUnspecified, Retryable or NotRetryable)", f.Retryable)
 		}
 		switch f.ThrownBy {
 		case ThrownByHandler, "handler", ThrownByService:
@@ -153,8 +187,8 @@ func (f Failure) build(message string, opts []mcperr.Option) *mcperr.Error {
 		message = f.When
 	}
 	all := make([]mcperr.Option, 0, len(opts)+2)
-	if f.Retryable {
-		all = append(all, mcperr.WithData(map[string]any{"retryable": true}))
+	if retryable, ok := f.Retryable.flag(); ok {
+		all = append(all, mcperr.WithData(map[string]any{"retryable": retryable}))
 	}
 	all = append(all, opts...)
 	// Written last so that no caller data can change the reason observers

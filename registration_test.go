@@ -74,6 +74,8 @@ func TestNewServerRefusesBrokenDefinitions(t *testing.T) {
 			`tool "t": error contract entry 0 (reason "no_match"): unknown severity "critical"`},
 		{"unknown ThrownBy", contractTool("t", entry(func(f *mcpcore.Failure) { f.ThrownBy = "elsewhere" })),
 			`tool "t": error contract entry 0 (reason "no_match"): unknown ThrownBy "elsewhere"`},
+		{"unknown Retryable", contractTool("t", entry(func(f *mcpcore.Failure) { f.Retryable = 7 })),
+			`tool "t": error contract entry 0 (reason "no_match"): unknown Retryable 7`},
 		{"empty tool name", contractTool(""), "tool with an empty Name"},
 		{"nil handler", mcpcore.Tool[caseInput, okOutput]{Name: "t"}, `tool "t": nil Handler`},
 		{"output with a top-level error field", mcpcore.Tool[caseInput, errorFieldOutput]{
@@ -147,7 +149,7 @@ func TestNewServerAcceptsAValidContract(t *testing.T) {
 		contractTool("t",
 			entry(func(f *mcpcore.Failure) { f.Severity = "error"; f.ThrownBy = "handler" }),
 			entry(func(f *mcpcore.Failure) {
-				f.Reason, f.Severity, f.ThrownBy, f.Retryable = "other", mcpcore.SeverityDebug, mcpcore.ThrownByService, true
+				f.Reason, f.Severity, f.ThrownBy, f.Retryable = "other", mcpcore.SeverityDebug, mcpcore.ThrownByService, mcpcore.NotRetryable
 			}),
 		),
 		itemResource, briefPrompt,

@@ -42,14 +42,14 @@ var (
 		Code:      mcperr.CodeRateLimited,
 		When:      "Local request queue is at capacity",
 		Recovery:  "Wait 30 seconds and retry, or reduce batch size.",
-		Retryable: true,
+		Retryable: mcpcore.Retryable,
 	}
 	ncbiDown = mcpcore.Failure{
 		Reason:    "ncbi_down",
 		Code:      mcperr.CodeServiceUnavailable,
 		When:      "NCBI E-utilities unreachable after retries",
 		Recovery:  "NCBI is degraded; retry in a few minutes.",
-		Retryable: true,
+		Retryable: mcpcore.Retryable,
 	}
 )
 

@@ -2,6 +2,7 @@ package mcpcore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -57,11 +58,16 @@ func (c *Context) Fail(f Failure, message string, opts ...mcperr.Option) *mcperr
 		if _, ok := byReason(c.contract, f.Reason); ok {
 			msg = fmt.Sprintf("ctx.Fail() called with a Failure '%s' that differs from the one declared in the Errors of %s %q; pass the declared value.", f.Reason, c.kind, c.name)
 		}
-		return mcperr.InternalError(msg,
+		return mcperr.InternalError(msg, mcperr.WithCause(errNotDeclared),
 			mcperr.WithData(map[string]any{"reason": f.Reason, "declaredReasons": reasons(c.contract)}))
 	}
 	return f.build(message, opts)
 }
+
+// errNotDeclared is the cause of the error Fail returns for a failure its
+// contract does not declare: it marks the framework's own error, which is
+// logged at error whatever the severity of the reason it names.
+var errNotDeclared = errors.New("mcpcore: Fail was given a failure that the contract does not declare")
 
 // RecoveryFor returns an option that sets data.recovery.hint to the declared
 // Recovery of f, for [Context.Fail] or any [mcperr] factory. When f is not in

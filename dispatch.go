@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"runtime/debug"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -15,7 +16,14 @@ import (
 // addTool registers a tool with the SDK behind the one dispatch every call
 // goes through.
 func (s *Server) addTool(def *mcp.Tool, rt *toolRuntime) {
-	s.mcp.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	s.mcp.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
+		// The last line of defence: callTool recovers every panic it
+		// can foresee, and this one answers the call whatever happens.
+		defer func() {
+			if r := recover(); r != nil {
+				res = (&failure{err: internalError("tool", rt.name)}).toolResult()
+			}
+		}()
 		return s.callTool(ctx, rt, req), nil
 	})
 	s.tools++
@@ -28,18 +36,19 @@ func (s *Server) addTool(def *mcp.Tool, rt *toolRuntime) {
 func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToolRequest) *mcp.CallToolResult {
 	c, refused := s.begin(ctx, "tool", rt.name, rt.contract, req.Session)
 	if refused != nil {
-		return errorResult(refused)
+		return (&failure{err: refused}).toolResult()
 	}
-	res, err := s.runTool(c, rt, req.Params.Arguments)
-	if e := s.end(c, err); e != nil {
-		return errorResult(e)
+	res, err := guard(func() (*mcp.CallToolResult, error) { return s.runTool(c, rt, req.Params.Arguments) })
+	if f := s.end(c, err); f != nil {
+		return f.toolResult()
 	}
 	return res
 }
 
-// runTool produces a call's result, or whatever it failed with.
+// runTool produces a call's result, or whatever it failed with. Panics are
+// recovered by the caller.
 func (s *Server) runTool(c *call, rt *toolRuntime, raw json.RawMessage) (*mcp.CallToolResult, error) {
-	out, err := guard(func() (*toolOutput, error) { return rt.run(c.ctx, raw) })
+	out, err := rt.run(c.ctx, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -47,12 +56,8 @@ func (s *Server) runTool(c *call, rt *toolRuntime, raw json.RawMessage) (*mcp.Ca
 		return nil, mcperr.ValidationError("Tool output failed validation: "+schema.Summary(issues),
 			mcperr.WithData(map[string]any{"issues": issues}))
 	}
-	content, err := guard(out.format)
+	content, err := out.format()
 	if err != nil {
-		var p *panicError
-		if errors.As(err, &p) {
-			return nil, err
-		}
 		// As the original does, a formatter's failure is reported as one
 		// of formatting: its own code and data are not the tool's.
 		return nil, errors.New("Output formatting failed: " + err.Error())
@@ -114,6 +119,8 @@ func guard[T any](f func() (T, error)) (v T, err error) {
 // failureOf turns whatever a call failed with into the error sent to the
 // client:
 //   - a panic is an InternalError with a generic message;
+//   - so is a nil pointer returned as a non-nil error (a typed nil, such as
+//     a nil *mcperr.Error returned as error): it is a handler bug;
 //   - a failure after the request was cancelled (by the client, or by the
 //     server giving up on it at shutdown) is RequestCancelled, whatever the
 //     handler returned: a service that wraps ctx.Err() in an *mcperr.Error
@@ -122,19 +129,35 @@ func guard[T any](f func() (T, error)) (v T, err error) {
 //   - a failure after the request's deadline passed is Timeout;
 //   - anything else is classified, and carries code and message only.
 func failureOf(ctx context.Context, kind, name string, err error) *mcperr.Error {
+	if isNil(err) {
+		return mcperr.InternalError(internalError(kind, name).Message(),
+			mcperr.WithCause(fmt.Errorf("the %s handler returned a nil %T as a non-nil error", kind, err)))
+	}
 	var p *panicError
 	if errors.As(err, &p) {
-		return mcperr.InternalError(fmt.Sprintf("An internal error occurred in %s %s.", kind, name), mcperr.WithCause(err))
+		return mcperr.InternalError(internalError(kind, name).Message(), mcperr.WithCause(err))
 	}
 	if ctx.Err() == context.Canceled && mcperr.CodeOf(err) != mcperr.CodeRequestCancelled {
 		return mcperr.RequestCancelled("The request was cancelled.", mcperr.WithCause(err))
 	}
 	var e *mcperr.Error
-	if errors.As(err, &e) {
+	if errors.As(err, &e) && e != nil {
 		return e
 	}
 	if ctx.Err() == context.DeadlineExceeded && mcperr.CodeOf(err) != mcperr.CodeTimeout {
 		return mcperr.Timeout("The request timed out.", mcperr.WithCause(err))
 	}
 	return mcperr.From(err)
+}
+
+// isNil reports whether err is a nil pointer (or map, slice, func, chan)
+// inside a non-nil error interface: the typed nil that Go lets a function
+// return by mistake, whose methods may well panic.
+func isNil(err error) bool {
+	v := reflect.ValueOf(err)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface, reflect.UnsafePointer:
+		return v.IsNil()
+	}
+	return false
 }

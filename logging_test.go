@@ -35,6 +35,17 @@ func severityTool(name string, sev mcpcore.Severity) mcpcore.Tool[caseInput, okO
 				// A declared reason raised below the handler.
 				return okOutput{}, mcperr.InvalidRequest("Declined in the service",
 					mcperr.WithData(map[string]any{"reason": "consent_declined"}))
+			case "edited":
+				// The framework's own InternalError about the contract,
+				// naming a declared reason: not the declared failure.
+				edited := declined
+				edited.When = "Edited."
+				return okOutput{}, ctx.Fail(edited, "")
+			case "other_code":
+				// The declared reason with another code: not the declared
+				// failure either.
+				return okOutput{}, mcperr.NotFound("Declined elsewhere",
+					mcperr.WithData(map[string]any{"reason": "consent_declined"}))
 			case "undeclared":
 				return okOutput{}, mcperr.InvalidRequest("Something else",
 					mcperr.WithData(map[string]any{"reason": "not_in_contract"}))
@@ -78,6 +89,8 @@ func TestFailureLogLevels(t *testing.T) {
 			{"service", s.level, "Declined in the service"},
 			{"undeclared", "ERROR", "Something else"},
 			{"plain", "ERROR", "plain failure"},
+			{"edited", "ERROR", "ctx.Fail() called with a Failure 'consent_declined' that differs from the one declared in the Errors of tool \"" + s.tool + "\"; pass the declared value."},
+			{"other_code", "ERROR", "Declined elsewhere"},
 		} {
 			t.Run(s.tool+"/"+tc.c, func(t *testing.T) {
 				t.Parallel()

@@ -48,13 +48,13 @@ func (p Prompt[Args]) register(s *Server) error {
 	s.mcp.AddPrompt(def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		c, e := s.begin(ctx, "prompt", p.Name, nil, req.Session)
 		if e != nil {
-			return nil, wireError(e)
+			return nil, (&failure{err: e}).rpcError()
 		}
 		res, err := guard(func() (*mcp.GetPromptResult, error) {
 			return p.get(c.ctx, validator, req.Params.Arguments)
 		})
-		if e := s.end(c, err); e != nil {
-			return nil, wireError(e)
+		if f := s.end(c, err); f != nil {
+			return nil, f.rpcError()
 		}
 		return res, nil
 	})

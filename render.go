@@ -8,7 +8,21 @@ import (
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
-// errorResult renders a tool failure on both client surfaces, which must
+// A failure is what a failed call sends: the error, with its data already
+// encoded for the wire (see encodeData), so that rendering cannot fail.
+type failure struct {
+	err  *mcperr.Error
+	data json.RawMessage // nil when err has no data
+}
+
+// wireObject is the JSON-RPC error object, {"code":…,"message":…,"data":…}.
+type wireObject struct {
+	Code    int64           `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+// toolResult renders a tool failure on both client surfaces, which must
 // agree: content[0].text for models and clients that read text, and
 // structuredContent.error for programs. isError tells both it failed.
 //
@@ -17,37 +31,25 @@ import (
 //
 // The Recovery line appears only when data.recovery.hint is a non-empty
 // string; data appears only when it was set.
-func errorResult(e *mcperr.Error) *mcp.CallToolResult {
-	text := "Error: " + e.Message()
-	if hint := e.RecoveryHint(); hint != "" {
+func (f *failure) toolResult() *mcp.CallToolResult {
+	text := "Error: " + f.err.Message()
+	if hint := f.err.RecoveryHint(); hint != "" {
 		text += "\n\nRecovery: " + hint
 	}
+	envelope, _ := json.Marshal(struct {
+		Error wireObject `json:"error"`
+	}{wireObject{int64(f.err.Code()), f.err.Message(), f.data}})
 	return &mcp.CallToolResult{
 		IsError:           true,
 		Content:           []mcp.Content{&mcp.TextContent{Text: text}},
-		StructuredContent: errorEnvelope{Error: e},
+		StructuredContent: json.RawMessage(envelope),
 	}
 }
 
-// errorEnvelope is structuredContent of a failed call. *mcperr.Error
-// marshals itself as the JSON-RPC error object.
-type errorEnvelope struct {
-	Error *mcperr.Error `json:"error"`
-}
-
-// wireError renders a resource or prompt failure as the JSON-RPC error the
-// SDK sends as it is: the same code, message and data as e. (The SDK keeps
-// only the code of a wrapped *jsonrpc.Error, so it must be returned bare.)
-func wireError(e *mcperr.Error) error {
-	w := &jsonrpc.Error{Code: int64(e.Code()), Message: e.Message()}
-	if e.Data() != nil {
-		data, err := json.Marshal(e.Data())
-		if err != nil {
-			// Data the client cannot receive is dropped rather than
-			// failing the failure.
-			return w
-		}
-		w.Data = data
-	}
-	return w
+// rpcError renders a resource or prompt failure as the JSON-RPC error the
+// SDK sends as it is: the same code, message and data as the failure. (The
+// SDK keeps only the code of a wrapped *jsonrpc.Error, so it must be
+// returned bare.)
+func (f *failure) rpcError() error {
+	return &jsonrpc.Error{Code: int64(f.err.Code()), Message: f.err.Message(), Data: f.data}
 }

@@ -78,14 +78,14 @@ func (r Resource[Params, Out]) register(s *Server) error {
 	s.mcp.AddResourceTemplate(def, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		c, e := s.begin(ctx, "resource", r.Name, r.Errors, req.Session)
 		if e != nil {
-			return nil, wireError(e)
+			return nil, (&failure{err: e}).rpcError()
 		}
 		c.ctx.uri = req.Params.URI
 		res, err := guard(func() (*mcp.ReadResourceResult, error) {
 			return r.read(c.ctx, tmpl, validator, mime)
 		})
-		if e := s.end(c, err); e != nil {
-			return nil, wireError(e)
+		if f := s.end(c, err); f != nil {
+			return nil, f.rpcError()
 		}
 		return res, nil
 	})

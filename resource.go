@@ -7,9 +7,12 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/internal/schema"
+	"github.com/seed417024ea/mcpcore/mcperr"
 	"github.com/yosida95/uritemplate/v3"
 )
 
@@ -17,6 +20,13 @@ import (
 // (RFC 6570), such as "articles://items/{itemId}". The template's variables
 // are decoded into Params, a struct whose JSON field names are the variable
 // names, and validated against its schema.
+//
+// Variables arrive percent-decoded: "articles://items/..%2F..%2Fetc" gives
+// itemId "../../etc". A value with a control character (NUL, newline, any
+// of U+0000–U+001F, U+007F–U+009F) is refused with a ValidationError unless
+// AllowControlCharacters is set; anything else is the handler's to check, or
+// the schema's: a `pattern:"^[0-9]+$"` tag on a Params field constrains its
+// variable.
 //
 // The handler returns the resource's content: a string is sent as text (as
 // it is, unless MIMEType is JSON), a []byte as a blob, and anything else as
@@ -37,6 +47,11 @@ type Resource[Params, Out any] struct {
 	// Errors declares the failure modes, for [Context.Fail] and
 	// [Context.RecoveryFor]. It is checked at startup like a tool's.
 	Errors []Failure
+	// AllowControlCharacters lets decoded variables hold control
+	// characters, which are refused by default: they are rarely meant, and
+	// NUL or a newline passed on to a file name, a log line or a query is a
+	// classic injection.
+	AllowControlCharacters bool
 	// Handler reads one resource. ctx.URI() is the URI being read.
 	Handler func(ctx *Context, params Params) (Out, error)
 }
@@ -102,6 +117,12 @@ func (r Resource[Params, Out]) read(c *Context, tmpl *uritemplate.Template, v *s
 	vars := make(map[string]string, len(match))
 	for name, value := range match {
 		vars[name] = value.String()
+		if i := strings.IndexFunc(vars[name], unicode.IsControl); i >= 0 && !r.AllowControlCharacters {
+			r, _ := utf8.DecodeRuneInString(vars[name][i:])
+			return nil, mcperr.ValidationError(
+				fmt.Sprintf("URI variable %q holds a control character (%U); control characters are not allowed", name, r),
+				mcperr.WithData(map[string]any{"variable": name}))
+		}
 	}
 	params, err := decodeStrings[Params](v, vars)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
@@ -159,5 +160,40 @@ func TestResourceNotFound(t *testing.T) {
 	want := rpcError(t, mcp.ResourceNotFoundError(uri))
 	if got.Code != want.Code || got.Message != want.Message {
 		t.Errorf("error = %d %q, want the SDK's resource-not-found error %d %q", got.Code, got.Message, want.Code, want.Message)
+	}
+}
+
+func TestResourceVariablesAreDecodedAndControlCharactersRefused(t *testing.T) {
+	t.Parallel()
+	echo := func(_ *mcpcore.Context, p idParams) (string, error) { return p.ID, nil }
+	strict := mcpcore.Resource[idParams, string]{Name: "strict", URITemplate: "test://strict/{id}", MIMEType: "text/plain", Handler: echo}
+	lax := mcpcore.Resource[idParams, string]{Name: "lax", URITemplate: "test://lax/{id}", MIMEType: "text/plain", Handler: echo, AllowControlCharacters: true}
+	cs, _ := connect(t, strict, lax)
+
+	// Percent-encoding is decoded before the handler sees the value: a
+	// handler that builds a path from it must check it.
+	res, err := readResource(t, cs, "test://strict/..%2F..%2Fetc%2Fpasswd")
+	if err != nil || res.Contents[0].Text != "../../etc/passwd" {
+		t.Fatalf("decoded variable: %v, %v", res, err)
+	}
+	for _, tc := range []struct{ uri, char string }{
+		{"test://strict/a%00b", "U+0000"},
+		{"test://strict/a%0Ab", "U+000A"},
+		{"test://strict/a%0Db", "U+000D"},
+		{"test://strict/%7F", "U+007F"},
+		{"test://strict/%C2%85", "U+0085"},
+	} {
+		_, err := readResource(t, cs, tc.uri)
+		var werr *jsonrpc.Error
+		if !errors.As(err, &werr) || werr.Code != int64(mcperr.CodeValidationError) ||
+			werr.Message != `URI variable "id" holds a control character (`+tc.char+`); control characters are not allowed` ||
+			string(werr.Data) != `{"variable":"id"}` {
+			t.Errorf("%s: err = %#v", tc.uri, err)
+		}
+	}
+	// Opting out passes them through.
+	res, err = readResource(t, cs, "test://lax/a%00b")
+	if err != nil || res.Contents[0].Text != "a\x00b" {
+		t.Errorf("AllowControlCharacters: %v, %v", res, err)
 	}
 }

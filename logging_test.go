@@ -5,9 +5,12 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
@@ -198,4 +201,75 @@ func TestLogLevelNames(t *testing.T) {
 			t.Errorf("json=%v: log = %q, want one record with %s", json, out, want)
 		}
 	}
+}
+
+func TestRepeatedFailuresCollapse(t *testing.T) {
+	t.Parallel()
+	flaky := mcpcore.Tool[caseInput, okOutput]{
+		Name:   "flaky",
+		Errors: []mcpcore.Failure{noMatch},
+		Handler: func(ctx *mcpcore.Context, in caseInput) (okOutput, error) {
+			switch in.Case {
+			case "panic_a":
+				panic("a")
+			case "panic_b":
+				panic("b")
+			case "plain":
+				return okOutput{}, errors.New("plain " + in.Case)
+			}
+			return okOutput{}, ctx.Fail(noMatch, "No item "+in.Case)
+		},
+	}
+	srv, logs := newServer(t, &mcpcore.ServerOptions{RepeatWindow: time.Hour}, flaky)
+	cs := wiretest.Connect(t, srv.MCPServer())
+	for i := range 20 {
+		for _, c := range []string{fmt.Sprint(i), "panic_a", "panic_b", "plain"} {
+			res := wiretest.CallTool(t, cs, "flaky", map[string]any{"case": c})
+			if !res.IsError {
+				t.Fatalf("%s: not an error", c)
+			}
+		}
+	}
+	// One record per kind of failure: the declared reason, each panic
+	// site, the plain error. The client saw every failure.
+	recs := logs.Failures(t, "flaky")
+	var msgs []string
+	for _, r := range recs {
+		msgs = append(msgs, r["msg"].(string))
+	}
+	slices.Sort(msgs)
+	want := []string{
+		"Error in tool:flaky: An internal error occurred in tool flaky.",
+		"Error in tool:flaky: An internal error occurred in tool flaky.",
+		"Error in tool:flaky: No item 0",
+		"Error in tool:flaky: plain plain",
+	}
+	if !slices.Equal(msgs, want) {
+		t.Errorf("records:\n%s\nwant %q", strings.Join(msgs, "\n"), want)
+	}
+}
+
+func TestRepeatedFailuresAreSummarised(t *testing.T) {
+	t.Parallel()
+	srv, logs := newServer(t, &mcpcore.ServerOptions{RepeatWindow: 50 * time.Millisecond}, searchTool)
+	cs := wiretest.Connect(t, srv.MCPServer())
+	const calls = 5
+	for range calls {
+		wiretest.CallTool(t, cs, "search", map[string]any{"case": "default_message"})
+	}
+	// Each failure is in a record of its own or counted in a summary;
+	// nothing is lost, whatever the timing.
+	count := func() (n int) {
+		for _, r := range logs.Failures(t, "search") {
+			n++
+			if rep, ok := r["repeated"].(float64); ok {
+				n += int(rep) - 1
+				if !strings.Contains(r["msg"].(string), "(repeated ") || r["reason"] != "no_match" || r["operation"] != "tool:search" {
+					t.Errorf("summary record: %v", r)
+				}
+			}
+		}
+		return n
+	}
+	wiretest.WaitFor(t, "every failure logged or counted", func() bool { return count() == calls })
 }

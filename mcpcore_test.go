@@ -40,6 +40,11 @@ func newServer(t testing.TB, opts *mcpcore.ServerOptions, defs ...mcpcore.Defini
 	if opts.Getenv == nil {
 		opts.Getenv = noEnv
 	}
+	if opts.RepeatWindow == 0 {
+		// Tests read one record per failure; TestRepeatedFailuresCollapse
+		// covers the default.
+		opts.RepeatWindow = -1
+	}
 	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "test-server", Version: "0.0.1"}, opts, defs...)
 	if err != nil {
 		t.Fatalf("NewServer: %v", err)

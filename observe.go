@@ -123,15 +123,26 @@ func (s *Server) logFailure(c *call, e *mcperr.Error, original error, dropped []
 	if msg == "" {
 		msg = e.Error()
 	}
+	msg = "Error in " + c.kind + ":" + c.name + ": " + msg
 	attrs := []slog.Attr{
+		slog.String("operation", c.kind+":"+c.name),
 		slog.Int("code", int(e.Code())),
 		slog.String("codeName", e.Code().String()),
-		slog.Float64("durationMs", float64(time.Since(c.start).Microseconds())/1000),
 	}
-	if reason, ok := e.Data()["reason"].(string); ok {
+	reason, hasReason := e.Data()["reason"].(string)
+	if hasReason {
 		attrs = append(attrs, slog.String("reason", reason))
 	}
 	var p *panicError
+	site := ""
+	if !isNil(original) && errors.As(original, &p) {
+		site = panicSite(p.stack)
+	}
+	if !s.repeats.admit(repeatKey(c.kind, c.name, int(e.Code()), reason, site), level, msg, attrs) {
+		return
+	}
+	// The logger carries the operation already.
+	attrs = append(attrs[1:], slog.Float64("durationMs", float64(time.Since(c.start).Microseconds())/1000))
 	switch {
 	case isNil(original):
 		attrs = append(attrs, slog.String("bug", e.Cause().Error()))
@@ -152,7 +163,7 @@ func (s *Server) logFailure(c *call, e *mcperr.Error, original error, dropped []
 	if len(dropped) > 0 {
 		attrs = append(attrs, slog.Any("unencodableData", dropped))
 	}
-	c.ctx.log.LogAttrs(context.WithoutCancel(c.ctx), level, "Error in "+c.kind+":"+c.name+": "+msg, attrs...)
+	c.ctx.log.LogAttrs(context.WithoutCancel(c.ctx), level, msg, attrs...)
 }
 
 // declaredFailure returns the contract entry e was raised as. A declared

@@ -33,6 +33,11 @@ type ServerOptions struct {
 	// ShutdownTimeout bounds how long a stopping server waits for in-flight
 	// calls before cancelling them. Zero means 10 seconds.
 	ShutdownTimeout time.Duration
+	// RepeatWindow is how long repeats of one kind of failure (same
+	// definition, code, reason, and panic site) are collapsed into one
+	// record with a count, after the first is logged. Zero means
+	// [DefaultRepeatWindow]; a negative value logs every failure.
+	RepeatWindow time.Duration
 	// Getenv reads the configuration; nil means os.Getenv. Tests set it to
 	// configure a server without touching the process environment.
 	Getenv func(string) string
@@ -53,6 +58,7 @@ type Server struct {
 	shutdown time.Duration
 	mcp      *mcp.Server
 	inflight *inflight
+	repeats  *repeats
 
 	tools, resources, prompts int
 	names                     map[string]bool // "tool:echo": names taken
@@ -88,6 +94,11 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	if s.shutdown == 0 {
 		s.shutdown = 10 * time.Second
 	}
+	window := opts.RepeatWindow
+	if window == 0 {
+		window = DefaultRepeatWindow
+	}
+	s.repeats = newRepeats(window, s.logger)
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Version: info.Version, Title: info.Title},
 		&mcp.ServerOptions{Instructions: info.Instructions, Logger: s.logger})
 	var errs []error

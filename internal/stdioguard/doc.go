@@ -1,0 +1,73 @@
+// Package stdioguard stands between a newline-delimited JSON-RPC 2.0 stream
+// (stdio, a pipe, a socket) and the MCP SDK's transport that reads it.
+//
+// The SDK ends the whole connection on the first line it cannot decode (and
+// on a mere space after a JSON value), and answers some ids it can decode
+// under another id (1.5 as 1, a 30-digit number as -9223372036854775808).
+// The guard reads the stream line by line, passes on every line the SDK can
+// take safely, unchanged but for the blanks around it, and answers every
+// other line itself, on the same writer and under the same lock as the SDK's
+// own messages, so that lines never interleave. The connection then goes on
+// serving.
+//
+// # What the guard answers
+//
+// Every answer is {"jsonrpc":"2.0","id":…,"error":{"code":…,"message":…}}.
+//
+//   - -32700 Parse error: a line that is not one JSON value (invalid JSON,
+//     or data after the value); a line longer than the line limit (16 MiB
+//     by default; the rest of the line is discarded while it is read, never
+//     held); nesting deeper than 1,000 levels, found by a scan before
+//     anything is decoded.
+//   - -32600 Invalid Request: JSON that is not an object or an array of
+//     objects; an empty array; a member given twice; "jsonrpc" other than
+//     "2.0"; an "id" that is not a string, a whole number or null, or a
+//     whole number that the SDK would not echo exactly (beyond int64, or
+//     not exact in a float64: the SDK reads ids through float64); a string
+//     "id" that is not valid UTF-8 (the SDK would echo U+FFFD); a "method"
+//     that is not a string; a response (no "method") without an id, or
+//     without exactly one of "result" and an "error" object with an integer
+//     "code" and a string "message"; a request whose id is still in use by
+//     a pending request of this connection.
+//
+// The answer carries the request's id when the line is a request (it has a
+// "method" and no "result" or "error"), its id is valid and not in use by a
+// pending request, and the id could be read: for a line that is not valid
+// JSON or is too long or too deep, from the tokens before the fault, within
+// its first 64 KiB. Otherwise the id is null. An id that belongs to another
+// request is never used, so that no answer is taken for someone else's.
+// Blank lines are skipped.
+//
+// # Batches
+//
+// A JSON array is a JSON-RPC batch. The SDK accepts batches only before the
+// negotiated protocol version reaches 2025-06-18 (it ends the connection on
+// one after that), and it loses or mishandles notifications inside a batch
+// (it waits for an answer to them, and ends the connection on two). So:
+//
+//   - [] is answered with one -32600 error, id null.
+//   - Once initialize has answered 2025-06-18 or later, or while an
+//     initialize request has not been answered yet (the version is not
+//     known), a batch is refused: each request in it is answered -32600
+//     under its id, its notifications and responses are dropped.
+//   - Otherwise each element is checked as a line would be. Invalid elements
+//     are answered at once, in one array. The valid requests (with an id)
+//     go on to the SDK as one batch, unchanged if the batch had nothing
+//     else, and the SDK answers them in one array of its own; valid
+//     notifications and responses go on as single lines after it. JSON-RPC
+//     2.0 asks for a single answer array; holding the guard's errors back
+//     until the SDK answers would hold them forever when the SDK never does
+//     (a cancelled request), so every request gets exactly one answer, in
+//     one of two arrays. An id given twice in a batch, or still in use by an
+//     earlier request, is an invalid element (the SDK ends the connection on
+//     both).
+//
+// # Pending requests
+//
+// The guard also knows which requests are waiting for their answer: a
+// request with an id is pending from the moment it is read until an answer
+// with that id is written (the outgoing lines are read for their ids) or a
+// notifications/cancelled for it is read. [Guard.Wait] lets a server that
+// shuts down wait until every answer is written, which the SDK does a moment
+// after the handler returns.
+package stdioguard

@@ -1,0 +1,86 @@
+package stdioguard
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"sync"
+)
+
+// DefaultMaxLineLength is the line limit when none is given: the SDK's own
+// default frame limit.
+const DefaultMaxLineLength = 16 << 20
+
+// MaxDepth is the deepest nesting of arrays and objects a line may have:
+// the SDK's decoder refuses deeper JSON, and its refusal ends the
+// connection.
+const MaxDepth = 1000
+
+// A Guard checks one JSON-RPC stream for an SDK transport: the transport
+// reads [Guard.Reader] and writes [Guard.Writer] in place of the stream.
+type Guard struct {
+	in    *reader
+	out   io.Writer
+	outMu sync.Mutex // one line at a time on out, from the SDK or the guard
+	st    *state
+}
+
+// New guards the stream read from r and written to w. maxLine bounds the
+// bytes of one line (without its newline): 0 selects
+// [DefaultMaxLineLength], a negative value removes the bound. Closing the
+// guard's reader or writer closes r or w when they are [io.Closer]s.
+func New(r io.Reader, w io.Writer, maxLine int) *Guard {
+	if maxLine == 0 {
+		maxLine = DefaultMaxLineLength
+	}
+	g := &Guard{out: w, st: newState()}
+	g.in = &reader{g: g, src: r, br: bufio.NewReaderSize(r, 64<<10), max: maxLine}
+	return g
+}
+
+// Reader returns what the transport reads: the stream's valid lines, each
+// ending in a newline. Reading it answers the invalid ones. It must be read
+// by one goroutine at a time, as the SDK's transports do.
+func (g *Guard) Reader() io.ReadCloser { return g.in }
+
+// Writer returns what the transport writes to. Each Write must hold whole
+// lines, as the SDK's transports do: it goes to the stream at once, between
+// two of the guard's own answers, and the answers in it end their
+// requests' wait.
+func (g *Guard) Writer() io.WriteCloser { return writer{g} }
+
+// Wait blocks until every request read so far has its answer written or was
+// cancelled, until the stream is closed, or until ctx ends.
+func (g *Guard) Wait(ctx context.Context) { g.st.wait(ctx) }
+
+// write puts one or more whole lines on the stream.
+func (g *Guard) write(p []byte) (int, error) {
+	g.outMu.Lock()
+	defer g.outMu.Unlock()
+	return g.out.Write(p)
+}
+
+type writer struct{ g *Guard }
+
+// Write implements io.Writer.
+func (w writer) Write(p []byte) (int, error) {
+	w.g.outMu.Lock()
+	defer w.g.outMu.Unlock()
+	n, err := w.g.out.Write(p)
+	// A request stops pending once its answer is out, not before: a
+	// server closing the stream in between would cut the answer off.
+	for line := range bytes.Lines(p) {
+		w.g.st.answered(line)
+	}
+	return n, err
+}
+
+// Close implements io.Closer.
+func (w writer) Close() error {
+	w.g.st.close()
+	if c, ok := w.g.out.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}

@@ -1,0 +1,257 @@
+package stdioguard
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"slices"
+)
+
+// A message is one JSON-RPC object of a line or of a batch, checked.
+type message struct {
+	raw     []byte // the object as received
+	method  string
+	request bool // it has a "method": a call, or a notification without id
+	id      id
+	hasID   bool            // id is set: present, valid and not null
+	params  json.RawMessage // kept for notifications/cancelled
+	fault   *rpcError       // why it is invalid; nil when valid
+	echo    bool            // the answer to fault may carry id
+}
+
+// isCall reports whether the message is a valid request that expects an
+// answer.
+func (m *message) isCall() bool { return m.fault == nil && m.request && m.hasID }
+
+// members lists the members the guard reads. Any of them given twice makes
+// the message invalid: the SDK's decoder and this one could keep different
+// copies, and the SDK's could be the one that ends the connection.
+var members = []string{"jsonrpc", "id", "method", "params", "result", "error"}
+
+// parseMessage checks one JSON object, known to be valid JSON.
+func parseMessage(raw []byte) *message {
+	m := &message{raw: raw}
+	if first(raw) != '{' {
+		m.fault = invalidRequest("a batch element must be an object")
+		return m
+	}
+	mem, dup := objectMembers(raw, members)
+	_, m.request = mem["method"]
+	_, hasResult := mem["result"]
+	_, hasError := mem["error"]
+	idRaw, idPresent := mem["id"]
+	var idFault string
+	if idPresent {
+		var null bool
+		m.id, null, idFault = parseID(idRaw)
+		m.hasID = idFault == "" && !null
+	}
+	// An answer may carry the id of a request only: a response's id names
+	// a request of the server, and the client would take an error under it
+	// for the answer to its own request with that id.
+	m.echo = m.hasID && m.request && !hasResult && !hasError
+	switch {
+	case dup != "":
+		m.fault = invalidRequest(fmt.Sprintf("the %q member is given twice", dup))
+	case stringOf(mem["jsonrpc"]) != "2.0":
+		m.fault = invalidRequest(`"jsonrpc" must be "2.0"`)
+	case idFault != "":
+		m.fault = invalidRequest(idFault)
+	case m.request:
+		method, ok := stringValue(mem["method"])
+		if !ok {
+			m.fault = invalidRequest(`"method" must be a string`)
+		}
+		m.method = method
+		m.params = mem["params"]
+	case !m.hasID || hasResult == hasError:
+		m.fault = invalidRequest(`a request needs a string "method"; a response needs an "id" and exactly one of "result" and "error"`)
+	case hasError && !wireError(mem["error"]):
+		m.fault = invalidRequest(`"error" must be an object with an integer "code" and a string "message"`)
+	}
+	return m
+}
+
+// objectMembers returns the named members of the JSON object obj, known to
+// be valid, and the first of them given twice, if any.
+func objectMembers(obj []byte, names []string) (map[string]json.RawMessage, string) {
+	mem := make(map[string]json.RawMessage, len(names))
+	dup := ""
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	dec.Token() // {
+	for dec.More() {
+		tok, _ := dec.Token()
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		dec.Decode(&raw)
+		if !slices.Contains(names, key) {
+			continue
+		}
+		if _, seen := mem[key]; seen && dup == "" {
+			dup = key
+		}
+		mem[key] = raw
+	}
+	return mem, dup
+}
+
+// wireError reports whether raw is an error object the SDK decodes: an
+// integer "code" within int64, written without fraction or exponent, and a
+// string "message". Any other "code" fails the SDK's decoder, and that ends
+// the connection.
+func wireError(raw []byte) bool {
+	if first(raw) != '{' {
+		return false
+	}
+	mem, dup := objectMembers(raw, []string{"code", "message", "data"})
+	if dup != "" {
+		return false
+	}
+	var code int64
+	if err := json.Unmarshal(mem["code"], &code); err != nil || bytes.ContainsAny(mem["code"], ".eE") {
+		return false
+	}
+	_, ok := stringValue(mem["message"])
+	return ok
+}
+
+// stringValue decodes raw when it is a JSON string.
+func stringValue(raw []byte) (string, bool) {
+	if first(raw) != '"' {
+		return "", false
+	}
+	var s string
+	return s, json.Unmarshal(raw, &s) == nil
+}
+
+// stringOf decodes raw when it is a JSON string, and returns "" otherwise.
+func stringOf(raw []byte) string {
+	s, _ := stringValue(raw)
+	return s
+}
+
+// first returns the first byte of b that is not JSON whitespace, or 0 when
+// there is none.
+func first(b []byte) byte {
+	for _, c := range b {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+		default:
+			return c
+		}
+	}
+	return 0
+}
+
+// headID reads the id of a line that could not be parsed whole (not JSON,
+// too long, too deep) from its first members, before the fault. It returns
+// the id only when those members show a request: a "method" string, no
+// "result" or "error", and a valid id.
+func headID(line []byte) (id, bool) {
+	const head = 64 << 10 // bounds the work spent on a line that is refused anyway
+	if len(line) > head {
+		line = line[:head]
+	}
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return id{}, false
+	}
+	var (
+		got       id
+		hasID     bool
+		hasMethod bool
+	)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			break
+		}
+		var raw json.RawMessage
+		if dec.Decode(&raw) != nil {
+			break
+		}
+		switch tok {
+		case "id":
+			if hasID {
+				return id{}, false
+			}
+			var null bool
+			var fault string
+			got, null, fault = parseID(raw)
+			hasID = fault == "" && !null
+		case "method":
+			_, hasMethod = stringValue(raw)
+		case "result", "error":
+			return id{}, false
+		}
+	}
+	return got, hasID && hasMethod
+}
+
+// outgoing returns the ids of the responses in one line the SDK writes, with
+// the objects they come in. Lines the SDK writes are valid JSON, an object
+// or an array of objects; anything else yields nothing.
+func outgoing(line []byte) (ids []id, objs [][]byte) {
+	switch first(line) {
+	case '{':
+		if i, ok := responseID(line); ok {
+			return []id{i}, [][]byte{line}
+		}
+	case '[':
+		dec := json.NewDecoder(bytes.NewReader(line))
+		dec.Token() // [
+		for dec.More() {
+			var raw json.RawMessage
+			if dec.Decode(&raw) != nil {
+				break
+			}
+			if i, ok := responseID(raw); ok {
+				ids, objs = append(ids, i), append(objs, raw)
+			}
+		}
+	}
+	return ids, objs
+}
+
+// responseID returns the id of a response object. The SDK writes "jsonrpc"
+// and "id" first, then "method", "result" or "error", so this reads a few
+// tokens only, however large the result.
+func responseID(obj []byte) (id, bool) {
+	dec := json.NewDecoder(bytes.NewReader(obj))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return id{}, false
+	}
+	var (
+		got             id
+		hasID, response bool
+	)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return id{}, false
+		}
+		switch tok {
+		case "method":
+			return id{}, false // a request or a notification of the server
+		case "result", "error":
+			response = true
+		}
+		if hasID && response {
+			return got, true
+		}
+		var raw json.RawMessage
+		if dec.Decode(&raw) != nil {
+			return id{}, false
+		}
+		if tok == "id" {
+			var null bool
+			var fault string
+			got, null, fault = parseID(raw)
+			hasID = fault == "" && !null
+		}
+		if hasID && response {
+			return got, true
+		}
+	}
+	return id{}, false
+}

@@ -1,0 +1,198 @@
+package stdioguard
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// reader is the transport's side of the stream: it yields the valid lines
+// and answers the others.
+type reader struct {
+	g    *Guard
+	src  io.Reader
+	br   *bufio.Reader
+	max  int
+	line []byte // the line being checked, at most max bytes of it
+	fwd  []byte // what the transport reads next
+	buf  []byte // backs fwd when a batch is rewritten
+	err  error  // the stream's error, returned once fwd is read
+}
+
+// shrinkAbove is the buffer size kept between lines: a buffer grown for one
+// long line is let go, not held for the life of the connection.
+const shrinkAbove = 1 << 20
+
+// Read implements io.Reader.
+func (r *reader) Read(p []byte) (int, error) {
+	for len(r.fwd) == 0 {
+		if r.err != nil {
+			return 0, r.err
+		}
+		line, over, got, err := r.readLine()
+		r.err = err
+		if !got {
+			continue
+		}
+		if err := r.check(line, over); err != nil {
+			return 0, err
+		}
+	}
+	n := copy(p, r.fwd)
+	r.fwd = r.fwd[n:]
+	return n, nil
+}
+
+// Close implements io.Closer.
+func (r *reader) Close() error {
+	r.g.st.close()
+	if c, ok := r.src.(io.Closer); ok {
+		return c.Close()
+	}
+	return nil
+}
+
+// readLine reads the next line. It keeps max bytes of it at most, and
+// reads the rest of a longer line through the buffer without keeping it:
+// a line's cost in memory is bounded whatever its length. got reports
+// whether there was a line, which may end the stream without a newline.
+func (r *reader) readLine() (line []byte, over, got bool, err error) {
+	if cap(r.line) > shrinkAbove {
+		r.line, r.buf = nil, nil
+	}
+	r.line = r.line[:0]
+	for {
+		chunk, err := r.br.ReadSlice('\n')
+		got = got || len(chunk) > 0
+		body, end := bytes.CutSuffix(chunk, []byte{'\n'})
+		if !over {
+			if r.max > 0 && len(r.line)+len(body) > r.max {
+				over = true
+				body = body[:r.max-len(r.line)] // the head, for the id
+			}
+			r.line = append(r.line, body...)
+		}
+		if end {
+			return r.line, over, true, nil
+		}
+		if err != bufio.ErrBufferFull {
+			return r.line, over, got, err
+		}
+	}
+}
+
+// check answers an invalid line, or sets what the transport reads next.
+// Its error is one writing an answer, which ends the stream.
+func (r *reader) check(line []byte, over bool) error {
+	if over {
+		return r.refuseLine(tooLong(r.max), line)
+	}
+	// The SDK ends the connection on anything but a newline after a value,
+	// even a space.
+	line = bytes.Trim(line, " \t\r")
+	if len(line) == 0 {
+		return nil // blank
+	}
+	if depth(line) > MaxDepth {
+		return r.refuseLine(parseError(fmt.Sprintf("the JSON is nested deeper than %d levels", MaxDepth)), line)
+	}
+	if !json.Valid(line) {
+		return r.refuseLine(parseError(syntaxFault(line)), line)
+	}
+	switch first(line) {
+	case '{':
+		return r.single(line)
+	case '[':
+		return r.batch(line)
+	}
+	return r.refuse(invalidRequest("a message must be a JSON object, or a batch array of them"), id{}, false)
+}
+
+// refuse answers a line that is not passed on, under to when ok and to is
+// not in use by a pending request.
+func (r *reader) refuse(e *rpcError, to id, ok bool) error {
+	st := r.g.st
+	st.mu.Lock()
+	ok = ok && !st.inUse(to)
+	st.mu.Unlock()
+	var p *id
+	if ok {
+		p = &to
+	}
+	_, err := r.g.write(append(answer(e, p), '\n'))
+	return err
+}
+
+// refuseLine answers a line that could not be parsed, under the id its
+// first members show, if any.
+func (r *reader) refuseLine(e *rpcError, line []byte) error {
+	to, ok := headID(line)
+	return r.refuse(e, to, ok)
+}
+
+// errInUse is the fault of a request whose id a pending request has.
+const errInUse = `the "id" is in use by a pending request`
+
+// single checks a line holding one message.
+func (r *reader) single(line []byte) error {
+	m := parseMessage(line)
+	st := r.g.st
+	st.mu.Lock()
+	if m.isCall() && st.inUse(m.id) {
+		m.fault, m.echo = invalidRequest(errInUse), false
+	}
+	if m.fault == nil {
+		st.admit(m, false)
+	}
+	st.mu.Unlock()
+	if m.fault != nil {
+		return r.refuse(m.fault, m.id, m.echo)
+	}
+	r.fwd = append(line, '\n')
+	return nil
+}
+
+// syntaxFault says why json.Valid refused line.
+func syntaxFault(line []byte) string {
+	var v json.RawMessage
+	if json.NewDecoder(bytes.NewReader(line)).Decode(&v) == nil {
+		return "the line has data after its JSON value"
+	}
+	return "the line is not valid JSON"
+}
+
+// depth returns the deepest nesting of arrays and objects in line, counted
+// as the SDK counts it, without decoding anything.
+func depth(line []byte) int {
+	var d, deepest int
+	inString, escaped := false, false
+	for _, b := range line {
+		if inString {
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+			continue
+		}
+		switch b {
+		case '"':
+			inString = true
+		case '{', '[':
+			d++
+			if d > deepest {
+				deepest = d
+			}
+		case '}', ']':
+			if d > 0 {
+				d--
+			}
+		}
+	}
+	return deepest
+}

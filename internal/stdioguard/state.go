@@ -1,0 +1,154 @@
+package stdioguard
+
+import (
+	"context"
+	"encoding/json"
+	"sync"
+)
+
+// batchVersion is the first protocol version in which the SDK refuses
+// batches (by ending the connection).
+const batchVersion = "2025-06-18"
+
+// state is what the guard knows of the conversation, shared by the reading
+// side (requests) and the writing side (answers).
+type state struct {
+	mu sync.Mutex
+	// pending holds the requests read and passed on whose answer has not
+	// been written and that were not cancelled.
+	pending map[id]struct{}
+	// batched holds the ids of the requests passed on in batches whose
+	// answer array has not been written. The SDK keeps them until it
+	// answers the request, or for ever when the request was cancelled, and
+	// ends the connection on a batch that uses one again.
+	batched map[id]struct{}
+	// inits holds the pending initialize requests; version is the protocol
+	// version the last successful one answered.
+	inits   map[id]struct{}
+	version string
+	closed  bool
+	changed chan struct{} // closed and replaced whenever pending shrinks or closed is set
+}
+
+func newState() *state {
+	return &state{
+		pending: make(map[id]struct{}),
+		batched: make(map[id]struct{}),
+		inits:   make(map[id]struct{}),
+		changed: make(chan struct{}),
+	}
+}
+
+// inUse reports whether a new request may not take i: the SDK would
+// answer it as a duplicate under id null, or file its answer with an
+// earlier batch.
+func (s *state) inUse(i id) bool {
+	_, p := s.pending[i]
+	_, b := s.batched[i]
+	return p || b
+}
+
+// batchRefusal returns why batches are refused now, or "".
+func (s *state) batchRefusal() string {
+	switch {
+	case s.version >= batchVersion:
+		return "JSON-RPC batching is not supported in protocol version " + batchVersion + " and later"
+	case len(s.inits) > 0:
+		// The SDK learns the negotiated version when it handles initialize,
+		// before its answer shows it here.
+		return "a batch must wait for the answer to initialize"
+	}
+	return ""
+}
+
+// admit records a valid message passed on to the SDK.
+func (s *state) admit(m *message, inBatch bool) {
+	if m.isCall() {
+		s.pending[m.id] = struct{}{}
+		if inBatch {
+			s.batched[m.id] = struct{}{}
+		}
+		if m.method == "initialize" {
+			s.inits[m.id] = struct{}{}
+		}
+		return
+	}
+	if m.request && m.method == "notifications/cancelled" {
+		// The SDK sends no answer to a cancelled request.
+		var p struct {
+			RequestID json.RawMessage `json:"requestId"`
+		}
+		if json.Unmarshal(m.params, &p) == nil {
+			if i, null, fault := parseID(p.RequestID); fault == "" && !null {
+				delete(s.inits, i)
+				s.done(i)
+			}
+		}
+	}
+}
+
+// answered records the answers in one line written by the SDK.
+func (s *state) answered(line []byte) {
+	ids, objs := outgoing(line)
+	if len(ids) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for n, i := range ids {
+		if _, ok := s.inits[i]; ok {
+			delete(s.inits, i)
+			var r struct {
+				Result *struct {
+					ProtocolVersion string `json:"protocolVersion"`
+				} `json:"result"`
+			}
+			if json.Unmarshal(objs[n], &r) == nil && r.Result != nil && r.Result.ProtocolVersion != "" {
+				s.version = r.Result.ProtocolVersion
+			}
+		}
+		delete(s.batched, i)
+		s.done(i)
+	}
+}
+
+// done removes i from the pending requests.
+func (s *state) done(i id) {
+	if _, ok := s.pending[i]; !ok {
+		return
+	}
+	delete(s.pending, i)
+	s.signal()
+}
+
+func (s *state) close() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.closed {
+		s.closed = true
+		s.signal()
+	}
+}
+
+func (s *state) signal() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// wait blocks until no request is pending, the connection is closed (no
+// answer can be written any more) or ctx ends.
+func (s *state) wait(ctx context.Context) {
+	for {
+		s.mu.Lock()
+		n, closed, changed := len(s.pending), s.closed, s.changed
+		s.mu.Unlock()
+		if n == 0 || closed {
+			return
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return
+		}
+	}
+}

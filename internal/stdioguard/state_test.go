@@ -1,0 +1,175 @@
+package stdioguard
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"io"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// syncBuffer is a bytes.Buffer written and read from two goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// readLines reads n lines the SDK would get from g.
+func readLines(t *testing.T, br *bufio.Reader, n int) []string {
+	t.Helper()
+	var out []string
+	for range n {
+		l, err := br.ReadString('\n')
+		if err != nil {
+			t.Fatalf("after %q: %v", out, err)
+		}
+		out = append(out, strings.TrimSuffix(l, "\n"))
+	}
+	return out
+}
+
+const initReq = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`
+
+func TestBatchWaitsForInitialize(t *testing.T) {
+	t.Parallel()
+	var out syncBuffer
+	g := New(strings.NewReader(initReq+"\n"+`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`+"\n"+`{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n"), &out, 0)
+	br := bufio.NewReader(g.Reader())
+	readLines(t, br, 2) // initialize, then ping 2: the batch is refused in between
+	want := `[{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: a batch must wait for the answer to initialize"}}]` + "\n"
+	if got := out.String(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestVersionFromInitialize checks that the guard learns the negotiated
+// version from the initialize answer, in a batch or not, and only from a
+// successful one.
+func TestVersionFromInitialize(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ name, answer, want string }{
+		{"single", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18"}}`, "2025-06-18"},
+		{"batch", `[{"jsonrpc":"2.0","id":0,"result":{"capabilities":{},"protocolVersion":"2025-06-18"}}]`, "2025-06-18"},
+		{"error", `{"jsonrpc":"2.0","id":0,"error":{"code":-32602,"message":"no"}}`, ""},
+		{"other id", `{"jsonrpc":"2.0","id":9,"result":{"protocolVersion":"2025-06-18"}}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			g := New(strings.NewReader(initReq+"\n"), io.Discard, 0)
+			readLines(t, bufio.NewReader(g.Reader()), 1)
+			g.Writer().Write([]byte(tc.answer + "\n"))
+			if g.st.version != tc.want {
+				t.Errorf("version %q, want %q", g.st.version, tc.want)
+			}
+		})
+	}
+}
+
+// TestWaitForAnswers checks that a request is pending until its answer is
+// written or it is cancelled, and that Wait ends when the stream closes.
+func TestWaitForAnswers(t *testing.T) {
+	t.Parallel()
+	in := `{"jsonrpc":"2.0","id":1,"method":"a"}` + "\n" +
+		`{"jsonrpc":"2.0","id":"two","method":"b"}` + "\n" +
+		`[{"jsonrpc":"2.0","id":3,"method":"c"},{"jsonrpc":"2.0","id":4,"method":"d"}]` + "\n" +
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"two"}}` + "\n"
+	g := New(strings.NewReader(in), io.Discard, 0)
+	readLines(t, bufio.NewReader(g.Reader()), 4)
+	waited := make(chan struct{})
+	go func() {
+		g.Wait(context.Background())
+		close(waited)
+	}()
+	pending := func(want int) {
+		t.Helper()
+		g.st.mu.Lock()
+		defer g.st.mu.Unlock()
+		if len(g.st.pending) != want {
+			t.Fatalf("%d pending, want %d", len(g.st.pending), want)
+		}
+	}
+	pending(3) // "two" was cancelled
+	g.Writer().Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n"))
+	pending(2)
+	g.Writer().Write([]byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":3}}` + "\n"))
+	pending(2)
+	select {
+	case <-waited:
+		t.Fatal("Wait returned with requests pending")
+	case <-time.After(20 * time.Millisecond):
+	}
+	g.Writer().Write([]byte(`[{"jsonrpc":"2.0","id":3,"result":{}},{"jsonrpc":"2.0","id":4,"error":{"code":1,"message":"m"}}]` + "\n"))
+	select {
+	case <-waited:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Wait did not return once every answer was written")
+	}
+
+	g = New(strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"a"}`+"\n"), io.Discard, 0)
+	readLines(t, bufio.NewReader(g.Reader()), 1)
+	g.Writer().Close()
+	g.Wait(context.Background()) // returns: nothing can be answered any more
+}
+
+// TestLongLineHeldBounded checks that a line over the limit is answered
+// with the id of its head, and that the guard holds no more of it than the
+// limit.
+func TestLongLineHeldBounded(t *testing.T) {
+	t.Parallel()
+	const limit = 1 << 10
+	head := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"pad":"`
+	body := io.MultiReader(strings.NewReader(head), io.LimitReader(repeat('a'), 8<<20),
+		strings.NewReader(`"}}`+"\n"+`{"jsonrpc":"2.0","id":6,"method":"ping"}`+"\n"))
+	var out syncBuffer
+	g := New(body, &out, limit)
+	got := readLines(t, bufio.NewReader(g.Reader()), 1)
+	if got[0] != `{"jsonrpc":"2.0","id":6,"method":"ping"}` {
+		t.Errorf("passed on %q", got[0])
+	}
+	if want := `{"jsonrpc":"2.0","id":5,"error":{"code":-32700,"message":"Parse error: the line is longer than 1024 bytes"}}` + "\n"; out.String() != want {
+		t.Errorf("answer %s, want %s", out.String(), want)
+	}
+	if c := cap(g.in.line); c > 4*limit {
+		t.Errorf("line buffer grew to %d bytes for a limit of %d", c, limit)
+	}
+}
+
+// TestLineLimitBoundary checks a line of exactly the limit and one byte
+// more.
+func TestLineLimitBoundary(t *testing.T) {
+	t.Parallel()
+	line := `{"jsonrpc":"2.0","id":7,"method":"ping"}`
+	g := New(strings.NewReader(line+"\n"+line+" \n"), io.Discard, len(line))
+	br := bufio.NewReader(g.Reader())
+	if got := readLines(t, br, 1); got[0] != line {
+		t.Errorf("passed on %q", got[0])
+	}
+	if _, err := br.ReadString('\n'); err != io.EOF {
+		t.Errorf("the longer line was passed on: %v", err)
+	}
+}
+
+type repeatReader byte
+
+func repeat(b byte) io.Reader { return repeatReader(b) }
+
+func (r repeatReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = byte(r)
+	}
+	return len(p), nil
+}

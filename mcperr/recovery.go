@@ -20,8 +20,11 @@ func WithRecovery(hint string) Option {
 }
 
 // RecoveryHint returns data.recovery.hint when it is a non-empty string, the
-// only form the framework renders.
+// only form the framework renders; "" for a nil *Error.
 func (e *Error) RecoveryHint() string {
+	if e == nil {
+		return ""
+	}
 	rec, ok := e.data["recovery"].(map[string]any)
 	if !ok {
 		return ""

@@ -20,8 +20,9 @@ import (
 )
 
 // Issue is one reason a value does not match its schema. Tool dispatch sends
-// the full list to the client in data.issues of a ValidationError, so a model
-// can correct all its mistakes in one round.
+// the list to the client in data.issues of a ValidationError, so a model can
+// correct its mistakes in one round. The list is bounded (see [Result]): a
+// value can be wrong in as many ways as it has elements.
 type Issue struct {
 	// Path locates the offending value in the instance: property names
 	// (string) and array indices (int); empty (never nil) for the root. For
@@ -100,36 +101,92 @@ func (refuseLoader) Load(url string) (any, error) {
 	return nil, fmt.Errorf("refusing to load %s: only in-memory schemas are allowed", url)
 }
 
-// Validate reports every way instance fails the schema, sorted by path, then
-// keyword, then message; nil means valid. instance is a decoded JSON value
-// (map[string]any, []any, string, float64 or json.Number, bool, nil); any
-// other Go value, such as a handler's result struct or a json.RawMessage, is
-// first encoded to JSON and decoded back. Validate does not modify instance.
+// Validate returns the issues of [Validator.Check]: the first MaxIssues ways
+// instance fails the schema, in order; nil means valid. Use Check to learn
+// how many issues were left out.
 func (v *Validator) Validate(instance any) []Issue {
-	inst, err := jsonValue(instance)
-	if err != nil {
-		return []Issue{{Path: []any{}, Message: "value cannot be encoded as JSON: " + err.Error(), Keyword: "type"}}
+	return v.Check(instance).Issues
+}
+
+// Check reports how instance fails the schema: its first issues, sorted by
+// path, then keyword, then message, and a count of the rest (see [Result]).
+// instance is a decoded JSON value (map[string]any, []any, string, float64
+// or json.Number, bool, nil); any other Go value, such as a handler's result
+// struct or a json.RawMessage, is first encoded to JSON and decoded back.
+// Check does not modify instance.
+//
+// A value nested more than MaxDepth levels deep fails with one issue
+// without being validated, because the validator's cost grows with the
+// square of the depth.
+func (v *Validator) Check(instance any) Result {
+	depth, isJSON := jsonDepth(instance, 0)
+	if !isJSON {
+		b, err := json.Marshal(instance)
+		if err != nil {
+			return single("value cannot be encoded as JSON: "+err.Error(), "type")
+		}
+		if depth = rawDepth(b); depth <= MaxDepth {
+			if instance, err = sv.UnmarshalJSON(bytes.NewReader(b)); err != nil {
+				return single("value cannot be encoded as JSON: "+err.Error(), "type")
+			}
+		}
 	}
-	err = v.compiled.Validate(inst)
+	if depth > MaxDepth {
+		return tooDeep()
+	}
+	return v.check(instance)
+}
+
+// check validates inst, a decoded JSON value at most MaxDepth levels deep.
+func (v *Validator) check(inst any) Result {
+	err := v.compiled.Validate(inst)
 	if err == nil {
-		return nil
+		return Result{}
 	}
 	var ve *sv.ValidationError
 	if !errors.As(err, &ve) {
-		return []Issue{{Path: []any{}, Message: err.Error(), Keyword: ""}}
+		return single(err.Error(), "")
 	}
-	return issuesOf(ve, inst)
+	return resultOf(ve, inst)
 }
 
-// issuesOf lists the leaf failures of ve, sorted and without duplicates.
+// single is the result of one issue at the root.
+func single(message, keyword string) Result {
+	return shape([]Issue{{Path: []any{}, Message: message, Keyword: keyword}}, 0, false)
+}
+
+// tooDeep is the result of a value nested more than MaxDepth levels deep.
+func tooDeep() Result {
+	return single(fmt.Sprintf("value is nested more than %d levels deep", MaxDepth), "")
+}
+
+// issuesOf lists every leaf failure of ve, sorted and without duplicates.
+// It is unbounded: use it only where the tree is known to be small (a
+// schema's own default), and resultOf elsewhere.
 func issuesOf(ve *sv.ValidationError, instance any) []Issue {
-	c := collector{root: instance}
+	c := collector{root: instance, keep: -1}
 	c.collect(ve)
 	if len(c.issues) == 0 { // not expected: every failure has a leaf
 		return []Issue{{Path: []any{}, Message: "value does not match the schema", Keyword: ""}}
 	}
-	slices.SortFunc(c.issues, compareIssues)
-	return slices.CompactFunc(c.issues, func(a, b Issue) bool { return compareIssues(a, b) == 0 })
+	return sortIssues(c.issues)
+}
+
+// resultOf turns the error tree of a failed validation into its Result.
+func resultOf(ve *sv.ValidationError, instance any) Result {
+	c := collector{root: instance, keep: MaxIssues}
+	c.collect(ve)
+	if len(c.issues) == 0 { // not expected: every failure has a leaf
+		return single("value does not match the schema", "")
+	}
+	return shape(sortIssues(c.issues), c.dropped, c.stopped)
+}
+
+// sortIssues sorts issues in place and removes duplicates, which appear
+// when two parts of a schema check the same thing.
+func sortIssues(issues []Issue) []Issue {
+	slices.SortFunc(issues, compareIssues)
+	return slices.CompactFunc(issues, func(a, b Issue) bool { return compareIssues(a, b) == 0 })
 }
 
 // applyDefaults fills in, in place, the schema's defaults for absent
@@ -160,84 +217,51 @@ func (v *Validator) applyDefaults(instance any) {
 // an absent parent object. Numbers are decoded as json.Number, so large
 // integers survive the round trip.
 func (v *Validator) ValidateJSON(data []byte) (json.RawMessage, []Issue, error) {
+	args, res, err := v.CheckJSON(data)
+	return args, res.Issues, err
+}
+
+// CheckJSON is [Validator.ValidateJSON] with the whole [Result]: the first
+// issues and a count of the rest. Decoding data takes time and memory in
+// proportion to its size; validating it does not grow with its number of
+// issues. JSON nested more than MaxDepth levels deep
+// is one issue, found before it is decoded.
+func (v *Validator) CheckJSON(data []byte) (json.RawMessage, Result, error) {
 	if trimmed := bytes.TrimSpace(data); len(trimmed) == 0 || string(trimmed) == "null" {
 		data = []byte("{}")
 	}
+	if rawDepth(data) > MaxDepth {
+		// Checked on the bytes, before decoding, which has a limit of
+		// its own (10,000 levels) and would report a syntax error.
+		return nil, tooDeep(), nil
+	}
 	value, err := sv.UnmarshalJSON(bytes.NewReader(data))
 	if err != nil {
-		return nil, nil, fmt.Errorf("schema: decoding JSON: %w", err)
+		return nil, Result{}, fmt.Errorf("schema: decoding JSON: %w", err)
 	}
 	v.applyDefaults(value)
-	if issues := v.Validate(value); issues != nil {
-		return nil, issues, nil
+	if res := v.check(value); !res.Valid() {
+		return nil, res, nil
 	}
 	if !v.hasDefaults {
-		return data, nil, nil
+		return data, Result{}, nil
 	}
 	out, err := json.Marshal(value)
 	if err != nil {
-		return nil, nil, fmt.Errorf("schema: encoding arguments: %w", err)
+		return nil, Result{}, fmt.Errorf("schema: encoding arguments: %w", err)
 	}
-	return out, nil, nil
+	return out, Result{}, nil
 }
 
 // Summary is the one-line message of a validation failure, in the
 // original's format: `<first issue message>[ at <path joined by ".">][ (+N
-// more)]`, or `Validation failed` when there is no issue.
+// more)]`, or `Validation failed` when there is no issue. N counts the other
+// issues of the list only; [Result.Summary] also counts those left out.
 func Summary(issues []Issue) string {
 	if len(issues) == 0 {
 		return "Validation failed"
 	}
-	var b strings.Builder
-	b.WriteString(issues[0].Message)
-	if len(issues[0].Path) > 0 {
-		b.WriteString(" at ")
-		for i, seg := range issues[0].Path {
-			if i > 0 {
-				b.WriteByte('.')
-			}
-			fmt.Fprint(&b, seg)
-		}
-	}
-	if n := len(issues) - 1; n > 0 {
-		fmt.Fprintf(&b, " (+%d more)", n)
-	}
-	return b.String()
-}
-
-// jsonValue returns x when it is already a decoded JSON value, or x encoded
-// to JSON and decoded back.
-func jsonValue(x any) (any, error) {
-	if isJSON(x) {
-		return x, nil
-	}
-	b, err := json.Marshal(x)
-	if err != nil {
-		return nil, err
-	}
-	return sv.UnmarshalJSON(bytes.NewReader(b))
-}
-
-func isJSON(x any) bool {
-	switch x := x.(type) {
-	case nil, bool, string, float64, json.Number:
-		return true
-	case map[string]any:
-		for _, e := range x {
-			if !isJSON(e) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		for _, e := range x {
-			if !isJSON(e) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
+	return summarize(issues[0], len(issues)-1, false)
 }
 
 // compareIssues orders issues by path, then keyword, then message.
@@ -272,16 +296,45 @@ func compareSegments(a, b any) int {
 
 // collector turns a santhosh ValidationError tree into leaf issues.
 type collector struct {
-	root   any
-	issues []Issue
+	root any
+	// keep bounds the memory of a collection: issues beyond the first keep
+	// (in order) are counted in dropped, not kept; -1 keeps them all.
+	keep    int
+	issues  []Issue
+	dropped int
+	stopped bool
+	// counting makes the collector count its issues in n without building
+	// them.
+	counting bool
+	n        int
 }
 
 func (c *collector) add(loc []string, extra string, keyword, msg string) {
+	if c.counting {
+		c.n++
+		return
+	}
 	p := c.path(loc)
 	if extra != "" {
 		p = append(p, extra)
 	}
 	c.issues = append(c.issues, Issue{Path: p, Message: msg, Keyword: keyword})
+	if c.keep >= 0 && len(c.issues) >= 4*max(c.keep, 1) {
+		c.trim()
+	}
+}
+
+// trim sorts the issues and keeps the first c.keep: the ones it drops can
+// never be among the first c.keep of the whole list, so memory stays
+// bounded when one error lists a million keys. Trimming at four times
+// c.keep keeps the sorting cost per issue logarithmic.
+func (c *collector) trim() {
+	c.issues = sortIssues(c.issues)
+	if len(c.issues) > c.keep {
+		c.dropped += len(c.issues) - c.keep
+		clear(c.issues[c.keep:])
+		c.issues = c.issues[:c.keep]
+	}
 }
 
 // path converts an instance location to path segments, telling array indices
@@ -311,6 +364,10 @@ func (c *collector) path(loc []string) []any {
 func (c *collector) collect(e *sv.ValidationError) {
 	loc := e.InstanceLocation
 	switch k := e.ErrorKind.(type) {
+	case nil:
+		// A failure found where only validity mattered (inside not, if):
+		// the validator records no detail; it stands for one issue.
+		c.add(loc, "", "", "value does not match the schema")
 	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
 		for _, cause := range e.Causes {
 			c.collect(cause)
@@ -324,6 +381,10 @@ func (c *collector) collect(e *sv.ValidationError) {
 		}
 		c.add(loc, "", "oneOf", "value matches more than one of the allowed alternatives")
 	case *kind.Required:
+		if c.counting {
+			c.n += len(k.Missing)
+			return
+		}
 		for _, m := range k.Missing {
 			c.add(loc, m, "required", fmt.Sprintf("missing required property %q", m))
 		}
@@ -336,6 +397,10 @@ func (c *collector) collect(e *sv.ValidationError) {
 			c.add(loc, m, "dependencies", fmt.Sprintf("missing property %q, required when %q is present", m, k.Prop))
 		}
 	case *kind.AdditionalProperties:
+		if c.counting {
+			c.n += len(k.Properties)
+			return
+		}
 		props := slices.Sorted(slices.Values(k.Properties))
 		for _, p := range props {
 			c.add(loc, "", "additionalProperties", fmt.Sprintf("unrecognized key %q", p))
@@ -351,6 +416,10 @@ func (c *collector) collect(e *sv.ValidationError) {
 		}
 		c.add(loc, "", "false", "value not allowed here")
 	default:
+		if c.counting {
+			c.n++
+			return
+		}
 		c.add(loc, "", keywordOf(e.ErrorKind), describe(e.ErrorKind))
 	}
 }

@@ -53,7 +53,13 @@ type Result struct {
 	Omitted int
 	// Stopped reports that validation stopped early, once it was certain
 	// of MaxIssues issues: the value has at least len(Issues)+Omitted
-	// issues, and possibly more.
+	// issues, and possibly more. The loops over array items and object
+	// properties visit them in the order of the list, so Issues are still
+	// the first ones of the full list; this holds exactly for schemas
+	// inferred from Go types. (With a subschema applied twice to the same
+	// value, as allOf can, or an anyOf whose alternatives both look inside
+	// it, the count that decides the stop can run ahead of the list, and a
+	// later issue can take the place of an earlier one.)
 	Stopped bool
 }
 

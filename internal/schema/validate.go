@@ -41,7 +41,14 @@ type Issue struct {
 // Build it once per schema (at tool registration) and share it: it is safe
 // for concurrent use.
 type Validator struct {
-	compiled    *sv.Schema
+	// compiled is the schema as written. It applies defaults, checks them,
+	// and validates when bounded cannot.
+	compiled *sv.Schema
+	// bounded validates with the loops over array items and object
+	// properties under our control, so that they stop at MaxIssues; nil
+	// when the schema uses a keyword the bounded walk does not support
+	// (see rewriteDoc) or has nothing to loop over.
+	bounded     *boundedSchema
 	hasDefaults bool
 }
 
@@ -89,6 +96,9 @@ func NewValidator(s *jsonschema.Schema) (*Validator, error) {
 	if bad != nil {
 		return nil, bad
 	}
+	if v.bounded, err = newBoundedSchema(doc); err != nil {
+		return nil, err
+	}
 	return v, nil
 }
 
@@ -115,9 +125,13 @@ func (v *Validator) Validate(instance any) []Issue {
 // struct or a json.RawMessage, is first encoded to JSON and decoded back.
 // Check does not modify instance.
 //
-// A value nested more than MaxDepth levels deep fails with one issue
-// without being validated, because the validator's cost grows with the
-// square of the depth.
+// The work and memory of a check do not grow with the number of issues: the
+// loops over array items and object properties stop once MaxIssues issues
+// are certain (see [Result.Stopped]), so a million mistyped array elements
+// cost what a hundred do. Only walking the valid part of a value, which
+// cannot be skipped, grows with its size. A value nested more than MaxDepth
+// levels deep fails with one issue without being validated, because the
+// validator's cost grows with the square of the depth.
 func (v *Validator) Check(instance any) Result {
 	depth, isJSON := jsonDepth(instance, 0)
 	if !isJSON {
@@ -139,7 +153,12 @@ func (v *Validator) Check(instance any) Result {
 
 // check validates inst, a decoded JSON value at most MaxDepth levels deep.
 func (v *Validator) check(inst any) Result {
-	err := v.compiled.Validate(inst)
+	var err error
+	if v.bounded != nil {
+		err = v.bounded.validate(inst, v.compiled)
+	} else {
+		err = v.compiled.Validate(inst)
+	}
 	if err == nil {
 		return Result{}
 	}
@@ -224,7 +243,7 @@ func (v *Validator) ValidateJSON(data []byte) (json.RawMessage, []Issue, error) 
 // CheckJSON is [Validator.ValidateJSON] with the whole [Result]: the first
 // issues and a count of the rest. Decoding data takes time and memory in
 // proportion to its size; validating it does not grow with its number of
-// issues. JSON nested more than MaxDepth levels deep
+// issues (see [Validator.Check]). JSON nested more than MaxDepth levels deep
 // is one issue, found before it is decoded.
 func (v *Validator) CheckJSON(data []byte) (json.RawMessage, Result, error) {
 	if trimmed := bytes.TrimSpace(data); len(trimmed) == 0 || string(trimmed) == "null" {
@@ -302,9 +321,11 @@ type collector struct {
 	keep    int
 	issues  []Issue
 	dropped int
+	// stopped records that a bounded loop stopped early (see stopKind).
 	stopped bool
 	// counting makes the collector count its issues in n without building
-	// them.
+	// them: the bounded loops weigh each failed element this way, by the
+	// same rules that list its issues.
 	counting bool
 	n        int
 }
@@ -368,6 +389,8 @@ func (c *collector) collect(e *sv.ValidationError) {
 		// A failure found where only validity mattered (inside not, if):
 		// the validator records no detail; it stands for one issue.
 		c.add(loc, "", "", "value does not match the schema")
+	case *stopKind:
+		c.stopped = true
 	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
 		for _, cause := range e.Causes {
 			c.collect(cause)

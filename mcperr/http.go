@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/seed417024ea/mcpcore/internal/redact"
 )
 
 // CodeForHTTPStatus returns the code for an HTTP response status. It reports
@@ -232,7 +234,7 @@ func FromResponse(resp *http.Response, opts ...ResponseOption) *Error {
 
 	data := map[string]any{"status": status}
 	if reqURL != nil {
-		if u := redactURL(reqURL); u != "" {
+		if u := redact.URL(reqURL); u != "" {
 			data["url"] = u
 		}
 	}
@@ -292,32 +294,4 @@ func readBodyHead(body io.Reader, limit int) (string, bool) {
 		cut = limit
 	}
 	return string(b[:cut]) + "…", true
-}
-
-// redactURL renders u for an error's data, which travels to the client and
-// so, through a tool result, to a model: without user:password credentials,
-// which must never leave the process; without the fragment, which the server
-// never saw; and with the value of every query parameter whose name is a
-// secret (api_key, access_token, …, see isSensitiveKey) replaced by
-// "[REDACTED]", because many APIs take their key in the query. The rest of
-// the query stays, since it usually says what was asked for.
-func redactURL(u *url.URL) string {
-	c := *u
-	c.User = nil
-	c.Fragment, c.RawFragment = "", ""
-	if c.RawQuery != "" {
-		parts := strings.Split(c.RawQuery, "&")
-		for i, p := range parts {
-			k, _, _ := strings.Cut(p, "=")
-			name, err := url.QueryUnescape(k)
-			if err != nil {
-				name = k
-			}
-			if isSensitiveKey(name) {
-				parts[i] = k + "=" + redacted
-			}
-		}
-		c.RawQuery = strings.Join(parts, "&")
-	}
-	return c.String()
 }

@@ -7,96 +7,6 @@ import (
 	"testing"
 )
 
-func TestIsSensitiveKey(t *testing.T) {
-	tests := []struct {
-		key  string
-		want bool
-	}{
-		// The consequences listed by the reference (§8.3).
-		{"session_token", true},
-		{"secretKey", true},
-		{"accessToken", true},
-		{"api_key", true},
-		{"clientSecret", true},
-		{"private-key", true},
-		{"Authorization", true},
-		{"myApiKey", false},
-		{"x-api-key", false},
-		{"tokens", false},
-		{"passwd", false},
-
-		// Rule (a): the whole key, normalised.
-		{"password", true},
-		{"PASSWORD", true},
-		{"apiKey", true},
-		{"APIKEY", true},
-		{"client_secret", true},
-		{"Private_Key", true},
-		{"jwt", true},
-		{"SSN", true},
-		{"cvv", true},
-		{"Cookie", true},
-		{"credential", true},
-		{"token", true},
-		{"secret", true},
-
-		// Rule (b): one word of the key.
-		{"user password", true},
-		{"refresh-token", true},
-		{"X-Auth-Token", true},
-		{"set_cookie", true},
-		{"dbPassword", true},
-		{"oauth2Token", true},
-		{"clientSecret_v2", true},
-
-		// Our widenings: any punctuation separates words; a capital run is
-		// one word.
-		{"auth.token", true},
-		{"userSSN", true},
-		{"JWTValue", true},
-		{"APIToken", true},
-
-		// Not secrets.
-		{"", false},
-		{"name", false},
-		{"query", false},
-		{"credentials", false},
-		{"tokenizer", false},
-		{"secretary", false},
-		{"passwordless", false},
-		{"api", false},
-		{"key", false},
-		{"sessionId", false},
-	}
-	for _, tt := range tests {
-		if got := isSensitiveKey(tt.key); got != tt.want {
-			t.Errorf("isSensitiveKey(%q) = %v, want %v", tt.key, got, tt.want)
-		}
-	}
-}
-
-func TestSplitWords(t *testing.T) {
-	tests := []struct {
-		key  string
-		want []string
-	}{
-		{"accessToken", []string{"access", "token"}},
-		{"HTTPServer", []string{"http", "server"}},
-		{"x-api-key", []string{"x", "api", "key"}},
-		{"session_token", []string{"session", "token"}},
-		{"  spaced   out ", []string{"spaced", "out"}},
-		{"oauth2Token", []string{"oauth2", "token"}},
-		{"ÄpfelSaft", []string{"äpfel", "saft"}},
-		{"", nil},
-		{"--", nil},
-	}
-	for _, tt := range tests {
-		if got := splitWords(tt.key); !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("splitWords(%q) = %q, want %q", tt.key, got, tt.want)
-		}
-	}
-}
-
 func TestSanitizeInputScalarsUnchanged(t *testing.T) {
 	type myString string
 	for _, v := range []any{nil, "password=hunter2", 42, int64(-7), uint8(3), 3.5, true, myString("x"), complex(1, 2)} {
@@ -110,6 +20,7 @@ func TestSanitizeInputMapDeepCopy(t *testing.T) {
 	in := map[string]any{
 		"query":    "cats",
 		"password": "hunter2",
+		"note":     "see https://ann:pw@host/",
 		"nested": map[string]any{
 			"accessToken": "abc",
 			"list": []any{
@@ -125,6 +36,7 @@ func TestSanitizeInputMapDeepCopy(t *testing.T) {
 	want := map[string]any{
 		"query":    "cats",
 		"password": "[REDACTED]",
+		"note":     "see https://[REDACTED]@host/", // strings inside are scrubbed
 		"nested": map[string]any{
 			"accessToken": "[REDACTED]",
 			"list": []any{

@@ -1,0 +1,54 @@
+package redact_test
+
+import (
+	"fmt"
+	"net/url"
+
+	"github.com/seed417024ea/mcpcore/internal/redact"
+)
+
+func ExampleString() {
+	fmt.Println(redact.String(`login failed: password=hunter2; retry`))
+	fmt.Println(redact.String(`Get "https://ann:pw@api.example.com/v1?q=cats&api_key=K3Y": EOF`))
+	fmt.Println(redact.String(`upstream said {"error":"invalid_grant","access_token":"abc"}`))
+	fmt.Println(redact.String(`sent Bearer abc123; key sk_live_4eC39HqLyjWDarjtT1zdp7dc`))
+	fmt.Println(redact.String(`missing bearer token`)) // prose stays
+	// Output:
+	// login failed: password=[REDACTED]; retry
+	// Get "https://[REDACTED]@api.example.com/v1?q=cats&api_key=[REDACTED]": EOF
+	// upstream said {"error":"invalid_grant","access_token":"[REDACTED]"}
+	// sent Bearer [REDACTED]; key [REDACTED]
+	// missing bearer token
+}
+
+func ExampleKey() {
+	for _, k := range []string{"password", "session_token", "accessToken", "api_key", "myApiKey", "tokens"} {
+		fmt.Println(k, redact.Key(k))
+	}
+	// Output:
+	// password true
+	// session_token true
+	// accessToken true
+	// api_key true
+	// myApiKey false
+	// tokens false
+}
+
+func ExampleURL() {
+	u, _ := url.Parse("https://ann:hunter2@api.example.com/v1/search?q=cats&access_token=T0K#results")
+	fmt.Println(redact.URL(u))
+	// Output:
+	// https://api.example.com/v1/search?q=cats&access_token=[REDACTED]
+}
+
+func ExampleJSON() {
+	type login struct {
+		User     string `json:"user"`
+		Password string `json:"password"`
+		Note     string `json:"note"`
+	}
+	v, _ := redact.JSON(login{User: "ann", Password: "hunter2", Note: "token=abc"})
+	fmt.Println(v)
+	// Output:
+	// map[note:token=[REDACTED] password:[REDACTED] user:ann]
+}

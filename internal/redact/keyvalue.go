@@ -1,0 +1,216 @@
+package redact
+
+import "strings"
+
+// keyValue handles the separator s[i], '=' or ':': when the key left of it
+// is sensitive, the value right of it is emitted. It returns where the scan
+// goes on.
+func (sc *scanner) keyValue(i int) int {
+	s := sc.s
+	next := i + 1
+	if next < len(s) && s[next] == '=' {
+		return next + 1 // "==" and ":=" are operators, not assignments
+	}
+	key, jsonKey := sc.keyBefore(i)
+	if key == "" || !keyNamed(key) {
+		return next
+	}
+	v := next
+	for v < len(s) && isBlank(s[v]) {
+		v++
+	}
+	start, end, after, quote := value(s, v, jsonKey)
+	sc.emit(start, end, quote)
+	return max(after, next)
+}
+
+// keyBefore returns the key that ends at the separator s[i], past blanks:
+// a quoted key ("token": or 'token':) or a run of key bytes (token=). jsonKey
+// reports a key in double quotes before a colon, a JSON object's key, whose
+// bare value is replaced by a quoted marker.
+func (sc *scanner) keyBefore(i int) (key string, jsonKey bool) {
+	s, lo := sc.s, sc.lo
+	j := i
+	for j > lo && i-j < maxKeyScan && isBlank(s[j-1]) {
+		j--
+	}
+	if j > lo && (s[j-1] == '"' || s[j-1] == '\'') {
+		q := s[j-1]
+		open := j - 2
+		for open >= lo && j-open < maxKeyScan && s[open] != q {
+			open--
+		}
+		if open < lo || s[open] != q {
+			return "", false
+		}
+		// In \"token\": the key is JSON escaped inside a string; a bare
+		// value there would not be JSON, so no quotes are added.
+		escaped := j >= 2 && s[j-2] == '\\'
+		return s[open+1 : j-1], q == '"' && s[i] == ':' && !escaped
+	}
+	k := j
+	for k > lo && i-k < maxKeyScan && isKeyByte(s[k-1]) {
+		k--
+	}
+	return s[k:j], false
+}
+
+// value returns the bounds of the value that starts at s[v], where the scan
+// goes on after it, and whether its replacement needs quotes.
+func value(s string, v int, jsonKey bool) (start, end, after int, quote bool) {
+	if v >= len(s) {
+		return v, v, v, false
+	}
+	switch c := s[v]; {
+	case c == '"' || c == '\'':
+		e := v + 1
+		for e < len(s) && s[e] != c {
+			if s[e] == '\\' && c == '"' {
+				e++ // an escaped character, perhaps the quote
+			}
+			e++
+		}
+		e = min(e, len(s))
+		return v + 1, e, min(e+1, len(s)), false
+	case c == '\\' && strings.HasPrefix(s[v:], `\"`):
+		// A JSON string escaped inside another: \"value\".
+		e := strings.Index(s[v+2:], `\"`)
+		if e < 0 {
+			return v + 2, len(s), len(s), false
+		}
+		return v + 2, v + 2 + e, v + 4 + e, false
+	case c == '{' || c == '[':
+		// The whole object or array goes; an unclosed one runs to the end.
+		e := closing(s, v)
+		return v, e, e, jsonKey
+	}
+	e := v
+	for e < len(s) && !endsValue(s[e]) {
+		e++
+	}
+	if e > v && isScheme(s[v:e]) {
+		// "Authorization: Bearer abc": the scheme and its credentials.
+		k := e
+		for k < len(s) && isBlank(s[k]) {
+			k++
+		}
+		t := k
+		for t < len(s) && !endsValue(s[t]) {
+			t++
+		}
+		if t > k {
+			e = t
+		}
+	}
+	return v, e, e, jsonKey
+}
+
+// closing returns the index after the bracket that closes the one at s[v],
+// skipping brackets inside double-quoted strings, or len(s).
+func closing(s string, v int) int {
+	depth := 0
+	for e := v; e < len(s); e++ {
+		switch s[e] {
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				return e + 1
+			}
+		case '"':
+			for e++; e < len(s) && s[e] != '"'; e++ {
+				if s[e] == '\\' {
+					e++
+				}
+			}
+		}
+	}
+	return len(s)
+}
+
+// isScheme reports whether a value is an HTTP authorization scheme whose
+// credentials follow it after a blank.
+func isScheme(w string) bool {
+	for _, scheme := range []string{"bearer", "basic", "token", "bot", "digest", "negotiate"} {
+		if strings.EqualFold(w, scheme) {
+			return true
+		}
+	}
+	return false
+}
+
+// url handles the "://" at s[i]: it emits the URL's credentials, notes where
+// the URL ends so that its query is judged by the parameter rule, and
+// returns the end of the authority.
+func (sc *scanner) url(i int) int {
+	s := sc.s
+	as := i + 3
+	if !sc.inURL || sc.urlEnd <= i {
+		sc.urlEnd = urlEnd(s, as)
+	}
+	sc.inURL, sc.inQuery = true, false
+	ae := as
+	for ae < sc.urlEnd && s[ae] != '/' && s[ae] != '?' && s[ae] != '#' {
+		ae++
+	}
+	if at := strings.LastIndexByte(s[as:ae], '@'); at >= 0 {
+		sc.emit(as, as+at, false)
+	}
+	return ae
+}
+
+// param handles the query parameter whose name starts at s[p], in a URL:
+// when the name, percent-decoded, is sensitive, the value up to the next '&'
+// is emitted. Otherwise the scan goes on inside the parameter, where other
+// secrets may hide.
+func (sc *scanner) param(p int) int {
+	s, end := sc.s, sc.urlEnd
+	k := p
+	for k < end && s[k] != '=' && s[k] != '&' && s[k] != '#' {
+		k++
+	}
+	if k == end || s[k] != '=' || !keyNamed(s[p:k]) {
+		return p
+	}
+	e := k + 1
+	for e < end && s[e] != '&' && s[e] != '#' {
+		e++
+	}
+	sc.emit(k+1, e, false)
+	return max(e, k+1)
+}
+
+// keyNamed reports whether a key as written in text is sensitive: it is
+// percent-decoded first when it holds an escape, as query parameter names
+// often do (api%5Fkey).
+func keyNamed(k string) bool {
+	if !strings.Contains(k, "%") || len(k) > maxKeyScan {
+		return Key(k)
+	}
+	var buf [maxKeyScan]byte
+	n := 0
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		if c == '%' && i+2 < len(k) && isHex(k[i+1]) && isHex(k[i+2]) {
+			c = unhex(k[i+1])<<4 | unhex(k[i+2])
+			i += 2
+		}
+		buf[n] = c
+		n++
+	}
+	return Key(string(buf[:n]))
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func unhex(c byte) byte {
+	switch {
+	case c >= 'a':
+		return c - 'a' + 10
+	case c >= 'A':
+		return c - 'A' + 10
+	}
+	return c - '0'
+}

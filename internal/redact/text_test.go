@@ -1,0 +1,132 @@
+package redact
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestString(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		// (a) Sensitive keys, in every form.
+		{"key=value", "connect: password=hunter2 failed", "connect: password=[REDACTED] failed"},
+		{"key = value", "password = hunter2", "password = [REDACTED]"},
+		{"key: value", "auth failed; api_key: K3Y; retry", "auth failed; api_key: [REDACTED]; retry"},
+		{"key:value", "apiKey:K3Y,next", "apiKey:[REDACTED],next"},
+		{"compound key", "session_token=abc&user=ann", "session_token=[REDACTED]&user=ann"},
+		{"bracketed key", "user[password]=abc&x=1", "user[password]=[REDACTED]&x=1"},
+		{"json string", `{"error":"denied","access_token":"abc"}`, `{"error":"denied","access_token":"[REDACTED]"}`},
+		{"json string, spaced", `{"token" : "a b c"}`, `{"token" : "[REDACTED]"}`},
+		{"json escaped quote", `{"password":"a\"b","ok":1}`, `{"password":"[REDACTED]","ok":1}`},
+		{"json number", `{"cvv":123,"n":1}`, `{"cvv":"[REDACTED]","n":1}`},
+		{"json object", `{"token":{"a":[1,"}"]},"n":1}`, `{"token":"[REDACTED]","n":1}`},
+		{"json array", `{"secret":["a","b"]}`, `{"secret":"[REDACTED]"}`},
+		{"escaped json", `body "{\"token\":\"abc\"}"`, `body "{\"token\":\"[REDACTED]\"}"`},
+		{"single quotes", `{'password': 'a b'}`, `{'password': '[REDACTED]'}`},
+		{"unclosed quote", `token="abc def`, `token="[REDACTED]`},
+		{"unclosed bracket", `token=[abc def`, `token=[REDACTED]`},
+		{"scheme value", "header Authorization: Bearer abc.def rejected", "header Authorization: [REDACTED] rejected"},
+		{"cookie", "cookie=a1b2; Path=/", "cookie=[REDACTED]; Path=/"},
+		{"value ends at )", "(password=abc)", "(password=[REDACTED])"},
+		{"empty value", "password=&user=ann password=", "password=&user=ann password="},
+		{"operators", "password == x, token := y", "password == x, token := y"},
+
+		// (b) URLs.
+		{"credentials", `Get "https://admin:pw@api.example.com/v1": EOF`, `Get "https://[REDACTED]@api.example.com/v1": EOF`},
+		{"user only", "ssh://git@host/repo", "ssh://[REDACTED]@host/repo"},
+		{"password only", "redis://:hunter2@localhost:6379/0", "redis://[REDACTED]@localhost:6379/0"},
+		{"query", "https://h/v1?q=cats&api_key=K3Y&page=2", "https://h/v1?q=cats&api_key=[REDACTED]&page=2"},
+		{"encoded name", "https://h/?api%5Fkey=x,y&b=2", "https://h/?api%5Fkey=[REDACTED]&b=2"},
+		{"fragment", "https://h/cb#access_token=zz&state=1", "https://h/cb#access_token=[REDACTED]&state=1"},
+		{"nested", "https://h/?next=https://u:p@x/?token=a&b=c d", "https://h/?next=https://[REDACTED]@x/?token=[REDACTED]&b=c d"},
+		{"url.Error", `Get "https://u:***@h/x?access_token=T0K": dial tcp: refused`, `Get "https://[REDACTED]@h/x?access_token=[REDACTED]": dial tcp: refused`},
+
+		// (c) Authorization schemes.
+		{"bearer", "sent Bearer abc123 upstream", "sent Bearer [REDACTED] upstream"},
+		{"bearer, any case", "BEARER abc.def-ghi_jkl~/+==", "BEARER [REDACTED]"},
+		{"basic", "Basic dXNlcjpwYXNz", "Basic [REDACTED]"},
+		{"basic, lower case", "basic Zm9vOmJhcg==", "basic [REDACTED]"},
+
+		// (d) Token shapes.
+		{"jwt", "got eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl.", "got [REDACTED]."},
+		{"cut jwt", "got eyJhbGciOiJIUzI1NiJ9.eyJzdW", "got [REDACTED]"},
+		{"openai", "key sk-proj-abcdEFGH12345678ijkl rejected", "key [REDACTED] rejected"},
+		{"stripe", "sk_live_abcdefgh1", "[REDACTED]"},
+		{"github", "ghp_abcdefghijklmnop ghs_abcdefgh github_pat_11ABC_xyz12345", "[REDACTED] [REDACTED] [REDACTED]"},
+		{"gitlab", "glpat-abcdefgh12", "[REDACTED]"},
+		{"slack", "xoxb-1234-5678-abcd xoxp-1234567890", "[REDACTED] [REDACTED]"},
+		{"aws", "AKIAIOSFODNN7EXAMPLE and ASIAIOSFODNN7EXAMPL2", "[REDACTED] and [REDACTED]"},
+		{"google", "AIzaSyA-abcdefghijklmnopqrstuvwxyz012", "[REDACTED]"},
+
+		// Prose and plain values stay.
+		{"clean", "open /srv/data/items.json: no such file or directory", "open /srv/data/items.json: no such file or directory"},
+		{"prose bearer", "missing bearer token", "missing bearer token"},
+		{"prose bearer realm", `WWW-Authenticate: Bearer realm="api", error="invalid_token"`, `WWW-Authenticate: Bearer realm="api", error="invalid_token"`},
+		{"prose basic", "basic auth failed: basic validation", "basic auth failed: basic validation"},
+		{"basic word", "Basic Authentication required", "Basic Authentication required"},
+		{"not keys", "tokens=3 passwd=x credentials: none secretary=y", "tokens=3 passwd=x credentials: none secretary=y"},
+		{"hyphenated sk", "pip install sk-learn-something-else", "pip install sk-learn-something-else"},
+		{"mid-word prefix", "task-abcdefghijklmnopqrstu1 xghp_abcdefghij", "task-abcdefghijklmnopqrstu1 xghp_abcdefghij"},
+		{"short eyJ", "eyJhb is short", "eyJhb is short"},
+		{"lower AKIA", "AKIAabcdefghijklmnop", "AKIAabcdefghijklmnop"},
+		{"host and port", "dial tcp 127.0.0.1:5432: connect: connection refused", "dial tcp 127.0.0.1:5432: connect: connection refused"},
+		{"url without secrets", "https://h/v1/items?q=cats&page=2#top", "https://h/v1/items?q=cats&page=2#top"},
+		{"marker stays", "password=[REDACTED] https://[REDACTED]@h Bearer [REDACTED]", "password=[REDACTED] https://[REDACTED]@h Bearer [REDACTED]"},
+		{"empty", "", ""},
+		{"not utf-8", "\xff\xfepassword=\xff\xfe x", "\xff\xfepassword=[REDACTED] x"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := String(tt.in)
+			if got != tt.want {
+				t.Errorf("String(%q)\n got %q\nwant %q", tt.in, got, tt.want)
+			}
+			if again := String(got); again != got {
+				t.Errorf("not idempotent: %q → %q", got, again)
+			}
+		})
+	}
+}
+
+func TestStringCleanAllocatesNothing(t *testing.T) {
+	for _, s := range []string{
+		"open /srv/data/items.json: no such file or directory",
+		`Get "https://api.example.com/v1/items?q=cats&page=2": context deadline exceeded`,
+		"missing bearer token; key=value, other: thing",
+		"password=[REDACTED]",
+	} {
+		if n := testing.AllocsPerRun(100, func() { sinkString = String(s) }); n != 0 {
+			t.Errorf("String(%q) allocates %v times, want 0", s, n)
+		}
+		if String(s) != s {
+			t.Errorf("String(%q) changed a clean string", s)
+		}
+	}
+}
+
+// TestStringLinear feeds inputs built to defeat a naive scanner, each a
+// megabyte of a repeated pattern; a quadratic scan would take minutes.
+func TestStringLinear(t *testing.T) {
+	patterns := []string{
+		"password=[", "token=\"", "token={", "\":\"", "a:", "==", "://", "://u@", "https://h/?&",
+		"?token=&", "sk-", "eyJ.", "Bearer ", "bearer token ", "Basic ", "x" + strings.Repeat("a", 200) + "=",
+		`\"token\":\"`, "%", "AKIA", "[", "\"",
+	}
+	for _, p := range patterns {
+		s := strings.Repeat(p, (1<<20)/len(p))
+		start := time.Now()
+		out := String(s)
+		d := time.Since(start)
+		t.Logf("%-12q %v", p, d)
+		if d > 2*time.Second {
+			t.Errorf("String(%q × %d) took %v", p, len(s)/len(p), d)
+		}
+		if again := String(out); again != out {
+			t.Errorf("String(%q × %d) not idempotent", p, len(s)/len(p))
+		}
+	}
+}
+
+var sinkString string

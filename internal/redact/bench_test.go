@@ -1,8 +1,11 @@
 package redact
 
 import (
+	"context"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
 )
 
 // benchMessages are typical error messages: most have nothing to hide and
@@ -33,5 +36,38 @@ func BenchmarkKey(b *testing.B) {
 				Key(k)
 			}
 		})
+	}
+}
+
+// BenchmarkHandler compares a record through the wrapper with the same
+// record through the bare handler: the wrapper's cost on the path of every
+// log record.
+func BenchmarkHandler(b *testing.B) {
+	ctx := context.Background()
+	records := []struct {
+		name  string
+		attrs []slog.Attr
+	}{
+		{"Clean", []slog.Attr{slog.String("tool", "fetch_articles"), slog.Int("status", 200),
+			slog.Duration("duration", time.Millisecond), slog.String("requestId", "R-1")}},
+		{"Secrets", []slog.Attr{slog.String("tool", "fetch_articles"), slog.String("password", "hunter2"),
+			slog.String("detail", "retry with api_key=K3Y"), slog.Any("creds", map[string]any{"user": "ann", "token": "t"})}},
+	}
+	for _, rec := range records {
+		for _, w := range []struct {
+			name string
+			h    slog.Handler
+		}{
+			{"bare", slog.NewJSONHandler(discard{}, nil)},
+			{"redact", Handler(slog.NewJSONHandler(discard{}, nil))},
+		} {
+			b.Run(rec.name+"/"+w.name, func(b *testing.B) {
+				l := slog.New(w.h)
+				b.ReportAllocs()
+				for b.Loop() {
+					l.LogAttrs(ctx, slog.LevelInfo, "tool call done", rec.attrs...)
+				}
+			})
+		}
 	}
 }

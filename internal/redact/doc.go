@@ -8,6 +8,8 @@
 //   - [String] scrubs free text: values of sensitive keys, URL credentials
 //     and sensitive query parameters, bearer tokens and token-shaped words.
 //   - [URL] renders a URL without credentials or secret parameters.
+//   - [Handler] wraps a slog.Handler so that every record it handles is
+//     redacted by key at any depth and scrubbed as text.
 //
 // The package depends on the standard library only. It is deliberately
 // conservative: it would rather replace a harmless value that sits under a

@@ -2,7 +2,9 @@ package redact_test
 
 import (
 	"fmt"
+	"log/slog"
 	"net/url"
+	"os"
 
 	"github.com/seed417024ea/mcpcore/internal/redact"
 )
@@ -51,4 +53,26 @@ func ExampleJSON() {
 	fmt.Println(v)
 	// Output:
 	// map[note:token=[REDACTED] password:[REDACTED] user:ann]
+}
+
+func ExampleHandler() {
+	logger := slog.New(redact.Handler(slog.NewJSONHandler(os.Stdout, &slog.HandlerOptions{
+		ReplaceAttr: func(groups []string, a slog.Attr) slog.Attr {
+			if a.Key == slog.TimeKey && len(groups) == 0 {
+				return slog.Attr{} // a stable output for the example
+			}
+			return a
+		},
+	})))
+	type creds struct {
+		User  string `json:"user"`
+		Token string `json:"token"`
+	}
+	logger.Info("calling upstream",
+		"password", "hunter2",
+		"creds", creds{"ann", "T0K"},
+		slog.Group("req", "authorization", "Bearer abc", "url", "https://h/x?api_key=K3Y&q=1"),
+		"err", fmt.Errorf("dial: password=hunter2"))
+	// Output:
+	// {"level":"INFO","msg":"calling upstream","password":"[REDACTED]","creds":{"token":"[REDACTED]","user":"ann"},"req":{"authorization":"[REDACTED]","url":"https://h/x?api_key=[REDACTED]&q=1"},"err":"dial: password=[REDACTED]"}
 }

@@ -50,9 +50,16 @@ func CodeOf(err error) Code {
 	return r.code
 }
 
-// From returns err as an [*Error]: the [*Error] found in its chain, or a new
-// one classified as the package documentation describes, carrying err's
-// message and err as its cause but no data. From(nil) is nil.
+// From returns err as an [*Error]: the [*Error] found in its chain, as it is
+// (the same pointer, its message untouched: it was set deliberately), or a
+// new one classified as the package documentation describes, carrying err's
+// message scrubbed by [Scrub] and err as its cause, but no data. From(nil) is
+// nil.
+//
+// The message is scrubbed because it reaches the client, and Go's wrapping
+// puts a whole chain into it: a password=… from a connection string, a
+// *url.Error's ?api_key=…, a rejected Bearer token. Classification reads the
+// message before it is scrubbed, so scrubbing never changes the code.
 //
 // The chain is walked in the order of [errors.As], but at most 32 errors deep
 // and 64 errors in all. From never panics: an error whose methods panic
@@ -71,7 +78,7 @@ func From(err error) *Error {
 	if !r.hasMsg {
 		r.msg = message(err)
 	}
-	return &Error{code: r.code, message: r.msg, cause: err}
+	return &Error{code: r.code, message: Scrub(r.msg), cause: err}
 }
 
 // A resolution is what resolve learnt about an error: the *Error in its chain,

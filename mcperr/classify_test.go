@@ -34,8 +34,8 @@ func checkClassified(t *testing.T, err error, want Code) {
 	if e.Code() != want {
 		t.Errorf("From(%T %q).Code() = %v, want %v", err, err.Error(), e.Code(), want)
 	}
-	if e.Message() != err.Error() {
-		t.Errorf("From: message %q, want %q", e.Message(), err.Error())
+	if want := Scrub(err.Error()); e.Message() != want {
+		t.Errorf("From: message %q, want %q", e.Message(), want)
 	}
 	if e.Data() != nil {
 		t.Errorf("From: data %v, want none (classification never invents data)", e.Data())

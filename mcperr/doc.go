@@ -48,16 +48,34 @@
 //	*xml.SyntaxError                                    SerializationError
 //	*strconv.NumError                                   ValidationError
 //
-// An error classified by rules 2 to 5 becomes an [*Error] with the code and
-// the error's message, no data (classification never invents data that could
-// leak to a client), and the original error as its cause.
+// An error classified by rules 2 to 5 becomes an [*Error] with the code, the
+// error's message scrubbed of secrets, no data (classification never invents
+// data that could leak to a client), and the original error as its cause.
 //
-// # Wire shape
+// # What reaches the wire
 //
 // An [*Error] leaves the process only as a JSON-RPC error object,
-// {"code":…,"message":…,"data":…}, with "data" present only when data was set.
-// A top-level "auth" key is removed from data when the error is built.
-// Causes, stacks and diagnostics go to logs only.
+// {"code":…,"message":…,"data":…}, with "data" present only when data was
+// set. Exactly this goes, and nothing else:
+//
+//   - code: the error's code.
+//   - message: for an error built with [New], a factory or [FromResponse],
+//     the message as it was written, since it was set deliberately (build it
+//     with [Scrub] when it quotes untrusted text). For an error [From]
+//     classified (rules 2 to 5), the Go error's message, scrubbed by [Scrub]
+//     first: the values of sensitive keys (password=…, "api_key": …),
+//     credentials and sensitive query parameters in URLs, Bearer and Basic
+//     credentials, JWTs and well-known API keys become "[REDACTED]". The
+//     classifier reads the message before it is scrubbed. [TryCatch] builds
+//     its errors the same way.
+//   - data: only what was set with [WithData] or [WithRecovery], or by
+//     [FromResponse]: the status, its text, Retry-After, the request URL
+//     without credentials, fragment or sensitive query values, and an
+//     excerpt of the body, redacted before it is cut. A top-level "auth" key
+//     is removed when the error is built or decoded.
+//
+// Causes, stacks and diagnostics go to logs only, and the record [TryCatch]
+// writes is redacted too.
 //
 // # HTTP
 //

@@ -85,3 +85,17 @@ func ExampleCoder() {
 	// Output:
 	// RateLimited true
 }
+
+func ExampleScrub() {
+	// A message for the client built from an upstream's own error text.
+	upstream := `invalid_grant: refresh_token=r-7Hq2 rejected for https://ann:pw@auth.example.com/token`
+	err := mcperr.Unauthorized("Sign-in failed: " + mcperr.Scrub(upstream))
+	fmt.Println(err.Message())
+
+	// From scrubs the message of every error it classifies.
+	e := mcperr.From(fmt.Errorf("load profile: %w", errors.New("db: password=hunter2 refused")))
+	fmt.Println(e.Code(), e.Message())
+	// Output:
+	// Sign-in failed: invalid_grant: refresh_token=[REDACTED] rejected for https://[REDACTED]@auth.example.com/token
+	// InternalError load profile: db: password=[REDACTED] refused
+}

@@ -84,25 +84,32 @@ func value(s string, v int, jsonKey bool) (start, end, after int, quote bool) {
 		e := closing(s, v)
 		return v, e, e, jsonKey
 	}
-	e := v
-	for e < len(s) && !endsValue(s[e]) {
-		e++
-	}
+	e := bareEnd(s, v)
 	if e > v && isScheme(s[v:e]) {
 		// "Authorization: Bearer abc": the scheme and its credentials.
 		k := e
 		for k < len(s) && isBlank(s[k]) {
 			k++
 		}
-		t := k
-		for t < len(s) && !endsValue(s[t]) {
-			t++
-		}
-		if t > k {
+		if t := bareEnd(s, k); t > k {
 			e = t
 		}
 	}
 	return v, e, e, jsonKey
+}
+
+// bareEnd returns the end of the bare value that starts at s[v]: the first
+// byte that ends a value, or a colon before a blank or the end, which is how
+// Go's "%s: %w" joins a message to its cause ("password=x: refused").
+func bareEnd(s string, v int) int {
+	e := v
+	for e < len(s) && !endsValue(s[e]) {
+		if s[e] == ':' && (e+1 == len(s) || s[e+1] <= ' ') {
+			break
+		}
+		e++
+	}
+	return e
 }
 
 // closing returns the index after the bracket that closes the one at s[v],

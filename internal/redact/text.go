@@ -7,10 +7,11 @@ import "strings"
 //   - the value of a sensitive key (see [Key]) in the forms key=value,
 //     key: value, key:value, "key": "value" and "key": 123 (a bare JSON value
 //     is replaced by "[REDACTED]" in quotes, so JSON stays JSON). A bare value
-//     ends at white space, '&', ',', ';', a quote, '}', ']' or ')'; a quoted
-//     one at its closing quote; one that opens with '{' or '[' at the matching
-//     bracket. A value that names an authorization scheme ("Authorization:
-//     Bearer abc") includes the credentials after it;
+//     ends at white space, '&', ',', ';', a quote, '}', ']', ')' or a colon
+//     before a blank ("password=x: refused"); a quoted one at its closing
+//     quote; one that opens with '{' or '[' at the matching bracket. A value
+//     that names an authorization scheme ("Authorization: Bearer abc")
+//     includes the credentials after it;
 //   - the credentials of any URL (scheme://user:password@host), and the value
 //     of each query parameter whose name is sensitive, percent-decoded
 //     (?api_key=…, ?access%5Ftoken=…);

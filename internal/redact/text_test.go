@@ -30,6 +30,8 @@ func TestString(t *testing.T) {
 		{"scheme value", "header Authorization: Bearer abc.def rejected", "header Authorization: [REDACTED] rejected"},
 		{"cookie", "cookie=a1b2; Path=/", "cookie=[REDACTED]; Path=/"},
 		{"value ends at )", "(password=abc)", "(password=[REDACTED])"},
+		{"value ends at %s: %w", "db password=a:b:c: connection refused", "db password=[REDACTED]: connection refused"},
+		{"value ends at a final colon", "token=abc:", "token=[REDACTED]:"},
 		{"empty value", "password=&user=ann password=", "password=&user=ann password="},
 		{"operators", "password == x, token := y", "password == x, token := y"},
 

@@ -39,7 +39,7 @@ func TestFromScrubs(t *testing.T) {
 			CodeServiceUnavailable, "api_key: [REDACTED]"},
 		{"native error keeps its code",
 			fmt.Errorf("password=hunter2: %w", sql.ErrNoRows),
-			CodeNotFound, "password=[REDACTED] sql: no rows in result set"},
+			CodeNotFound, "password=[REDACTED]: sql: no rows in result set"},
 		{"clean message unchanged",
 			errors.New("template produced an empty document"),
 			CodeInternalError, "template produced an empty document"},

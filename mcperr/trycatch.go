@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/seed417024ea/mcpcore/internal/redact"
 )
 
 // TryCatchOptions describe the operation [TryCatch] runs: what to call it in
@@ -23,16 +25,17 @@ type TryCatchOptions struct {
 	Logger *slog.Logger
 
 	// Attrs are the caller's context (request id, tenant, …), added to the
-	// record as they are. An attr whose key is one of the keys TryCatch
-	// writes itself (operation, input, code, codeName, originalType,
-	// originalMessage, cause, critical, stack) is dropped.
+	// record, redacted like the rest of it. An attr whose key is one of the
+	// keys TryCatch writes itself (operation, input, code, codeName,
+	// originalType, originalMessage, cause, critical, stack) is dropped.
 	Attrs []slog.Attr
 
 	// Input is logged as "input" after a deep copy in which the value of
 	// every key that names a secret (password, token, apiKey, authorization,
 	// cookie, …, and keys with such a word, like "session_token") is
-	// replaced by "[REDACTED]". Structs are logged under their JSON field
-	// names. Nil logs no input.
+	// replaced by "[REDACTED]", and the strings inside are scrubbed as
+	// [Scrub] does. Structs are logged under their JSON field names. Nil
+	// logs no input.
 	Input any
 
 	// Code is the code of a failure that has no [*Error] in its chain;
@@ -55,16 +58,21 @@ type TryCatchOptions struct {
 //
 // The returned error is the [*Error] in the failure's chain, unchanged (code,
 // message and data), when there is one. Otherwise it is a new [*Error] with
-// opts.Code, or the code [From] gives, the failure's message, the failure as
-// its cause and no data.
+// opts.Code, or the code [From] gives, the failure's message scrubbed by
+// [Scrub], the failure as its cause and no data.
 //
 // The record's message is "Error in <operation>: <message>", and its
 // attributes are operation, opts.Attrs, input (sanitised, see
 // [TryCatchOptions]), code (the number) and codeName, originalType (the Go
 // type of fn's error, such as "*fs.PathError"), originalMessage (fn's error
-// text, when it differs from the message), cause (the messages of the errors
-// below fn's error in its chain, when there are any), critical (when set)
-// and stack (when asked for).
+// text, scrubbed, when it differs from the message), cause (the scrubbed
+// messages of the errors below fn's error in its chain, when there are any),
+// critical (when set) and stack (when asked for).
+//
+// Whatever opts.Logger is, the record goes through the redaction the
+// server applies to its own records: an attribute whose key names a secret
+// is "[REDACTED]" at any depth, and every string is scrubbed. No secret in
+// the failure, its chain, the input or the attrs reaches the log.
 //
 // Diagnostics go to the log only: unlike the TypeScript original, TryCatch
 // adds nothing to the error's data, so what reaches a client is exactly what
@@ -84,13 +92,16 @@ func TryCatch[T any](ctx context.Context, opts TryCatchOptions, fn func(context.
 
 // catch logs err as TryCatch describes and returns its *Error.
 func catch(ctx context.Context, opts *TryCatchOptions, err error, stack string) *Error {
+	// The text goes to the client, as the message of an error built here,
+	// and to the log: both get it scrubbed.
+	msg := Scrub(message(err))
 	final := errorIn(err)
 	if final == nil {
 		code := opts.Code
 		if code == 0 {
 			code = CodeOf(err)
 		}
-		final = New(code, err.Error(), WithCause(err))
+		final = New(code, msg, WithCause(err))
 	}
 
 	logger := opts.Logger
@@ -99,6 +110,13 @@ func catch(ctx context.Context, opts *TryCatchOptions, err error, stack string) 
 	}
 	if !logger.Enabled(ctx, slog.LevelError) {
 		return final
+	}
+	// The caller's logger may be anyone's: redact the record as the
+	// server's handler would. Comparing with the original is safe, as the
+	// redacting handler is a pointer; it saves a Logger when the handler
+	// already redacts.
+	if h := redact.Handler(logger.Handler()); h != logger.Handler() {
+		logger = slog.New(h)
 	}
 	op := opts.Operation
 	if op == "" {
@@ -120,7 +138,7 @@ func catch(ctx context.Context, opts *TryCatchOptions, err error, stack string) 
 		slog.String("codeName", final.Code().String()),
 		slog.String("originalType", fmt.Sprintf("%T", err)),
 	)
-	if msg := err.Error(); msg != final.Error() {
+	if msg != final.Error() {
 		attrs = append(attrs, slog.String("originalMessage", msg))
 	}
 	if chain := causeChain(err); len(chain) > 0 {
@@ -147,9 +165,10 @@ var reservedLogKeys = map[string]bool{
 // maxCauseDepth bounds the cause chain TryCatch logs.
 const maxCauseDepth = 20
 
-// causeChain returns the messages of the errors below err in its chain, in
-// depth-first order (the branches of an errors.Join one after the other),
-// at most maxCauseDepth of them; a longer chain ends with a marker.
+// causeChain returns the messages of the errors below err in its chain,
+// scrubbed, in depth-first order (the branches of an errors.Join one after
+// the other), at most maxCauseDepth of them; a longer chain ends with a
+// marker.
 func causeChain(err error) []string {
 	var chain []string
 	var walk func(error) bool
@@ -171,7 +190,7 @@ func causeChain(err error) []string {
 				chain = append(chain, "… (chain longer than "+strconv.Itoa(maxCauseDepth)+")")
 				return false
 			}
-			chain = append(chain, c.Error())
+			chain = append(chain, Scrub(message(c)))
 			if !walk(c) {
 				return false
 			}

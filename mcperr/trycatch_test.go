@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -342,5 +343,107 @@ func TestTryCatchLoggerDisabled(t *testing.T) {
 	}
 	if buf.Len() != 0 {
 		t.Errorf("logged %s", buf.String())
+	}
+}
+
+func TestTryCatchRedactsRecord(t *testing.T) {
+	logger, records := captureLogger(t)
+	type login struct {
+		User  string `json:"user"`
+		Token string `json:"token"`
+		Note  string `json:"note"`
+	}
+	failure := fmt.Errorf("load profile: %w", &url.Error{
+		Op:  "Get",
+		URL: "https://admin:s3cret-PW@api.example.com/v1?api_key=K3Y-123&q=1",
+		Err: fmt.Errorf("upstream rejected Bearer T0K-456: %w", errors.New("password=hunter2 expired")),
+	})
+	_, err := TryCatch(context.Background(), TryCatchOptions{
+		Operation: "Profile.Load",
+		Logger:    logger,
+		Attrs:     []slog.Attr{slog.String("authorization", "Bearer T0K-456"), slog.String("requestId", "R-1")},
+		Input:     login{User: "ann", Token: "T0K-456", Note: "retry with api_key=K3Y-123"},
+	}, func(context.Context) (int, error) { return 0, failure })
+
+	e := From(err)
+	wantMsg := `load profile: Get "https://[REDACTED]@api.example.com/v1?api_key=[REDACTED]&q=1": upstream rejected Bearer [REDACTED]: password=[REDACTED] expired`
+	if e.Message() != wantMsg {
+		t.Errorf("message = %q\nwant %q", e.Message(), wantMsg)
+	}
+	if e.Cause() != failure || CodeOf(failure) != e.Code() {
+		t.Errorf("cause %v code %v: the failure must stay the cause, classified as it is", e.Cause(), e.Code())
+	}
+
+	rec := oneRecord(t, records)
+	b, _ := json.Marshal(rec)
+	for _, s := range []string{"s3cret-PW", "K3Y-123", "T0K-456", "hunter2"} {
+		if strings.Contains(string(b), s) {
+			t.Errorf("secret %q in the record: %s", s, b)
+		}
+	}
+	if rec["msg"] != "Error in Profile.Load: "+wantMsg {
+		t.Errorf("msg = %q", rec["msg"])
+	}
+	if _, ok := rec["originalMessage"]; ok {
+		t.Errorf("originalMessage = %v, want none: scrubbed, it equals the message", rec["originalMessage"])
+	}
+	wantCause := []any{
+		`Get "https://[REDACTED]@api.example.com/v1?api_key=[REDACTED]&q=1": upstream rejected Bearer [REDACTED]: password=[REDACTED] expired`,
+		"upstream rejected Bearer [REDACTED]: password=[REDACTED] expired",
+		"password=[REDACTED] expired",
+	}
+	if !reflect.DeepEqual(rec["cause"], wantCause) {
+		t.Errorf("cause = %q\nwant %q", rec["cause"], wantCause)
+	}
+	if rec["authorization"] != "[REDACTED]" || rec["requestId"] != "R-1" {
+		t.Errorf("attrs = %v %v", rec["authorization"], rec["requestId"])
+	}
+	wantInput := map[string]any{"user": "ann", "token": "[REDACTED]", "note": "retry with api_key=[REDACTED]"}
+	if !reflect.DeepEqual(rec["input"], wantInput) {
+		t.Errorf("input = %v, want %v", rec["input"], wantInput)
+	}
+}
+
+// The *Error a service returned keeps its message; what wrapped it is
+// logged scrubbed.
+func TestTryCatchKeepsErrorScrubsWrapper(t *testing.T) {
+	logger, records := captureLogger(t)
+	nf := NotFound("Item 7 not found")
+	_, err := TryCatch(context.Background(), TryCatchOptions{Operation: "op", Logger: logger},
+		func(context.Context) (int, error) { return 0, fmt.Errorf("db password=hunter2: %w", nf) })
+	if err != nf {
+		t.Fatalf("err = %v, want the *Error unchanged", err)
+	}
+	rec := oneRecord(t, records)
+	if rec["originalMessage"] != "db password=[REDACTED]: Item 7 not found" {
+		t.Errorf("originalMessage = %q", rec["originalMessage"])
+	}
+}
+
+// uncomparableHandler is a slog.Handler whose type cannot be compared:
+// TryCatch must still accept a logger built on it.
+type uncomparableHandler struct {
+	w     *bytes.Buffer
+	attrs []slog.Attr
+}
+
+func (h uncomparableHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h uncomparableHandler) Handle(_ context.Context, r slog.Record) error {
+	fmt.Fprintln(h.w, r.Message)
+	r.Attrs(func(a slog.Attr) bool { fmt.Fprintln(h.w, a.Key, a.Value); return true })
+	return nil
+}
+func (h uncomparableHandler) WithAttrs(as []slog.Attr) slog.Handler {
+	return uncomparableHandler{h.w, append(h.attrs, as...)}
+}
+func (h uncomparableHandler) WithGroup(string) slog.Handler { return h }
+
+func TestTryCatchAnyHandler(t *testing.T) {
+	var buf bytes.Buffer
+	logger := slog.New(uncomparableHandler{w: &buf})
+	_, err := TryCatch(context.Background(), TryCatchOptions{Operation: "op", Logger: logger},
+		func(context.Context) (int, error) { return 0, errors.New("token=abc") })
+	if err == nil || strings.Contains(buf.String(), "abc") || !strings.Contains(buf.String(), "Error in op: token=[REDACTED]") {
+		t.Errorf("err %v, log:\n%s", err, buf.String())
 	}
 }

@@ -93,3 +93,24 @@ func ExampleHTTPStatus() {
 	// RateLimited 429
 	// DatabaseError 500
 }
+
+func ExampleFromResponse_redactedBody() {
+	// An OAuth server that refuses a grant yet echoes a token in its body.
+	upstream := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+		io.WriteString(w, `{"error":"invalid_grant","access_token":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhbm4ifQ.c2ln","expires_in":3600}`)
+	}))
+	defer upstream.Close()
+
+	resp, err := http.Get(upstream.URL + "/token")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	e := mcperr.FromResponse(resp, mcperr.WithService("auth"))
+	fmt.Println(e.Code(), e.Message())
+	fmt.Println(e.Data()["body"])
+	// Output:
+	// Unauthorized auth returned HTTP 401 Unauthorized.
+	// {"access_token":"[REDACTED]","error":"invalid_grant","expires_in":3600}
+}

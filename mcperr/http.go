@@ -1,6 +1,8 @@
 package mcperr
 
 import (
+	"bytes"
+	"encoding/json"
 	"io"
 	"net/http"
 	"net/url"
@@ -141,10 +143,11 @@ func WithService(name string) ResponseOption {
 }
 
 // WithBodyLimit sets how many bytes of the response body are kept in the
-// data's "body" key (default [DefaultBodyLimit]). A longer body is cut at
-// that many bytes, or up to three fewer so as not to split a UTF-8 sequence,
-// and marked with a trailing "…". A limit of 0 or less captures nothing: the
-// data then has no "body" key, as with [WithoutBody].
+// data's "body" key (default [DefaultBodyLimit]). The body is redacted
+// before it is cut (see [FromResponse]); a longer one is then cut at that
+// many bytes, or fewer so as not to split a UTF-8 sequence or a
+// "[REDACTED]" marker, and marked with a trailing "…". A limit of 0 or less
+// captures nothing: the data then has no "body" key, as with [WithoutBody].
 func WithBodyLimit(n int) ResponseOption {
 	return responseOptionFunc(func(c *responseConfig) { c.bodyLimit = max(n, 0) })
 }
@@ -181,14 +184,21 @@ func WithCodeOverride(f func(status int) (Code, bool)) ResponseOption {
 //	            values of secret query parameters
 //	status      the status code (int)
 //	statusText  the status text
-//	body        the head of the body (see [WithBodyLimit] and [WithoutBody]);
-//	            absent when capture is off or reading failed
+//	body        the head of the body, redacted (see below, [WithBodyLimit]
+//	            and [WithoutBody]); absent when capture is off or reading
+//	            failed
 //	retryAfter  the Retry-After header, verbatim; [Retry] honours it
 //
 // and the keys of any [WithData] option, which win over these.
 //
-// At most limit+1 bytes of the body are read, so a huge or endless body is
-// never buffered. A nil resp yields an InternalError saying that the
+// At most limit+1024 bytes of the body are read, so a huge or endless body
+// is never buffered. What was read is redacted before it is cut to the
+// limit, so that a secret straddling the limit is recognised whole,
+// because upstreams echo tokens back (an OAuth 401 with its access_token):
+// a JSON body has the values of its sensitive keys replaced at any depth,
+// its other strings scrubbed as [Scrub] does, and is re-encoded compactly
+// if anything changed; any other body, JSON cut short by the limit
+// included, is scrubbed as text. A nil resp yields an InternalError saying that the
 // subject returned no response.
 func FromResponse(resp *http.Response, opts ...ResponseOption) *Error {
 	cfg := responseConfig{bodyLimit: DefaultBodyLimit}
@@ -268,30 +278,106 @@ func statusText(resp *http.Response) string {
 	return s
 }
 
-// readBodyHead reads at most limit+1 bytes of body and returns its head: the
-// whole body when it fits in limit bytes, else its first limit bytes (fewer
-// rather than split a UTF-8 sequence) followed by "…". It reports false when
-// limit is 0 or reading failed.
+// bodyLookahead is how far past the limit FromResponse reads, so that a
+// token straddling the limit is read whole and recognised by its shape
+// before the cut; it also lets a JSON body a little over the limit parse.
+const bodyLookahead = 1024
+
+// readBodyHead reads at most limit+bodyLookahead bytes of body and returns
+// the excerpt the client may see: what was read, redacted by redactBody,
+// then cut to limit bytes by cutHead and marked with "…" when the body or
+// the redacted text was longer. It reports false when limit is 0 or reading
+// failed.
+//
+// Redaction comes first: a secret that straddles the limit is then still
+// recognisable by its key or its shape, instead of leaving its head behind
+// a cut that hid what made it a secret.
 func readBodyHead(body io.Reader, limit int) (string, bool) {
 	if limit <= 0 {
 		return "", false
 	}
-	b, err := io.ReadAll(io.LimitReader(body, int64(limit)+1))
+	b, err := io.ReadAll(io.LimitReader(body, int64(limit)+bodyLookahead))
 	if err != nil {
 		return "", false
 	}
-	if len(b) <= limit {
+	s := redactBody(b)
+	if len(b) <= limit && len(s) <= limit {
+		return s, true
+	}
+	return cutHead(s, limit) + "…", true
+}
+
+// redactBody returns an upstream body without its secrets. A JSON document
+// has the values of its sensitive keys replaced at any depth and its strings
+// scrubbed (redact.Tree), and is re-encoded compactly only when that changed
+// something, so that a clean body keeps its bytes. Anything else, including
+// JSON cut short by the limit, is scrubbed as text, whose JSON key form
+// catches "access_token":"… in a cut body.
+func redactBody(b []byte) string {
+	if json.Valid(b) {
+		if s, ok := redactJSON(b); ok {
+			return s
+		}
+	}
+	return redact.String(string(b))
+}
+
+// redactJSON redacts the JSON document b, reporting false if it cannot.
+func redactJSON(b []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber() // numbers stay exactly as sent
+	var v any
+	if dec.Decode(&v) != nil {
+		return "", false
+	}
+	// Encoding sorts keys, so equal trees encode equally.
+	before, err := encodeJSON(v)
+	if err != nil {
+		return "", false
+	}
+	after, err := encodeJSON(redact.Tree(v))
+	if err != nil {
+		return "", false
+	}
+	if after == before {
 		return string(b), true
 	}
+	return after, true
+}
+
+// encodeJSON encodes v compactly, without escaping <, > and &: the text is
+// read by people and models, not embedded in HTML.
+func encodeJSON(v any) (string, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return "", err
+	}
+	return strings.TrimSuffix(buf.String(), "\n"), nil
+}
+
+// cutHead returns s when it fits in limit bytes, else its first limit
+// bytes, fewer rather than split a UTF-8 sequence or a redaction marker.
+func cutHead(s string, limit int) string {
+	if len(s) <= limit {
+		return s
+	}
 	cut := limit
-	// b[cut] is the first byte left out; while it continues a sequence that
+	// s[cut] is the first byte left out; while it continues a sequence that
 	// began before cut, drop that sequence's leading bytes too.
-	for i := 0; i < utf8.UTFMax-1 && cut > 0 && !utf8.RuneStart(b[cut]); i++ {
+	for i := 0; i < utf8.UTFMax-1 && cut > 0 && !utf8.RuneStart(s[cut]); i++ {
 		cut--
 	}
-	if !utf8.RuneStart(b[cut]) {
+	if !utf8.RuneStart(s[cut]) {
 		// Not UTF-8 text after all: cut at the limit.
 		cut = limit
 	}
-	return string(b[:cut]) + "…", true
+	// A marker cut in two reads as damage, not as redaction: keep it whole
+	// or leave it out.
+	lo := max(0, cut-len(redact.Marker)+1)
+	if i := strings.Index(s[lo:min(len(s), cut+len(redact.Marker)-1)], redact.Marker); i >= 0 {
+		cut = lo + i
+	}
+	return s[:cut]
 }

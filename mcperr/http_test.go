@@ -409,8 +409,8 @@ func TestFromResponseReadsBoundedAndCloses(t *testing.T) {
 		body := &countingBody{}
 		resp := &http.Response{StatusCode: 502, Body: body}
 		e := FromResponse(resp, WithBodyLimit(limit))
-		if body.read > limit+1 {
-			t.Errorf("limit %d: read %d bytes, want at most %d", limit, body.read, limit+1)
+		if body.read > limit+bodyLookahead {
+			t.Errorf("limit %d: read %d bytes, want at most %d", limit, body.read, limit+bodyLookahead)
 		}
 		if !body.closed {
 			t.Errorf("limit %d: body not closed", limit)
@@ -554,11 +554,16 @@ func TestReadBodyHead(t *testing.T) {
 	}
 }
 
+// FuzzReadBodyHead: the excerpt is bounded, never splits a rune of valid
+// text, is the head of the redacted body, and is the plain head of the body
+// when there is nothing to redact.
 func FuzzReadBodyHead(f *testing.F) {
 	f.Add("abcdé", 5)
 	f.Add("a😀b", 3)
 	f.Add("", 0)
 	f.Add("\xf0\x9f\x98", 2)
+	f.Add(`{"token":"abc"}`, 12)
+	f.Add("Bearer abcdefghijkl", 10)
 	f.Fuzz(func(t *testing.T, body string, limit int) {
 		limit %= 64
 		got, ok := readBodyHead(strings.NewReader(body), limit)
@@ -571,9 +576,11 @@ func FuzzReadBodyHead(f *testing.F) {
 		if !ok {
 			t.Fatal("read failed")
 		}
-		if len(body) <= limit {
-			if got != body {
-				t.Fatalf("short body changed: %q → %q", body, got)
+		read := body[:min(len(body), limit+bodyLookahead)]
+		redacted := redactBody([]byte(read))
+		if len(read) <= limit && len(redacted) <= limit {
+			if got != redacted {
+				t.Fatalf("short body %q: got %q, want %q", body, got, redacted)
 			}
 			return
 		}
@@ -581,8 +588,11 @@ func FuzzReadBodyHead(f *testing.F) {
 		if !found {
 			t.Fatalf("long body %q not marked: %q", body, got)
 		}
-		if len(head) > limit || len(head) < limit-(utf8.UTFMax-1) || !strings.HasPrefix(body, head) {
-			t.Fatalf("readBodyHead(%q, %d) = %q", body, limit, got)
+		if len(head) > limit || !strings.HasPrefix(redacted, head) {
+			t.Fatalf("readBodyHead(%q, %d) = %q, not a head of %q", body, limit, got, redacted)
+		}
+		if redacted == read && len(head) < limit-(utf8.UTFMax-1) && !strings.Contains(read, "[REDACTED]") {
+			t.Fatalf("readBodyHead(%q, %d) = %q cut too short", body, limit, got)
 		}
 		if utf8.ValidString(body) && !utf8.ValidString(head) {
 			t.Fatalf("readBodyHead(%q, %d) = %q splits a rune", body, limit, got)

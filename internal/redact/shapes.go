@@ -61,19 +61,18 @@ func tokenEnd(s string, i, j int) (int, bool) {
 	switch w[0] {
 	case 'e':
 		// A JWT (header.payload.signature, or a cut one) or other base64
-		// JSON (`{"` encodes as eyJ). The header is checked before the
-		// segments are taken, so that a run of short "eyJ." words is not
-		// read again and again.
+		// JSON (`{"` encodes as eyJ); no word starts so. The length is
+		// checked before the segments are taken, so that a run of short
+		// "eyJ." words is not read again and again.
 		if !strings.HasPrefix(w, "eyJ") || len(w) < 10 {
 			return 0, false
 		}
-		e, dots := j, 0
+		e := j
 		for e+1 < len(s) && s[e] == '.' && isWordByte(s[e+1]) {
 			for e++; e < len(s) && isWordByte(s[e]); e++ {
 			}
-			dots++
 		}
-		return e, dots > 0 || len(w) >= 20
+		return e, true
 	case 's', 'r', 'g', 'x', 'A':
 		for _, p := range tokenPrefixes {
 			if tail, ok := strings.CutPrefix(w, p.prefix); ok && len(tail) >= p.min && (p.check == nil || p.check(tail)) {

@@ -54,6 +54,7 @@ func TestString(t *testing.T) {
 		// (d) Token shapes.
 		{"jwt", "got eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl.", "got [REDACTED]."},
 		{"cut jwt", "got eyJhbGciOiJIUzI1NiJ9.eyJzdW", "got [REDACTED]"},
+		{"jwt header", "got eyJhbGciOi", "got [REDACTED]"},
 		{"openai", "key sk-proj-abcdEFGH12345678ijkl rejected", "key [REDACTED] rejected"},
 		{"stripe", "sk_live_abcdefgh1", "[REDACTED]"},
 		{"github", "ghp_abcdefghijklmnop ghs_abcdefgh github_pat_11ABC_xyz12345", "[REDACTED] [REDACTED] [REDACTED]"},

@@ -278,8 +278,7 @@ func mistypedPMIDs(n int) []byte {
 }
 
 // allocated is the number of bytes f allocates: the least of five runs,
-// because a run may compile a copy of the schema (sync.Pool drops some of
-// its items on purpose under the race detector).
+// since the count is the whole process's.
 func allocated(f func()) uint64 {
 	least := uint64(1<<64 - 1)
 	for range 5 {
@@ -334,7 +333,7 @@ func TestCheckAllocationFlat(t *testing.T) {
 	v := mustValidator(t, mustInput[searchInput](t))
 	small := decode(t, string(mistypedPMIDs(200)))
 	large := decode(t, string(mistypedPMIDs(100_000)))
-	v.Check(small) // warm the pool
+	v.Check(small) // warm up
 	a, b := allocated(func() { v.Check(small) }), allocated(func() { v.Check(large) })
 	if b > a+a/4 {
 		t.Errorf("Check allocated %d bytes for 200 elements, %d for 100,000", a, b)
@@ -426,6 +425,36 @@ func TestBoundedSchemaChoice(t *testing.T) {
 		v := mustValidator(t, schemaFromJSON(t, tt.schema))
 		if got := v.bounded != nil; got != tt.bounded {
 			t.Errorf("%s: bounded %v, want %v", tt.schema, got, tt.bounded)
+		}
+	}
+}
+
+// Concurrent validations each count their own issues: one that stops early
+// does not stop its neighbours.
+func TestBoundedConcurrent(t *testing.T) {
+	v := mustValidator(t, mustInput[searchInput](t))
+	large := decode(t, string(mistypedPMIDs(300)))
+	small := decode(t, `{"query":"q","pmids":[1,"2",3],"authors":[{"name":1}]}`)
+	wantLarge, wantSmall := marshal(t, v.Check(large)), marshal(t, v.Check(small))
+	done := make(chan string)
+	for i := range 8 {
+		go func() {
+			for range 50 {
+				inst, want := large, wantLarge
+				if i%2 == 0 {
+					inst, want = small, wantSmall
+				}
+				if got := marshal(t, v.Check(inst)); got != want {
+					done <- got
+					return
+				}
+			}
+			done <- ""
+		}()
+	}
+	for range 8 {
+		if got := <-done; got != "" {
+			t.Errorf("result changed under concurrency: %s", got)
 		}
 	}
 }

@@ -1,7 +1,8 @@
 // Package schema is the JSON Schema glue of tool dispatch: it infers the input
 // and output schemas of a tool from Go types, validates arguments and results
-// against them with a full list of issues, and widens an output schema so the
-// error envelope validates too.
+// against them with a list of issues (the first hundred, found with work that
+// does not grow with their number), and widens an output schema so the error
+// envelope validates too.
 //
 // # Two libraries, one schema
 //

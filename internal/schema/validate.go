@@ -129,9 +129,14 @@ func (v *Validator) Validate(instance any) []Issue {
 // loops over array items and object properties stop once MaxIssues issues
 // are certain (see [Result.Stopped]), so a million mistyped array elements
 // cost what a hundred do. Only walking the valid part of a value, which
-// cannot be skipped, grows with its size. A value nested more than MaxDepth
-// levels deep fails with one issue without being validated, because the
-// validator's cost grows with the square of the depth.
+// cannot be skipped, grows with its size. This holds for every schema that
+// [Input], [Output] and [Params] infer; a hand-written schema that uses
+// patternProperties, propertyNames, contains, dependentSchemas, a
+// non-boolean unevaluatedProperties or unevaluatedItems, or a draft other
+// than 2020-12 is validated in full, its list capped all the same. A value
+// nested more than MaxDepth levels deep fails with one issue without being
+// validated, because the validator's cost grows with the square of the
+// depth.
 func (v *Validator) Check(instance any) Result {
 	depth, isJSON := jsonDepth(instance, 0)
 	if !isJSON {

@@ -131,6 +131,14 @@ func TestHandlerBugsAreInternalErrors(t *testing.T) {
 	}
 }
 
+func TestNilOptionIsIgnored(t *testing.T) {
+	t.Parallel()
+	cs, _ := connect(t, faultyTool)
+	res := callWithin(t, cs, "faulty", map[string]any{"case": "nil_option"})
+	wiretest.AssertJSON(t, "result", res.StructuredContent,
+		`{"error":{"code":-32001,"message":"Declared, with a nil option","data":{"reason":"no_match"}}}`)
+}
+
 // structuredError returns structuredContent.error of a result.
 func structuredError(t *testing.T, res *mcp.CallToolResult) map[string]any {
 	t.Helper()

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/internal/config"
+	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -28,7 +29,11 @@ type Info struct {
 type ServerOptions struct {
 	// Logger receives the server's records. When nil, the server logs to
 	// stderr (stdout belongs to the stdio transport) at MCP_LOG_LEVEL, in
-	// the format of MCP_LOG_FORMAT.
+	// the format of MCP_LOG_FORMAT. Either way, every record is redacted
+	// first: the values of sensitive keys (password, token, apiKey,
+	// authorization, … at any depth: groups, maps, structs) become
+	// [REDACTED], and secrets in text (key=value pairs, URL credentials,
+	// bearer tokens) are scrubbed.
 	Logger *slog.Logger
 	// ShutdownTimeout bounds how long a stopping server waits for in-flight
 	// calls before cancelling them. Zero means 10 seconds.
@@ -90,6 +95,10 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	}
 	if s.logger == nil {
 		s.logger = slog.New(NewLogHandler(os.Stderr, cfg.LogLevel, cfg.LogJSON))
+	} else {
+		// A logger of the user's is redacted too: every record of the
+		// server, its handlers and the SDK goes through it.
+		s.logger = slog.New(redact.Handler(s.logger.Handler()))
 	}
 	if s.shutdown == 0 {
 		s.shutdown = 10 * time.Second
@@ -156,13 +165,13 @@ func (s *Server) Logger() *slog.Logger { return s.logger }
 
 // NewLogHandler returns the handler of the server's default logger: text (or
 // JSON) records at or above level, written to w, with [LevelNotice] printed
-// as NOTICE.
+// as NOTICE, and redacted as [ServerOptions.Logger] describes.
 func NewLogHandler(w io.Writer, level slog.Leveler, json bool) slog.Handler {
 	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: levelNames}
 	if json {
-		return slog.NewJSONHandler(w, opts)
+		return redact.Handler(slog.NewJSONHandler(w, opts))
 	}
-	return slog.NewTextHandler(w, opts)
+	return redact.Handler(slog.NewTextHandler(w, opts))
 }
 
 func levelNames(groups []string, a slog.Attr) slog.Attr {

@@ -27,7 +27,9 @@ import (
 // t, a second secret) in one of the shapes secrets leak in.
 var secretShapes = []func(ctx *mcpcore.Context, s, t string) error{
 	func(_ *mcpcore.Context, s, _ string) error { return fmt.Errorf("connect to db: password=%s", s) },
-	func(_ *mcpcore.Context, s, _ string) error { return fmt.Errorf("auth failed; api_key: %s; retry later", s) },
+	func(_ *mcpcore.Context, s, _ string) error {
+		return fmt.Errorf("auth failed; api_key: %s; retry later", s)
+	},
 	func(_ *mcpcore.Context, s, _ string) error {
 		return fmt.Errorf("upstream said: %s", `{"error":"denied","access_token":"`+s+`"}`)
 	},

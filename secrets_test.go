@@ -119,12 +119,10 @@ func TestNoSecretOnTheWireOrInALog(t *testing.T) {
 		if err == nil {
 			t.Fatalf("resource shape %d succeeded", shape)
 		}
+		// The error as the client got it: message and data.
+		b, _ := json.Marshal(err)
 		wire.WriteString(err.Error())
-		var werr interface{ Error() string }
-		if errors.As(err, &werr) {
-			b, _ := json.Marshal(err)
-			wire.Write(b)
-		}
+		wire.Write(b)
 	}
 	w, l := wire.String(), logs.String()
 	for _, s := range secrets {

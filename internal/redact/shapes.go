@@ -67,9 +67,18 @@ func tokenEnd(s string, i, j int) (int, bool) {
 		if !strings.HasPrefix(w, "eyJ") || len(w) < 10 {
 			return 0, false
 		}
+		// Take the segments after it, across empty ones ("a..b") too, but
+		// not a sentence's final dot.
 		e := j
-		for e+1 < len(s) && s[e] == '.' && isWordByte(s[e+1]) {
-			for e++; e < len(s) && isWordByte(s[e]); e++ {
+		for e < len(s) && s[e] == '.' {
+			k := e
+			for k < len(s) && s[k] == '.' {
+				k++
+			}
+			if k == len(s) || !isWordByte(s[k]) {
+				break
+			}
+			for e = k; e < len(s) && isWordByte(s[e]); e++ {
 			}
 		}
 		return e, true

@@ -55,6 +55,7 @@ func TestString(t *testing.T) {
 		{"jwt", "got eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl.", "got [REDACTED]."},
 		{"cut jwt", "got eyJhbGciOiJIUzI1NiJ9.eyJzdW", "got [REDACTED]"},
 		{"jwt header", "got eyJhbGciOi", "got [REDACTED]"},
+		{"jwt, empty segment", "got eyJhbGciOiJIUzI1NiJ9..c2ln... next", "got [REDACTED]... next"},
 		{"openai", "key sk-proj-abcdEFGH12345678ijkl rejected", "key [REDACTED] rejected"},
 		{"stripe", "sk_live_abcdefgh1", "[REDACTED]"},
 		{"github", "ghp_abcdefghijklmnop ghs_abcdefgh github_pat_11ABC_xyz12345", "[REDACTED] [REDACTED] [REDACTED]"},

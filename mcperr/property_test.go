@@ -56,8 +56,12 @@ var propLeaks = []func(s, u string) error{
 		return fmt.Errorf("proxy sent Basic %s", base64.StdEncoding.EncodeToString([]byte("svc:"+s)))
 	},
 	func(s, u string) error { return fmt.Errorf("client_secret=%s token=%s", s, u) },
-	func(s, u string) error { return fmt.Errorf("session cookie=%s, jwt: eyJhbGciOiJIUzI1NiJ9.%s.sig", s, u) },
-	func(s, u string) error { return fmt.Errorf("dsn postgres://app:%s@db:5432/app?sslmode=require&password=%s failed", s, u) },
+	func(s, u string) error {
+		return fmt.Errorf("session cookie=%s, jwt: eyJhbGciOiJIUzI1NiJ9.%s.sig", s, u)
+	},
+	func(s, u string) error {
+		return fmt.Errorf("dsn postgres://app:%s@db:5432/app?sslmode=require&password=%s failed", s, u)
+	},
 	func(s, _ string) error { return fmt.Errorf("x-api-token = %s", s) },
 }
 
@@ -91,8 +95,12 @@ var propBodies = []func(s, u, pad string) string{
 	func(s, u, pad string) string {
 		return `{"data":{"items":[{"id":1,"note":"` + pad + `","credentials":{"password":"` + s + `"}}]},"detail":"retry with api_key=` + u + `"}`
 	},
-	func(s, u, pad string) string { return pad + " invalid token presented: Bearer " + s + " (api_key=" + u + ")" },
-	func(s, u, pad string) string { return "error=invalid_client&x=" + pad + "&client_secret=" + s + "&token=" + u },
+	func(s, u, pad string) string {
+		return pad + " invalid token presented: Bearer " + s + " (api_key=" + u + ")"
+	},
+	func(s, u, pad string) string {
+		return "error=invalid_client&x=" + pad + "&client_secret=" + s + "&token=" + u
+	},
 	func(s, u, pad string) string { return pad + ` token eyJhbGciOiJIUzI1NiJ9.` + s + `.` + u },
 	func(s, u, pad string) string {
 		return `{"error":"x","pad":"` + pad + `","access_token":"` + s + strings.Repeat(u, 40) + `"}`

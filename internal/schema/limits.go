@@ -3,6 +3,8 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -119,9 +121,7 @@ func shape(issues []Issue, dropped int, stopped bool) Result {
 	size := 2 // the brackets of the list
 	for i := range issues {
 		is := bounded(issues[i])
-		if b, err := json.Marshal(is); err == nil {
-			size += len(b) + 1
-		}
+		size += jsonLen(is) + 1
 		if i > 0 && size > maxListBytes {
 			dropped += len(issues) - i
 			issues = issues[:i]
@@ -132,7 +132,8 @@ func shape(issues []Issue, dropped int, stopped bool) Result {
 	return Result{Issues: issues, Omitted: dropped, Stopped: stopped}
 }
 
-// bounded returns is with its message and path cut to their bounds.
+// bounded returns is with its message and path cut to their bounds. The
+// path is copied only when it changes.
 func bounded(is Issue) Issue {
 	is.Message = cut(is.Message, maxMessageRunes)
 	path := is.Path
@@ -140,16 +141,74 @@ func bounded(is Issue) Issue {
 		head := maxPathSegments / 2
 		tail := maxPathSegments - head - 1
 		path = append(append(append(make([]any, 0, maxPathSegments), path[:head]...), "…"), path[len(path)-tail:]...)
-	} else {
-		path = append(make([]any, 0, len(path)), path...)
 	}
+	copied := len(path) != len(is.Path)
 	for i, seg := range path {
-		if s, ok := seg.(string); ok {
-			path[i] = cut(s, maxSegmentRunes)
+		s, ok := seg.(string)
+		if !ok || len(s) <= maxSegmentRunes {
+			continue
+		}
+		if c := cut(s, maxSegmentRunes); c != s {
+			if !copied {
+				path, copied = slices.Clone(path), true
+			}
+			path[i] = c
 		}
 	}
 	is.Path = path
 	return is
+}
+
+// jsonLen is the length of the JSON encoding of is, computed without
+// encoding it.
+func jsonLen(is Issue) int {
+	n := len(`{"path":[],"message":,"keyword":}`) + jsonStringLen(is.Message) + jsonStringLen(is.Keyword)
+	for i, seg := range is.Path {
+		if i > 0 {
+			n++
+		}
+		switch seg := seg.(type) {
+		case string:
+			n += jsonStringLen(seg)
+		case int:
+			n += len(strconv.Itoa(seg))
+		default:
+			b, _ := json.Marshal(seg)
+			n += len(b)
+		}
+	}
+	return n
+}
+
+// jsonStringLen is the length of s encoded by encoding/json: quotes,
+// two-byte escapes, six-byte \u escapes (control characters, the
+// HTML-sensitive <, > and &, U+2028, U+2029, and each invalid byte, which
+// becomes \ufffd).
+func jsonStringLen(s string) int {
+	n := 2
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
+				n += 2
+			case c < 0x20 || c == '<' || c == '>' || c == '&':
+				n += 6
+			default:
+				n++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || r == '\u2028' || r == '\u2029' {
+			n += 6
+		} else {
+			n += size
+		}
+		i += size
+	}
+	return n
 }
 
 // cut returns s cut to at most n runes, the last of them an ellipsis when

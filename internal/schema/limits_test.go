@@ -194,3 +194,20 @@ func TestResultSummary(t *testing.T) {
 		}
 	}
 }
+
+func TestJSONLen(t *testing.T) {
+	var all strings.Builder
+	for c := range 0x80 {
+		all.WriteByte(byte(c))
+	}
+	for _, s := range []string{"", "plain", all.String(), "é€😀", "\u2028\u2029", "a\xffb\xc3", `<a href="x">&amp;</a>`} {
+		for _, is := range []Issue{
+			{Path: []any{}, Message: s, Keyword: "type"},
+			{Path: []any{s, 0, 12345, -1, "k"}, Message: "m", Keyword: s},
+		} {
+			if got, want := jsonLen(is), len(marshal(t, is)); got != want {
+				t.Errorf("jsonLen(%q) = %d, want %d", marshal(t, is), got, want)
+			}
+		}
+	}
+}

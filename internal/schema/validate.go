@@ -469,11 +469,13 @@ func (c *collector) union(e *sv.ValidationError, keyword string) {
 		}
 		left = append(left, cause)
 	}
-	switch len(left) {
-	case 0:
-		c.add(e.InstanceLocation, "", "type", typeMessage(want, got))
-	case 1:
+	switch {
+	case len(left) == 1:
 		c.collect(left[0])
+	case c.counting:
+		c.n++
+	case len(left) == 0:
+		c.add(e.InstanceLocation, "", "type", typeMessage(want, got))
 	default:
 		c.add(e.InstanceLocation, "", keyword, fmt.Sprintf("value matches none of the %d allowed alternatives", len(e.Causes)))
 	}

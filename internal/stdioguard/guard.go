@@ -65,14 +65,19 @@ type writer struct{ g *Guard }
 
 // Write implements io.Writer.
 func (w writer) Write(p []byte) (int, error) {
+	var ids []id
+	var objs [][]byte
+	for line := range bytes.Lines(p) {
+		i, o := outgoing(line)
+		ids, objs = append(ids, i...), append(objs, o...)
+	}
 	w.g.outMu.Lock()
 	defer w.g.outMu.Unlock()
+	w.g.st.answering(ids, objs)
 	n, err := w.g.out.Write(p)
 	// A request stops pending once its answer is out, not before: a
 	// server closing the stream in between would cut the answer off.
-	for line := range bytes.Lines(p) {
-		w.g.st.answered(line)
-	}
+	w.g.st.answered(ids)
 	return n, err
 }
 

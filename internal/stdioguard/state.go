@@ -14,8 +14,13 @@ const batchVersion = "2025-06-18"
 // side (requests) and the writing side (answers).
 type state struct {
 	mu sync.Mutex
-	// pending holds the requests read and passed on whose answer has not
-	// been written and that were not cancelled.
+	// calls holds the requests read and passed on whose answer the SDK has
+	// not begun to write and that were not cancelled: their ids are in use.
+	// The SDK frees an id before it writes the answer, since the client
+	// may reuse it as soon as it reads the answer.
+	calls map[id]struct{}
+	// pending holds the same requests until their answer is written: a
+	// server must not close the stream before.
 	pending map[id]struct{}
 	// batched holds the ids of the requests passed on in batches whose
 	// answer array has not been written. The SDK keeps them until it
@@ -32,6 +37,7 @@ type state struct {
 
 func newState() *state {
 	return &state{
+		calls:   make(map[id]struct{}),
 		pending: make(map[id]struct{}),
 		batched: make(map[id]struct{}),
 		inits:   make(map[id]struct{}),
@@ -43,9 +49,9 @@ func newState() *state {
 // answer it as a duplicate under id null, or file its answer with an
 // earlier batch.
 func (s *state) inUse(i id) bool {
-	_, p := s.pending[i]
+	_, c := s.calls[i]
 	_, b := s.batched[i]
-	return p || b
+	return c || b
 }
 
 // batchRefusal returns why batches are refused now, or "".
@@ -64,6 +70,7 @@ func (s *state) batchRefusal() string {
 // admit records a valid message passed on to the SDK.
 func (s *state) admit(m *message, inBatch bool) {
 	if m.isCall() {
+		s.calls[m.id] = struct{}{}
 		s.pending[m.id] = struct{}{}
 		if inBatch {
 			s.batched[m.id] = struct{}{}
@@ -81,15 +88,18 @@ func (s *state) admit(m *message, inBatch bool) {
 		if json.Unmarshal(m.params, &p) == nil {
 			if i, null, fault := parseID(p.RequestID); fault == "" && !null {
 				delete(s.inits, i)
+				delete(s.calls, i)
 				s.done(i)
 			}
 		}
 	}
 }
 
-// answered records the answers in one line written by the SDK.
-func (s *state) answered(line []byte) {
-	ids, objs := outgoing(line)
+// answering records the answers the SDK is about to write. The SDK has
+// set the negotiated version before it answers initialize, and freed the
+// ids it answers, so the guard does too, before a client that reads the
+// answer can act on it.
+func (s *state) answering(ids []id, objs [][]byte) {
 	if len(ids) == 0 {
 		return
 	}
@@ -107,7 +117,19 @@ func (s *state) answered(line []byte) {
 				s.version = r.Result.ProtocolVersion
 			}
 		}
+		delete(s.calls, i)
 		delete(s.batched, i)
+	}
+}
+
+// answered records the answers the SDK has written.
+func (s *state) answered(ids []id) {
+	if len(ids) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, i := range ids {
 		s.done(i)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/internal/config"
+	"github.com/seed417024ea/mcpcore/internal/stdioguard"
 )
 
 // HTTPPath is the endpoint of the Streamable HTTP transport.
@@ -34,7 +36,8 @@ func (s *Server) Run(ctx context.Context) error {
 }
 
 // ServeStdio serves one client over stdin and stdout until ctx ends or the
-// client closes stdin.
+// client closes stdin. The stream is guarded as [Server.ServeTransport]
+// says.
 func (s *Server) ServeStdio(ctx context.Context) error {
 	s.logger.Info(fmt.Sprintf("mcpcore: serving %s over stdio: %s. Connect an MCP client that launches this command; logs go to stderr.",
 		s.describe(), s.inventory()))
@@ -43,11 +46,52 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 
 // ServeTransport serves one session over t until ctx ends or the peer
 // disconnects, shutting down gracefully in the first case.
+//
+// An [*mcp.IOTransport] or [*mcp.StdioTransport] is served through a guard
+// that reads the stream line by line before the SDK does. The SDK alone
+// ends the connection on the first malformed line; behind the guard, each
+// one gets its JSON-RPC 2.0 error and the session goes on:
+//
+//   - -32700 Parse error for a line that is not one JSON value, a line over
+//     the transport's MaxLineLength (16 MiB by default; no more of the line
+//     than that is ever held) and nesting deeper than 1,000 levels;
+//   - -32600 Invalid Request for JSON that is not an object or a batch
+//     array of objects, an empty batch, "jsonrpc" other than "2.0", a
+//     member given twice, an id that is not a string, a whole number or
+//     null, a numeric id the SDK would answer under another id (1.5, 1e400,
+//     a number past 64 bits or not exact in a float64), a string id that
+//     is not valid UTF-8, a method that is not a string, an id still in use
+//     by a pending request, and a malformed response;
+//   - the id of the request when it could be read, is valid and is not in
+//     use by another request; null otherwise.
+//
+// Batches are answered as the SDK answers them until initialize settles on
+// 2025-06-18 or later; from then on (where the SDK would end the
+// connection) each request of a batch gets -32600. The internal/stdioguard
+// package documents the details.
+//
+// On shutdown, the guard also lets the server wait until the result of
+// every call that finished is written. Any other transport is served as it
+// is: the SDK's behaviour on malformed input is its own, and a result that
+// races shutdown may be lost.
 func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
+	var guard *stdioguard.Guard
+	switch tt := t.(type) {
+	case *mcp.IOTransport:
+		guard = stdioguard.New(tt.Reader, tt.Writer, tt.MaxLineLength)
+	case *mcp.StdioTransport:
+		// The SDK's own stdio transport closes stdin but never stdout.
+		guard = stdioguard.New(os.Stdin, struct{ io.Writer }{os.Stdout}, tt.MaxLineLength)
+	}
+	if guard != nil {
+		// The guard bounds each line; the SDK's frame limit, which counts
+		// the bytes its decoder reads ahead, could refuse a line the guard
+		// let through, and would end the connection.
+		t = &mcp.IOTransport{Reader: guard.Reader(), Writer: guard.Writer(), MaxLineLength: -1}
+	}
 	// The session must outlive ctx long enough to deliver the results of
 	// the calls that drain after ctx ends.
-	pending := &pendingCalls{}
-	session, err := s.mcp.Connect(context.WithoutCancel(ctx), trackedTransport{t, pending}, nil)
+	session, err := s.mcp.Connect(context.WithoutCancel(ctx), t, nil)
 	if err != nil {
 		return err
 	}
@@ -62,7 +106,7 @@ func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
 		return err
 	case <-ctx.Done():
 	}
-	s.drain(pending)
+	s.drain(guard)
 	session.Close()
 	<-closed
 	return nil
@@ -113,8 +157,11 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
 }
 
 // drain stops admitting calls and waits for in-flight ones; then, when
-// pending is not nil, for their results to be written to the transport.
-func (s *Server) drain(pending *pendingCalls) {
+// guard is not nil, for their results to be written to the transport. A
+// call leaves the in-flight count when its handler returns, a moment before
+// the SDK writes its result, and the SDK writes nothing once Close has
+// begun.
+func (s *Server) drain(guard *stdioguard.Guard) {
 	ctx, cancel := context.WithTimeout(context.Background(), s.shutdown)
 	defer cancel()
 	s.logger.Info("mcpcore: shutting down; waiting for in-flight calls", "timeout", s.shutdown.String())
@@ -122,8 +169,8 @@ func (s *Server) drain(pending *pendingCalls) {
 		s.logger.Warn("mcpcore: in-flight calls did not finish in time; cancelled them")
 		return
 	}
-	if pending != nil {
-		pending.wait(ctx)
+	if guard != nil {
+		guard.Wait(ctx)
 	}
 }
 

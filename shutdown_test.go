@@ -2,6 +2,7 @@ package mcpcore_test
 
 import (
 	"context"
+	"io"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -28,10 +29,14 @@ func callAsync(cs *mcp.ClientSession, name string, args any) <-chan callResult {
 }
 
 // serve runs srv.ServeTransport until ctx ends, with a client connected to
-// it over in-memory transports.
+// it over a pair of pipes: the newline-delimited stream of stdio, which
+// the server guards and whose answers it waits for on shutdown.
 func serve(t *testing.T, ctx context.Context, srv *mcpcore.Server) (*mcp.ClientSession, <-chan error) {
 	t.Helper()
-	ct, st := mcp.NewInMemoryTransports()
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	st := &mcp.IOTransport{Reader: toServer, Writer: fromServer}
+	ct := &mcp.IOTransport{Reader: toClient, Writer: fromClient}
 	served := make(chan error, 1)
 	go func() { served <- srv.ServeTransport(ctx, st) }()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0.0.1"}, nil).Connect(context.Background(), ct, nil)
@@ -40,6 +45,21 @@ func serve(t *testing.T, ctx context.Context, srv *mcpcore.Server) (*mcp.ClientS
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs, served
+}
+
+// slowAnswers delays the SDK's answer to every call after its handler
+// returned: the moment when a call has left the in-flight count but its
+// result is not written yet, and closing the session would drop it.
+func slowAnswers(srv *mcpcore.Server, delay time.Duration) {
+	srv.MCPServer().AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if method == "tools/call" {
+				time.Sleep(delay)
+			}
+			return res, err
+		}
+	})
 }
 
 const shuttingDown = `{"isError":true,
@@ -64,6 +84,9 @@ func TestShutdownLetsInFlightCallsFinish(t *testing.T) {
 	srv, logs := newServer(t, nil, slow, fast)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
+	// The result takes a while to reach the wire after the handler
+	// returns: the server must wait for it before closing the session.
+	slowAnswers(srv, 100*time.Millisecond)
 	cs, served := serve(t, ctx, srv)
 
 	inflight := callAsync(cs, "slow", nil)

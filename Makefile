@@ -5,9 +5,9 @@
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GO_PACKAGES := ./...
 
-.PHONY: test check unit interop run
+.PHONY: test check unit fuzz interop run
 
-test: check unit interop
+test: check unit fuzz interop
 
 # Static checks: formatting, vet, staticcheck.
 check:
@@ -22,6 +22,20 @@ check:
 unit:
 	@echo "== go test"
 	go test -race -count=1 $(GO_PACKAGES)
+
+# Fuzz targets, as package:Target, each run for FUZZTIME (make fuzz
+# FUZZTIME=5m for a longer run). Add a target with one more line.
+FUZZTIME := 5s
+FUZZ_TARGETS := \
+	./internal/stdioguard:FuzzStdioGuard
+
+fuzz:
+	@echo "== fuzz ($(FUZZTIME) per target)"
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "go test -run '^\$$' -fuzz '^$$name\$$' -fuzztime $(FUZZTIME) $$pkg"; \
+		go test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	done
 
 # Real MCP clients against the example server: the official TypeScript SDK
 # client over stdio and Streamable HTTP (npm packages pinned by

@@ -1,15 +1,12 @@
 package stdioguard
 
-import (
-	"bytes"
-	"encoding/json"
-)
+import "bytes"
 
 // batch checks a line holding a batch array. See the package doc for what
 // it answers and what it passes on.
 func (r *reader) batch(line []byte) error {
-	var elems []json.RawMessage
-	if json.Unmarshal(line, &elems) != nil || len(elems) == 0 {
+	elems := elements(line)
+	if len(elems) == 0 {
 		return r.refuse(invalidRequest("an empty batch"), id{}, false)
 	}
 	msgs := make([]*message, len(elems))

@@ -13,10 +13,10 @@ type message struct {
 	method  string
 	request bool // it has a "method": a call, or a notification without id
 	id      id
-	hasID   bool            // id is set: present, valid and not null
-	params  json.RawMessage // kept for notifications/cancelled
-	fault   *rpcError       // why it is invalid; nil when valid
-	echo    bool            // the answer to fault may carry id
+	hasID   bool      // id is set: present, valid and not null
+	params  []byte    // kept for notifications/cancelled
+	fault   *rpcError // why it is invalid; nil when valid
+	echo    bool      // the answer to fault may carry id
 }
 
 // isCall reports whether the message is a valid request that expects an
@@ -74,25 +74,27 @@ func parseMessage(raw []byte) *message {
 
 // objectMembers returns the named members of the JSON object obj, known to
 // be valid, and the first of them given twice, if any.
-func objectMembers(obj []byte, names []string) (map[string]json.RawMessage, string) {
-	mem := make(map[string]json.RawMessage, len(names))
+func objectMembers(obj []byte, names []string) (map[string][]byte, string) {
+	mem := make(map[string][]byte, len(names))
 	dup := ""
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	dec.Token() // {
-	for dec.More() {
-		tok, _ := dec.Token()
-		key, _ := tok.(string)
-		var raw json.RawMessage
-		dec.Decode(&raw)
+	it, ok := newMembers(obj)
+	if !ok {
+		return mem, ""
+	}
+	for {
+		key, ok := it.key()
+		if !ok {
+			return mem, dup
+		}
+		val := it.value()
 		if !slices.Contains(names, key) {
 			continue
 		}
 		if _, seen := mem[key]; seen && dup == "" {
 			dup = key
 		}
-		mem[key] = raw
+		mem[key] = val
 	}
-	return mem, dup
 }
 
 // wireError reports whether raw is an error object the SDK decodes: an
@@ -198,15 +200,9 @@ func outgoing(line []byte) (ids []id, objs [][]byte) {
 			return []id{i}, [][]byte{line}
 		}
 	case '[':
-		dec := json.NewDecoder(bytes.NewReader(line))
-		dec.Token() // [
-		for dec.More() {
-			var raw json.RawMessage
-			if dec.Decode(&raw) != nil {
-				break
-			}
-			if i, ok := responseID(raw); ok {
-				ids, objs = append(ids, i), append(objs, raw)
+		for _, obj := range elements(line) {
+			if i, ok := responseID(obj); ok {
+				ids, objs = append(ids, i), append(objs, obj)
 			}
 		}
 	}
@@ -215,43 +211,37 @@ func outgoing(line []byte) (ids []id, objs [][]byte) {
 
 // responseID returns the id of a response object. The SDK writes "jsonrpc"
 // and "id" first, then "method", "result" or "error", so this reads a few
-// tokens only, however large the result.
+// members only, however large the result.
 func responseID(obj []byte) (id, bool) {
-	dec := json.NewDecoder(bytes.NewReader(obj))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+	it, ok := newMembers(obj)
+	if !ok {
 		return id{}, false
 	}
 	var (
 		got             id
 		hasID, response bool
 	)
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
+	for {
+		key, ok := it.key()
+		if !ok {
 			return id{}, false
 		}
-		switch tok {
+		switch key {
 		case "method":
 			return id{}, false // a request or a notification of the server
 		case "result", "error":
 			response = true
-		}
-		if hasID && response {
-			return got, true
-		}
-		var raw json.RawMessage
-		if dec.Decode(&raw) != nil {
-			return id{}, false
-		}
-		if tok == "id" {
+		case "id":
 			var null bool
 			var fault string
-			got, null, fault = parseID(raw)
+			got, null, fault = parseID(it.value())
 			hasID = fault == "" && !null
 		}
 		if hasID && response {
 			return got, true
 		}
+		if key != "id" {
+			it.value()
+		}
 	}
-	return id{}, false
 }

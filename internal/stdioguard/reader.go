@@ -167,27 +167,13 @@ func syntaxFault(line []byte) string {
 // as the SDK counts it, without decoding anything.
 func depth(line []byte) int {
 	var d, deepest int
-	inString, escaped := false, false
-	for _, b := range line {
-		if inString {
-			switch {
-			case escaped:
-				escaped = false
-			case b == '\\':
-				escaped = true
-			case b == '"':
-				inString = false
-			}
-			continue
-		}
-		switch b {
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
 		case '"':
-			inString = true
+			i = skipString(line, i) - 1
 		case '{', '[':
 			d++
-			if d > deepest {
-				deepest = d
-			}
+			deepest = max(deepest, d)
 		case '}', ']':
 			if d > 0 {
 				d--

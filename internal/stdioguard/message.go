@@ -23,10 +23,10 @@ type message struct {
 // answer.
 func (m *message) isCall() bool { return m.fault == nil && m.request && m.hasID }
 
-// members lists the members the guard reads. Any of them given twice makes
+// envelope lists the members the guard reads. Any of them given twice makes
 // the message invalid: the SDK's decoder and this one could keep different
 // copies, and the SDK's could be the one that ends the connection.
-var members = []string{"jsonrpc", "id", "method", "params", "result", "error"}
+var envelope = []string{"jsonrpc", "id", "method", "params", "result", "error"}
 
 // parseMessage checks one JSON object, known to be valid JSON.
 func parseMessage(raw []byte) *message {
@@ -35,7 +35,7 @@ func parseMessage(raw []byte) *message {
 		m.fault = invalidRequest("a batch element must be an object")
 		return m
 	}
-	mem, dup := objectMembers(raw, members)
+	mem, dup := objectMembers(raw, envelope)
 	_, m.request = mem["method"]
 	_, hasResult := mem["result"]
 	_, hasError := mem["error"]
@@ -188,60 +188,4 @@ func headID(line []byte) (id, bool) {
 		}
 	}
 	return got, hasID && hasMethod
-}
-
-// outgoing returns the ids of the responses in one line the SDK writes, with
-// the objects they come in. Lines the SDK writes are valid JSON, an object
-// or an array of objects; anything else yields nothing.
-func outgoing(line []byte) (ids []id, objs [][]byte) {
-	switch first(line) {
-	case '{':
-		if i, ok := responseID(line); ok {
-			return []id{i}, [][]byte{line}
-		}
-	case '[':
-		for _, obj := range elements(line) {
-			if i, ok := responseID(obj); ok {
-				ids, objs = append(ids, i), append(objs, obj)
-			}
-		}
-	}
-	return ids, objs
-}
-
-// responseID returns the id of a response object. The SDK writes "jsonrpc"
-// and "id" first, then "method", "result" or "error", so this reads a few
-// members only, however large the result.
-func responseID(obj []byte) (id, bool) {
-	it, ok := newMembers(obj)
-	if !ok {
-		return id{}, false
-	}
-	var (
-		got             id
-		hasID, response bool
-	)
-	for {
-		key, ok := it.key()
-		if !ok {
-			return id{}, false
-		}
-		switch key {
-		case "method":
-			return id{}, false // a request or a notification of the server
-		case "result", "error":
-			response = true
-		case "id":
-			var null bool
-			var fault string
-			got, null, fault = parseID(it.value())
-			hasID = fault == "" && !null
-		}
-		if hasID && response {
-			return got, true
-		}
-		if key != "id" {
-			it.value()
-		}
-	}
 }

@@ -52,9 +52,8 @@ func (s *Server) runTool(c *call, rt *toolRuntime, raw json.RawMessage) (*mcp.Ca
 	if err != nil {
 		return nil, err
 	}
-	if issues := rt.output.Validate(out.structured); len(issues) > 0 {
-		return nil, mcperr.ValidationError("Tool output failed validation: "+schema.Summary(issues),
-			mcperr.WithData(map[string]any{"issues": issues}))
+	if res := rt.output.Check(out.structured); !res.Valid() {
+		return nil, mcperr.ValidationError("Tool output failed validation: "+res.Summary(), mcperr.WithData(issuesData(res)))
 	}
 	content, err := out.format()
 	if err != nil {
@@ -66,22 +65,39 @@ func (s *Server) runTool(c *call, rt *toolRuntime, raw json.RawMessage) (*mcp.Ca
 }
 
 // decodeArgs validates raw arguments against v, filling in defaults, and
-// decodes them into a T. Every schema violation is listed in data.issues;
+// decodes them into a T. Schema violations are listed in data.issues (see
+// issuesData);
 // arguments that pass the schema but still do not fit T (a number out of
 // range, say) are a ValidationError too.
 func decodeArgs[T any](v *schema.Validator, raw json.RawMessage) (T, error) {
 	var t T
-	args, issues, err := v.ValidateJSON(raw)
+	args, res, err := v.CheckJSON(raw)
 	if err != nil {
 		return t, mcperr.ValidationError("Arguments are not valid JSON: "+err.Error(), mcperr.WithCause(err))
 	}
-	if len(issues) > 0 {
-		return t, mcperr.ValidationError(schema.Summary(issues), mcperr.WithData(map[string]any{"issues": issues}))
+	if !res.Valid() {
+		return t, mcperr.ValidationError(res.Summary(), mcperr.WithData(issuesData(res)))
 	}
 	if err := json.Unmarshal(args, &t); err != nil {
 		return t, mcperr.ValidationError("Invalid arguments: "+err.Error(), mcperr.WithCause(err))
 	}
 	return t, nil
+}
+
+// issuesData is the data of a validation failure: the issues (at most
+// [schema.MaxIssues], each bounded in length), and when the list was cut,
+// issuesOmitted, the number of issues found but not listed. When validation
+// stopped at the cap, validationStopped is true and issuesOmitted is a lower
+// bound: the work for any input stays bounded.
+func issuesData(res schema.Result) map[string]any {
+	data := map[string]any{"issues": res.Issues}
+	if res.Omitted > 0 || res.Stopped {
+		data["issuesOmitted"] = res.Omitted
+	}
+	if res.Stopped {
+		data["validationStopped"] = true
+	}
+	return data
 }
 
 // decodeStrings is decodeArgs for string-valued arguments: a prompt's

@@ -5,7 +5,9 @@ package mcpcore_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -245,5 +247,43 @@ func TestResourceAndPromptBugsAreAnswered(t *testing.T) {
 	var werr *jsonrpc.Error
 	if !errors.As(err, &werr) || werr.Code != int64(mcperr.CodeInternalError) || werr.Message != "An internal error occurred in prompt broken." {
 		t.Errorf("prompt: err = %#v, want the generic InternalError", err)
+	}
+}
+
+// TestValidationWorkIsBounded sends the request that once got an 88 MB
+// answer: a huge array of mistyped elements. The answer lists at most 100
+// issues and says how many more there are at least.
+func TestValidationWorkIsBounded(t *testing.T) {
+	t.Parallel()
+	type in struct {
+		IDs []string `json:"ids" jsonschema:"the IDs to fetch"`
+	}
+	fetch := mcpcore.Tool[in, okOutput]{
+		Name:    "fetch",
+		Handler: func(*mcpcore.Context, in) (okOutput, error) { return okOutput{OK: true}, nil },
+	}
+	cs, _ := connect(t, fetch)
+	ids := make([]int, 200_000)
+	for i := range ids {
+		ids[i] = i
+	}
+	res := callWithin(t, cs, "fetch", map[string]any{"ids": ids})
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) > 64<<10 {
+		t.Errorf("answer is %d bytes, want a bounded answer", len(b))
+	}
+	e := structuredError(t, res)
+	data, _ := e["data"].(map[string]any)
+	issues, _ := data["issues"].([]any)
+	omitted, _ := data["issuesOmitted"].(float64)
+	if e["code"] != float64(mcperr.CodeValidationError) || len(issues) != 100 || data["issuesOmitted"] == nil || data["validationStopped"] != true {
+		t.Errorf("code %v, %d issues, issuesOmitted %v, validationStopped %v; want ValidationError, 100, a count, true",
+			e["code"], len(issues), data["issuesOmitted"], data["validationStopped"])
+	}
+	if msg := e["message"].(string); msg != "expected string, received number at ids.0 (+"+fmt.Sprint(len(issues)-1+int(omitted))+" or more)" {
+		t.Errorf("message %q", msg)
 	}
 }

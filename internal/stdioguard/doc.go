@@ -16,9 +16,9 @@
 //
 //   - -32700 Parse error: a line that is not one JSON value (invalid JSON,
 //     or data after the value); a line longer than the line limit (16 MiB
-//     by default; the rest of the line is discarded while it is read, never
-//     held); nesting deeper than 1,000 levels, found by a scan before
-//     anything is decoded.
+//     by default; the guard keeps the first 16 MiB for the id and discards
+//     the rest as it reads it); nesting deeper than 1,000 levels, found by
+//     a scan before anything is decoded.
 //   - -32600 Invalid Request: JSON that is not an object or an array of
 //     objects; an empty array; a member given twice; "jsonrpc" other than
 //     "2.0"; an "id" that is not a string, a whole number or null, or a

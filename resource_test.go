@@ -197,3 +197,28 @@ func TestResourceVariablesAreDecodedAndControlCharactersRefused(t *testing.T) {
 		t.Errorf("AllowControlCharacters: %v, %v", res, err)
 	}
 }
+
+// A pattern tag on a Params field is how a variable is kept to a safe
+// alphabet: the decoded "../../etc" never reaches the handler.
+func TestResourceVariablePattern(t *testing.T) {
+	t.Parallel()
+	type numbered struct {
+		ID string `json:"id" pattern:"^[0-9]+$" jsonschema:"a numeric ID"`
+	}
+	r := mcpcore.Resource[numbered, string]{
+		Name:        "numbered",
+		URITemplate: "test://numbered/{id}",
+		MIMEType:    "text/plain",
+		Handler:     func(_ *mcpcore.Context, p numbered) (string, error) { return "item " + p.ID, nil },
+	}
+	cs, _ := connect(t, r)
+	if res, err := readResource(t, cs, "test://numbered/42"); err != nil || res.Contents[0].Text != "item 42" {
+		t.Fatalf("valid ID: %v, %v", res, err)
+	}
+	_, err := readResource(t, cs, "test://numbered/..%2F..%2Fetc%2Fpasswd")
+	var werr *jsonrpc.Error
+	if !errors.As(err, &werr) || werr.Code != int64(mcperr.CodeValidationError) ||
+		werr.Message != `expected a string matching the pattern "^[0-9]+$" at id` {
+		t.Errorf("err = %#v", err)
+	}
+}

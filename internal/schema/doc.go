@@ -40,4 +40,7 @@
 //   - a `default:"…"` tag on a top-level input field is the property's
 //     default, as JSON (a string field also takes plain text); jsonschema-go
 //     has no tag for defaults. [Validator.ValidateJSON] fills defaults in.
+//
+//   - a `pattern:"…"` tag on a top-level string field is the property's
+//     pattern (RE2, unanchored unless written with ^ and $).
 package schema

@@ -30,7 +30,7 @@ func Input(t reflect.Type) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := applyDefaultTags(s, t); err != nil {
+	if err := applyTags(s, t); err != nil {
 		return nil, fmt.Errorf("schema: input type %v: %w", t, err)
 	}
 	walkSubschemas(s, func(sub *jsonschema.Schema) {

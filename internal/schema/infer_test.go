@@ -321,3 +321,44 @@ func TestInputDefaultTag(t *testing.T) {
 		t.Errorf("Input with a bad default: err = %v, want it to name the default", err)
 	}
 }
+
+func TestPatternTag(t *testing.T) {
+	type in struct {
+		ID   string  `json:"id" pattern:"^[0-9]+$"`
+		Slug *string `json:"slug,omitempty" pattern:"^[a-z-]+$"`
+	}
+	s, err := Params(reflect.TypeFor[in]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Properties["id"].Pattern != "^[0-9]+$" || s.Properties["slug"].Pattern != "^[a-z-]+$" {
+		t.Fatalf("patterns: %q %q", s.Properties["id"].Pattern, s.Properties["slug"].Pattern)
+	}
+	v, err := NewValidator(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if issues := v.Validate(decode(t, `{"id":"123","slug":"a-b"}`)); issues != nil {
+		t.Errorf("valid value: %v", issues)
+	}
+	issues := v.Validate(decode(t, `{"id":"../12"}`))
+	if len(issues) != 1 || issues[0].Keyword != "pattern" {
+		t.Errorf("issues = %v, want one pattern issue", issues)
+	}
+
+	for _, tc := range []struct {
+		typ  reflect.Type
+		want string
+	}{
+		{reflect.TypeFor[struct {
+			N int `json:"n" pattern:"^1$"`
+		}](), "needs a string field"},
+		{reflect.TypeFor[struct {
+			S string `json:"s" pattern:"("`
+		}](), `pattern "("`},
+	} {
+		if _, err := Input(tc.typ); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Input(%v): err = %v, want %q", tc.typ, err, tc.want)
+		}
+	}
+}

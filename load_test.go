@@ -25,6 +25,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -62,6 +63,10 @@ var loadNoMatch = mcpcore.Failure{
 	When:     "No item matched the token.",
 	Recovery: "Call the tool again with a token that exists.",
 }
+
+// cancelsNotSeen counts the cancelled calls whose handler never saw the
+// cancellation.
+var cancelsNotSeen atomic.Int64
 
 // upstreamClient keeps no idle connections, so that the goroutine checks
 // see the server's goroutines, not the handler's connection pool.
@@ -101,8 +106,16 @@ func faultTool(upstream string) mcpcore.Tool[faultInput, faultOutput] {
 				<-dctx.Done()
 				return faultOutput{}, dctx.Err()
 			case "cancel":
-				<-ctx.Done()
-				return faultOutput{}, ctx.Err()
+				// The client gives up after 20 ms and tells the server.
+				// Should the server never learn, the call still ends, and
+				// the test says how often that happened.
+				select {
+				case <-ctx.Done():
+					return faultOutput{}, ctx.Err()
+				case <-time.After(3 * time.Second):
+					cancelsNotSeen.Add(1)
+					return faultOutput{}, errors.New("the cancellation never arrived")
+				}
 			case "slow":
 				time.Sleep(5 * time.Millisecond)
 			}
@@ -226,6 +239,9 @@ func runLoad(t *testing.T, sessions []*mcp.ClientSession, calls, concurrency int
 
 func report(t *testing.T, transport string, r loadResult) {
 	t.Helper()
+	if n := cancelsNotSeen.Load(); n > 0 {
+		t.Logf("%s: %d cancelled calls never saw their cancellation", transport, n)
+	}
 	t.Logf("%s: %d calls, faults per class %v, %d wrong answers", transport, r.calls, r.faults, len(r.wrong))
 	for i, w := range r.wrong {
 		if i == 10 {

@@ -164,6 +164,9 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
 func (s *Server) drain(guard *stdioguard.Guard) {
 	ctx, cancel := context.WithTimeout(context.Background(), s.shutdown)
 	defer cancel()
+	// Counts of collapsed failures are written now, not lost with the
+	// process.
+	defer s.repeats.flush()
 	s.logger.Info("mcpcore: shutting down; waiting for in-flight calls", "timeout", s.shutdown.String())
 	if !s.inflight.drain(ctx) {
 		s.logger.Warn("mcpcore: in-flight calls did not finish in time; cancelled them")

@@ -27,7 +27,9 @@ unit:
 # FUZZTIME=5m for a longer run). Add a target with one more line.
 FUZZTIME := 5s
 FUZZ_TARGETS := \
-	./internal/stdioguard:FuzzStdioGuard
+	./internal/rpcguard:FuzzStdioGuard \
+	.:FuzzHTTPEndpoint \
+	./internal/redact:FuzzString
 
 fuzz:
 	@echo "== fuzz ($(FUZZTIME) per target)"

@@ -1,6 +1,7 @@
 package mcpcore
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -14,7 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/internal/config"
-	"github.com/seed417024ea/mcpcore/internal/stdioguard"
+	"github.com/seed417024ea/mcpcore/internal/rpcguard"
 )
 
 // HTTPPath is the endpoint of the Streamable HTTP transport.
@@ -67,7 +68,7 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 //
 // Batches are answered as the SDK answers them until initialize settles on
 // 2025-06-18 or later; from then on (where the SDK would end the
-// connection) each request of a batch gets -32600. The internal/stdioguard
+// connection) each request of a batch gets -32600. The internal/rpcguard
 // package documents the details.
 //
 // On shutdown, the guard also lets the server wait until the result of
@@ -75,13 +76,13 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // is: the SDK's behaviour on malformed input is its own, and a result that
 // races shutdown may be lost.
 func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
-	var guard *stdioguard.Guard
+	var guard *rpcguard.Guard
 	switch tt := t.(type) {
 	case *mcp.IOTransport:
-		guard = stdioguard.New(tt.Reader, tt.Writer, tt.MaxLineLength)
+		guard = rpcguard.New(tt.Reader, tt.Writer, tt.MaxLineLength)
 	case *mcp.StdioTransport:
 		// The SDK's own stdio transport closes stdin but never stdout.
-		guard = stdioguard.New(os.Stdin, struct{ io.Writer }{os.Stdout}, tt.MaxLineLength)
+		guard = rpcguard.New(os.Stdin, struct{ io.Writer }{os.Stdout}, tt.MaxLineLength)
 	}
 	if guard != nil {
 		// The guard bounds each line; the SDK's frame limit, which counts
@@ -115,13 +116,55 @@ func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
 // Handler returns the Streamable HTTP handler, serving [HTTPPath], in the
 // session mode of MCP_SESSION_MODE. Mount it in a mux of your own, or use
 // [Server.ServeHTTP].
+//
+// A POST whose body is not a well-formed JSON-RPC message is answered
+// before the SDK sees it, with the JSON-RPC error the stdio guard would send
+// for the same bytes (see [Server.ServeTransport]) as an application/json
+// body: HTTP 400 with -32700 or -32600, or HTTP 413 with -32700 for a body
+// over 4 MiB. A batch with an invalid element is refused whole. (The SDK
+// alone answers such bodies in plain text, and some ids, such as 1.5 or a
+// 30-digit number, under another id.)
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, mcp.NewStreamableHTTPHandler(
+	mux.Handle(HTTPPath, guardHTTP(mcp.NewStreamableHTTPHandler(
 		func(*http.Request) *mcp.Server { return s.mcp },
 		&mcp.StreamableHTTPOptions{Stateless: s.cfg.Stateless, Logger: s.logger},
-	))
+	), mcp.DefaultMaxRequestBodyBytes))
 	return mux
+}
+
+// guardHTTP checks the body of every POST with rpcguard.Check before next
+// reads it, reading at most limit bytes.
+func guardHTTP(next http.Handler, limit int64) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost || r.Body == nil {
+			next.ServeHTTP(w, r)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+		if err != nil {
+			var tooLarge *http.MaxBytesError
+			if errors.As(err, &tooLarge) {
+				writeRPCError(w, http.StatusRequestEntityTooLarge, rpcguard.TooLarge(limit))
+				return
+			}
+			// The client went away mid-body: nobody reads an answer.
+			http.Error(w, "reading the request body failed", http.StatusBadRequest)
+			return
+		}
+		if answer := rpcguard.Check(body); answer != nil {
+			writeRPCError(w, http.StatusBadRequest, answer)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r)
+	})
+}
+
+func writeRPCError(w http.ResponseWriter, status int, answer []byte) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	w.Write(answer)
 }
 
 // ServeHTTP serves Streamable HTTP on addr until ctx ends, then shuts down
@@ -161,7 +204,7 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
 // call leaves the in-flight count when its handler returns, a moment before
 // the SDK writes its result, and the SDK writes nothing once Close has
 // begun.
-func (s *Server) drain(guard *stdioguard.Guard) {
+func (s *Server) drain(guard *rpcguard.Guard) {
 	ctx, cancel := context.WithTimeout(context.Background(), s.shutdown)
 	defer cancel()
 	// Counts of collapsed failures are written now, not lost with the

@@ -1,4 +1,4 @@
-package stdioguard_test
+package rpcguard_test
 
 import (
 	"testing"

@@ -1,5 +1,7 @@
-// Package stdioguard stands between a newline-delimited JSON-RPC 2.0 stream
-// (stdio, a pipe, a socket) and the MCP SDK's transport that reads it.
+// Package rpcguard stands between a newline-delimited JSON-RPC 2.0 stream
+// (stdio, a pipe, a socket) and the MCP SDK's transport that reads it; its
+// [Check] applies the same rules to a message received whole, such as the
+// body of an HTTP POST.
 //
 // The SDK ends the whole connection on the first line it cannot decode (and
 // on a mere space after a JSON value), and answers some ids it can decode
@@ -70,4 +72,4 @@
 // notifications/cancelled for it is read. [Guard.Wait] lets a server that
 // shuts down wait until every answer is written, which the SDK does a moment
 // after the handler returns.
-package stdioguard
+package rpcguard

@@ -1,4 +1,4 @@
-package stdioguard_test
+package rpcguard_test
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 
 // probe is the request sent after every fuzz input: its answer shows that
 // the connection still serves.
-const probe = `{"jsonrpc":"2.0","id":"stdioguard-probe","method":"ping"}`
+const probe = `{"jsonrpc":"2.0","id":"rpcguard-probe","method":"ping"}`
 
 var fuzzSeeds = []string{
 	initialize("2025-06-18") + initialized + `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`,
@@ -47,7 +47,7 @@ func FuzzStdioGuard(f *testing.F) {
 	closed := make(blocker)
 	close(closed)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		if bytes.Contains(data, []byte("stdioguard-probe")) {
+		if bytes.Contains(data, []byte("rpcguard-probe")) {
 			t.Skip("the input uses the probe's id")
 		}
 		c := startConn(t, 0, closed, false)
@@ -62,7 +62,7 @@ func FuzzStdioGuard(f *testing.F) {
 					t.Fatalf("the server closed its output after %q", out)
 				}
 				out = append(out, l)
-				if strings.Contains(l, `"id":"stdioguard-probe"`) {
+				if strings.Contains(l, `"id":"rpcguard-probe"`) {
 					break read
 				}
 			case <-c.ended:
@@ -71,7 +71,7 @@ func FuzzStdioGuard(f *testing.F) {
 				t.Fatalf("no answer to the probe within 10s; got %q", out)
 			}
 		}
-		if got := out[len(out)-1]; got != `{"jsonrpc":"2.0","id":"stdioguard-probe","result":{}}` {
+		if got := out[len(out)-1]; got != `{"jsonrpc":"2.0","id":"rpcguard-probe","result":{}}` {
 			t.Errorf("probe answered %s", got)
 		}
 		checkOutput(t, data, out)
@@ -210,7 +210,7 @@ type idSet struct {
 }
 
 func sentIDs(input []byte) idSet {
-	s := idSet{strs: map[string]bool{"stdioguard-probe": true}}
+	s := idSet{strs: map[string]bool{"rpcguard-probe": true}}
 	for line := range bytes.Lines(input) {
 		dec := json.NewDecoder(bytes.NewReader(line))
 		dec.UseNumber()

@@ -1,4 +1,4 @@
-package stdioguard
+package rpcguard
 
 // outgoing returns the ids of the responses in one line the SDK writes, with
 // the objects they come in. Lines the SDK writes are valid JSON, an object

@@ -1,4 +1,4 @@
-package stdioguard
+package rpcguard
 
 import (
 	"bufio"

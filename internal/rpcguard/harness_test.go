@@ -1,4 +1,4 @@
-package stdioguard_test
+package rpcguard_test
 
 import (
 	"bufio"
@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"github.com/seed417024ea/mcpcore/internal/stdioguard"
+	"github.com/seed417024ea/mcpcore/internal/rpcguard"
 )
 
 // A conn is a bare SDK server behind a guard, driven with raw lines.
@@ -18,7 +18,7 @@ type conn struct {
 	feed   chan string   // what the client sends, written in order
 	lines  chan string   // every line the server writes, in order
 	ended  chan struct{} // closed when the server's session ends
-	guard  *stdioguard.Guard
+	guard  *rpcguard.Guard
 	closer func()
 }
 
@@ -51,7 +51,7 @@ func startConn(t testing.TB, maxLine int, release blocker, raw bool) *conn {
 	}()
 	tr := &mcp.IOTransport{Reader: inR, Writer: outW}
 	if !raw {
-		c.guard = stdioguard.New(inR, outW, maxLine)
+		c.guard = rpcguard.New(inR, outW, maxLine)
 		tr = &mcp.IOTransport{Reader: c.guard.Reader(), Writer: c.guard.Writer(), MaxLineLength: -1}
 	}
 	ss, err := srv.Connect(context.Background(), tr, nil)

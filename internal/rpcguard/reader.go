@@ -1,4 +1,4 @@
-package stdioguard
+package rpcguard
 
 import (
 	"bufio"
@@ -99,7 +99,7 @@ func (r *reader) check(line []byte, over bool) error {
 		return r.refuseLine(parseError(fmt.Sprintf("the JSON is nested deeper than %d levels", MaxDepth)), line)
 	}
 	if !json.Valid(line) {
-		return r.refuseLine(parseError(syntaxFault(line)), line)
+		return r.refuseLine(parseError(syntaxFault(line, "line")), line)
 	}
 	switch first(line) {
 	case '{':
@@ -154,13 +154,13 @@ func (r *reader) single(line []byte) error {
 	return nil
 }
 
-// syntaxFault says why json.Valid refused line.
-func syntaxFault(line []byte) string {
+// syntaxFault says why json.Valid refused b, a line or a body (what).
+func syntaxFault(b []byte, what string) string {
 	var v json.RawMessage
-	if json.NewDecoder(bytes.NewReader(line)).Decode(&v) == nil {
-		return "the line has data after its JSON value"
+	if json.NewDecoder(bytes.NewReader(b)).Decode(&v) == nil {
+		return "the " + what + " has data after its JSON value"
 	}
-	return "the line is not valid JSON"
+	return "the " + what + " is not valid JSON"
 }
 
 // depth returns the deepest nesting of arrays and objects in line, counted

@@ -1,0 +1,153 @@
+package mcpcore_test
+
+// The Streamable HTTP endpoint answers every malformed POST with the
+// JSON-RPC error the spec names, before the SDK sees it.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seed417024ea/mcpcore"
+)
+
+// post sends body to h as a client would and returns the status and the
+// body of the answer. It fails the test if h does not answer in time.
+func post(t testing.TB, h http.Handler, body []byte) (int, []byte) {
+	t.Helper()
+	req := httptest.NewRequest(http.MethodPost, mcpcore.HTTPPath, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req = req.WithContext(ctx)
+	w := httptest.NewRecorder()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		h.ServeHTTP(w, req)
+	}()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatalf("no answer to %.200q", body)
+	}
+	b, _ := io.ReadAll(w.Result().Body)
+	return w.Code, b
+}
+
+// httpHandlers are the endpoint in both session modes.
+func httpHandlers(t testing.TB) map[string]http.Handler {
+	t.Helper()
+	hs := map[string]http.Handler{}
+	for _, mode := range []string{"stateless", "stateful"} {
+		srv, _ := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{"MCP_SESSION_MODE": mode})}, searchTool)
+		hs[mode] = srv.Handler()
+	}
+	return hs
+}
+
+func TestHTTPAnswersMalformedBodies(t *testing.T) {
+	t.Parallel()
+	for mode, h := range httpHandlers(t) {
+		for _, tc := range []struct {
+			name, body string
+			status     int
+			answer     string
+		}{
+			{"not JSON", `not json`, 400, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is not valid JSON"}}`},
+			{"trailing garbage", `{"jsonrpc":"2.0","id":1,"method":"ping"} x`, 400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32700,"message":"Parse error: the body has data after its JSON value"}}`},
+			{"wrong version", `{"jsonrpc":"1.0","id":1,"method":"ping"}`, 400, `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\""}}`},
+			{"object id", `{"jsonrpc":"2.0","id":{},"method":"ping"}`, 400, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: \"id\" must be a string, a whole number or null"}}`},
+			{"fractional id", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, 400, ``},
+			{"30-digit id", `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}`, 400, ``},
+			{"empty batch", `[]`, 400, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: an empty batch"}}`},
+			{"a scalar", `42`, 400, `{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: a message must be a JSON object, or a batch array of them"}}`},
+			{"too deep", strings.Repeat("[", 1001) + strings.Repeat("]", 1001), 400, `{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the JSON is nested deeper than 1000 levels"}}`},
+			{"batch with an invalid element", `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":true,"method":"ping"}]`, 400,
+				`[{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: the batch has invalid elements; none of it was processed"}},{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: \"id\" must be a string, a whole number or null"}}]`},
+			{"too large", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"x":"` + strings.Repeat("a", 5<<20) + `"}}`, 413,
+				`{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Parse error: the body is longer than 4194304 bytes"}}`},
+		} {
+			status, got := post(t, h, []byte(tc.body))
+			if status != tc.status {
+				t.Errorf("%s %s: status %d, want %d: %s", mode, tc.name, status, tc.status, got)
+				continue
+			}
+			var e struct {
+				ID    any `json:"id"`
+				Error struct {
+					Code int `json:"code"`
+				} `json:"error"`
+			}
+			if tc.answer == "" {
+				// An id the SDK would answer under another id is refused, and
+				// not echoed.
+				if json.Unmarshal(got, &e) != nil || e.ID != nil || e.Error.Code != -32600 {
+					t.Errorf("%s %s: answer %s, want -32600 with id null", mode, tc.name, got)
+				}
+				continue
+			}
+			if string(got) != tc.answer {
+				t.Errorf("%s %s:\n got %s\nwant %s", mode, tc.name, got, tc.answer)
+			}
+		}
+		// A well-formed request still goes through.
+		status, got := post(t, h, []byte(`{"jsonrpc":"2.0","id":7,"method":"ping"}`))
+		if status != 200 || !strings.Contains(string(got), `{"jsonrpc":"2.0","id":7,"result":{}}`) {
+			t.Errorf("%s ping: %d %s", mode, status, got)
+		}
+	}
+}
+
+// FuzzHTTPEndpoint posts raw bytes to the endpoint in both session modes:
+// it must answer in time, without a panic, and with a JSON-RPC error for
+// whatever is malformed.
+func FuzzHTTPEndpoint(f *testing.F) {
+	for _, seed := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"fuzz","version":"1"}}}`,
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`,
+		`{"jsonrpc":"2.0","id":2,"method":"tools/list"}`,
+		`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"search","arguments":{"case":"recovery"}}}`,
+		`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"search","arguments":{"case":1}}}`,
+		`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"}]`,
+		`{"jsonrpc":"2.0","id":4,"method":"notifications/cancelled","params":{"requestId":3}}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`, `[]`, `{`, `null`,
+	} {
+		f.Add([]byte(seed))
+	}
+	hs := httpHandlers(f)
+	f.Fuzz(func(t *testing.T, body []byte) {
+		for mode, h := range hs {
+			status, got := post(t, h, body)
+			if !json.Valid(body) && (status != http.StatusBadRequest || !bytes.Contains(got, []byte(`"code":-32700`))) {
+				t.Fatalf("%s: %q is not JSON and was answered %d %s", mode, body, status, got)
+			}
+			if status != http.StatusBadRequest || !json.Valid(got) {
+				continue
+			}
+			// A 400 with a JSON body is the guard's: a JSON-RPC error
+			// object, or an array of them.
+			var one struct {
+				JSONRPC string          `json:"jsonrpc"`
+				Error   *map[string]any `json:"error"`
+			}
+			var many []json.RawMessage
+			if json.Unmarshal(got, &many) == nil {
+				if len(many) == 0 {
+					t.Fatalf("%s: empty answer array", mode)
+				}
+				got = many[0]
+			}
+			if json.Unmarshal(got, &one) != nil || one.JSONRPC != "2.0" || one.Error == nil {
+				t.Fatalf("%s: %q answered %d %s", mode, body, status, got)
+			}
+		}
+	})
+}

@@ -20,23 +20,33 @@
 //     carries data.recovery.hint; structuredContent.error is the JSON-RPC
 //     error object {code, message, data?}. Both surfaces always agree.
 //   - Invalid tool input is a ValidationError result whose data.issues lists
-//     every problem (path, message, keyword); the handler is not called.
+//     the problems (path, message, keyword), at most 100 of them, with
+//     data.issuesOmitted counting the rest; the handler is not called.
 //   - A resource or prompt failure is a JSON-RPC error with exactly the code,
 //     message and data of the error.
 //
 // An [*mcperr.Error] keeps its code, message and data on the wire. Any other
-// error is classified ([mcperr.From]) and sent with code and message only: a
-// classified error never leaks data. A panic becomes an InternalError with a
-// generic message; its value and stack go to the log, never to the client.
-// A call the client cancels ends as RequestCancelled, one whose deadline
-// passes as Timeout.
+// error is classified ([mcperr.From]) and sent with code and its message,
+// scrubbed of secrets ([mcperr.Scrub]), only: a classified error never leaks
+// data. A panic, or a typed nil returned as error, becomes an InternalError
+// with a generic message; its value and stack go to the log, never to the
+// client. Data that JSON cannot encode is dropped from the answer, and named
+// in the log, so that every call is answered. A call the client cancels ends
+// as RequestCancelled, one whose deadline passes as Timeout.
+//
+// Malformed JSON-RPC (on stdio, a line; over HTTP, a body) is answered with
+// -32700 or -32600 before the SDK sees it, and the server goes on serving;
+// see [Server.ServeTransport] and [Server.Handler].
 //
 // # Logging
 //
 // Every failure is logged once, as "Error in tool:<name>: <message>", at
-// error level, or at the Severity its contract entry declares; a cancelled
-// request is logged at info without a stack. Logs go to stderr by default,
-// since stdout belongs to the stdio transport.
+// error level, or at the Severity its contract entry declares (for that
+// declared failure only: same reason and code); a cancelled request is
+// logged at info without a stack. Repeats of one failure within
+// [ServerOptions.RepeatWindow] are collapsed into one record with a count.
+// Every record is redacted: sensitive keys at any depth, and secrets in text.
+// Logs go to stderr by default, since stdout belongs to the stdio transport.
 //
 // # Configuration
 //

@@ -65,7 +65,7 @@ var loadNoMatch = mcpcore.Failure{
 }
 
 // cancelsNotSeen counts the cancelled calls whose handler never saw the
-// cancellation.
+// cancellation, in this process (the HTTP run).
 var cancelsNotSeen atomic.Int64
 
 // upstreamClient keeps no idle connections, so that the goroutine checks
@@ -239,9 +239,6 @@ func runLoad(t *testing.T, sessions []*mcp.ClientSession, calls, concurrency int
 
 func report(t *testing.T, transport string, r loadResult) {
 	t.Helper()
-	if n := cancelsNotSeen.Load(); n > 0 {
-		t.Logf("%s: %d cancelled calls never saw their cancellation", transport, n)
-	}
 	t.Logf("%s: %d calls, faults per class %v, %d wrong answers", transport, r.calls, r.faults, len(r.wrong))
 	for i, w := range r.wrong {
 		if i == 10 {
@@ -304,6 +301,9 @@ func TestLoadWithFaultsOverHTTP(t *testing.T) {
 		t.Logf("HTTP: %d log records for %d calls", len(logs.Records(t)), r.calls)
 	}()
 
+	if n := cancelsNotSeen.Load(); n > 0 {
+		t.Logf("HTTP: %d cancelled calls never saw their cancellation", n)
+	}
 	wiretest.WaitFor(t, "goroutines back to baseline", func() bool { return runtime.NumGoroutine() <= goroutinesBefore })
 	heapAfter := heapInUse()
 	t.Logf("HTTP: goroutines %d before, %d after; heap %d KB before, %d KB after",

@@ -2,32 +2,14 @@ package rpcguard
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/seed417024ea/mcpcore/internal/wiretest"
 )
-
-// syncBuffer is a bytes.Buffer written and read from two goroutines.
-type syncBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *syncBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *syncBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // readLines reads n lines the SDK would get from g.
 func readLines(t *testing.T, br *bufio.Reader, n int) []string {
@@ -47,7 +29,7 @@ const initReq = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protoc
 
 func TestBatchWaitsForInitialize(t *testing.T) {
 	t.Parallel()
-	var out syncBuffer
+	var out wiretest.LogBuffer
 	g := New(strings.NewReader(initReq+"\n"+`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`+"\n"+`{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n"), &out, 0)
 	br := bufio.NewReader(g.Reader())
 	readLines(t, br, 2) // initialize, then ping 2: the batch is refused in between
@@ -134,7 +116,7 @@ func TestLongLineHeldBounded(t *testing.T) {
 	head := `{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"pad":"`
 	body := io.MultiReader(strings.NewReader(head), io.LimitReader(repeat('a'), 8<<20),
 		strings.NewReader(`"}}`+"\n"+`{"jsonrpc":"2.0","id":6,"method":"ping"}`+"\n"))
-	var out syncBuffer
+	var out wiretest.LogBuffer
 	g := New(body, &out, limit)
 	got := readLines(t, bufio.NewReader(g.Reader()), 1)
 	if got[0] != `{"jsonrpc":"2.0","id":6,"method":"ping"}` {

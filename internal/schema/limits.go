@@ -3,6 +3,8 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -240,27 +242,24 @@ func jsonDepth(x any, depth int) (int, bool) {
 	case nil, bool, string, float64, json.Number:
 		return depth, true
 	case map[string]any:
-		deepest := depth + 1
-		for _, e := range x {
-			d, ok := jsonDepth(e, min(depth+1, MaxDepth+1))
-			if !ok {
-				return deepest, false
-			}
-			deepest = max(deepest, d)
-		}
-		return deepest, true
+		return deepestOf(maps.Values(x), depth)
 	case []any:
-		deepest := depth + 1
-		for _, e := range x {
-			d, ok := jsonDepth(e, min(depth+1, MaxDepth+1))
-			if !ok {
-				return deepest, false
-			}
-			deepest = max(deepest, d)
-		}
-		return deepest, true
+		return deepestOf(slices.Values(x), depth)
 	}
 	return depth, false
+}
+
+// deepestOf is jsonDepth for the members of an object or array at depth.
+func deepestOf(members iter.Seq[any], depth int) (int, bool) {
+	deepest := depth + 1
+	for e := range members {
+		d, ok := jsonDepth(e, min(depth+1, MaxDepth+1))
+		if !ok {
+			return deepest, false
+		}
+		deepest = max(deepest, d)
+	}
+	return deepest, true
 }
 
 // rawDepth returns the deepest nesting of arrays and objects in data, JSON

@@ -11,6 +11,9 @@ func (sc *scanner) keyValue(i int) int {
 	if next < len(s) && s[next] == '=' {
 		return next + 1 // "==" and ":=" are operators, not assignments
 	}
+	if s[i] == '=' && next < len(s) && s[next] == '>' {
+		next++ // "key => value", as Ruby and PHP print a hash
+	}
 	key, jsonKey := sc.keyBefore(i)
 	if key == "" || !keyNamed(key) {
 		return next
@@ -21,6 +24,11 @@ func (sc *scanner) keyValue(i int) int {
 	}
 	start, end, after, quote := value(s, v, jsonKey)
 	sc.emit(start, end, quote)
+	if sc.lo < end {
+		// The value ran past the end of the URL it began in and was cut
+		// there: what follows the URL is text to scan, not the value.
+		return max(sc.lo, next)
+	}
 	return max(after, next)
 }
 

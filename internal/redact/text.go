@@ -89,6 +89,15 @@ func scrub(s string, query bool) string {
 		case sc.inQuery && c == '#':
 			sc.inQuery = false // the fragment is plain text again
 			i++
+		case c == '[' && strings.HasPrefix(s[i:], Marker):
+			// A marker of an earlier scrub stands where a span was
+			// emitted then; it bounds what is read as a key as that span
+			// did, so that scrubbing again finds nothing new.
+			i += len(Marker)
+			if i < len(s) && s[i] == '"' && i > len(Marker) && s[i-len(Marker)-1] == '"' {
+				i++
+			}
+			sc.lo = max(sc.lo, i)
 		case c == ':' && strings.HasPrefix(s[i+1:], "//"):
 			i = sc.url(i)
 		case c == '=' || c == ':':

@@ -34,6 +34,8 @@ func TestString(t *testing.T) {
 		{"value ends at a final colon", "token=abc:", "token=[REDACTED]:"},
 		{"empty value", "password=&user=ann password=", "password=&user=ann password="},
 		{"operators", "password == x, token := y", "password == x, token := y"},
+		{"hash arrow", `'password' => 'hunter2', user => ann`, `'password' => '[REDACTED]', user => ann`},
+		{"ruby hash", `{"password"=>"hunter2", "n"=>1}`, `{"password"=>"[REDACTED]", "n"=>1}`},
 
 		// (b) URLs.
 		{"credentials", `Get "https://admin:pw@api.example.com/v1": EOF`, `Get "https://[REDACTED]@api.example.com/v1": EOF`},

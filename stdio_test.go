@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore"
 )
 
 // A stream is one raw newline-delimited JSON-RPC session with a server.
@@ -263,4 +264,40 @@ func TestStdioProtocolVersionReachesTheSDK(t *testing.T) {
 	if n != 1 {
 		t.Errorf("%d sessions, want 1", n)
 	}
+}
+
+// TestStdioCancelledIDIsNotReused: the SDK still answers a cancelled request
+// and holds its id until then. A new request with that id in between must be
+// refused, never answered with the cancelled request's result.
+func TestStdioCancelledIDIsNotReused(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	slow := mcpcore.Tool[caseInput, okOutput]{
+		Name: "slow",
+		Handler: func(ctx *mcpcore.Context, _ caseInput) (okOutput, error) {
+			<-ctx.Done()
+			<-release // the answer is written after the id is reused
+			return okOutput{}, ctx.Err()
+		},
+	}
+	srv, _ := newServer(t, nil, slow, renderTool)
+	s := openStream(t, srv.ServeTransport)
+	s.handshake(t, "2025-06-18")
+	s.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow","arguments":{}}}` + "\n")
+	s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}` + "\n")
+	s.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"render","arguments":{}}}` + "\n")
+	if l := s.next(t); l != rpcErr("null", "-32600", `Invalid Request: the \"id\" is in use by a pending request`) {
+		t.Errorf("the reused id was answered %s", l)
+	}
+	close(release)
+	// The cancelled request's own answer, which its client drops.
+	if l := s.next(t); !strings.HasPrefix(l, `{"jsonrpc":"2.0","id":7,"result":{`) || !strings.Contains(l, `-32011`) {
+		t.Errorf("the cancelled request was answered %s", l)
+	}
+	// Once it is answered, the id is free again.
+	s.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"render","arguments":{}}}` + "\n")
+	if l := s.next(t); !strings.HasPrefix(l, `{"jsonrpc":"2.0","id":7,"result":{"content"`) || strings.Contains(l, "isError") {
+		t.Errorf("the freed id was answered %s", l)
+	}
+	s.stillServes(t)
 }

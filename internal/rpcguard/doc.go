@@ -58,8 +58,8 @@
 //     else, and the SDK answers them in one array of its own; valid
 //     notifications and responses go on as single lines after it. JSON-RPC
 //     2.0 asks for a single answer array; holding the guard's errors back
-//     until the SDK answers would hold them forever when the SDK never does
-//     (a cancelled request), so every request gets exactly one answer, in
+//     until the SDK answers would hold them back as long as a slow request
+//     of the batch runs, so every request gets exactly one answer, in
 //     one of two arrays. An id given twice in a batch, or still in use by an
 //     earlier request, is an invalid element (the SDK ends the connection on
 //     both).
@@ -68,8 +68,11 @@
 //
 // The guard also knows which requests are waiting for their answer: a
 // request with an id is pending from the moment it is read until an answer
-// with that id is written (the outgoing lines are read for their ids) or a
-// notifications/cancelled for it is read. [Guard.Wait] lets a server that
-// shuts down wait until every answer is written, which the SDK does a moment
-// after the handler returns.
+// with that id is written (the outgoing lines are read for their ids). A
+// cancelled request stays pending: the SDK still answers it (its client
+// drops the answer), and keeps the id until then, so a new request with
+// that id before the answer is written is refused, never answered with the
+// cancelled one's result. [Guard.Wait] lets a server that shuts down wait
+// until every answer is written, which the SDK does a moment after the
+// handler returns.
 package rpcguard

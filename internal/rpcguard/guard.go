@@ -50,8 +50,8 @@ func (g *Guard) Reader() io.ReadCloser { return g.in }
 // requests' wait.
 func (g *Guard) Writer() io.WriteCloser { return writer{g} }
 
-// Wait blocks until every request read so far has its answer written or was
-// cancelled, until the stream is closed, or until ctx ends.
+// Wait blocks until every request read so far has its answer written, until
+// the stream is closed, or until ctx ends.
 func (g *Guard) Wait(ctx context.Context) { g.st.wait(ctx) }
 
 // write puts one or more whole lines on the stream.

@@ -14,7 +14,6 @@ type message struct {
 	request bool // it has a "method": a call, or a notification without id
 	id      id
 	hasID   bool      // id is set: present, valid and not null
-	params  []byte    // kept for notifications/cancelled
 	fault   *rpcError // why it is invalid; nil when valid
 	echo    bool      // the answer to fault may carry id
 }
@@ -63,7 +62,6 @@ func parseMessage(raw []byte) *message {
 			m.fault = invalidRequest(`"method" must be a string`)
 		}
 		m.method = method
-		m.params = mem["params"]
 	case !m.hasID || hasResult == hasError:
 		m.fault = invalidRequest(`a request needs a string "method"; a response needs an "id" and exactly one of "result" and "error"`)
 	case hasError && !wireError(mem["error"]):

@@ -15,7 +15,7 @@ const batchVersion = "2025-06-18"
 type state struct {
 	mu sync.Mutex
 	// calls holds the requests read and passed on whose answer the SDK has
-	// not begun to write and that were not cancelled: their ids are in use.
+	// not begun to write, cancelled or not: their ids are in use.
 	// The SDK frees an id before it writes the answer, since the client
 	// may reuse it as soon as it reads the answer.
 	calls map[id]struct{}
@@ -24,8 +24,8 @@ type state struct {
 	pending map[id]struct{}
 	// batched holds the ids of the requests passed on in batches whose
 	// answer array has not been written. The SDK keeps them until it
-	// answers the request, or for ever when the request was cancelled, and
-	// ends the connection on a batch that uses one again.
+	// writes that array, and ends the connection on a batch that uses one
+	// again.
 	batched map[id]struct{}
 	// inits holds the pending initialize requests; version is the protocol
 	// version the last successful one answered.
@@ -78,21 +78,10 @@ func (s *state) admit(m *message, inBatch bool) {
 		if m.method == "initialize" {
 			s.inits[m.id] = struct{}{}
 		}
-		return
 	}
-	if m.request && m.method == "notifications/cancelled" {
-		// The SDK sends no answer to a cancelled request.
-		var p struct {
-			RequestID json.RawMessage `json:"requestId"`
-		}
-		if json.Unmarshal(m.params, &p) == nil {
-			if i, null, fault := parseID(p.RequestID); fault == "" && !null {
-				delete(s.inits, i)
-				delete(s.calls, i)
-				s.done(i)
-			}
-		}
-	}
+	// A notifications/cancelled frees nothing: the SDK still writes an
+	// answer to the cancelled request (its client drops it), and keeps the
+	// id until then, so the id stays in use until that answer is written.
 }
 
 // answering records the answers the SDK is about to write. The SDK has

@@ -62,7 +62,8 @@ func TestVersionFromInitialize(t *testing.T) {
 }
 
 // TestWaitForAnswers checks that a request is pending until its answer is
-// written or it is cancelled, and that Wait ends when the stream closes.
+// written, even when it was cancelled (the SDK answers it all the same), and
+// that Wait ends when the stream closes.
 func TestWaitForAnswers(t *testing.T) {
 	t.Parallel()
 	in := `{"jsonrpc":"2.0","id":1,"method":"a"}` + "\n" +
@@ -84,7 +85,9 @@ func TestWaitForAnswers(t *testing.T) {
 			t.Fatalf("%d pending, want %d", len(g.st.pending), want)
 		}
 	}
-	pending(3) // "two" was cancelled
+	pending(4) // "two" was cancelled, and is still answered
+	g.Writer().Write([]byte(`{"jsonrpc":"2.0","id":"two","result":{"isError":true}}` + "\n"))
+	pending(3)
 	g.Writer().Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n"))
 	pending(2)
 	g.Writer().Write([]byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":3}}` + "\n"))

@@ -16,14 +16,7 @@ import (
 // addTool registers a tool with the SDK behind the one dispatch every call
 // goes through.
 func (s *Server) addTool(def *mcp.Tool, rt *toolRuntime) {
-	s.mcp.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, _ error) {
-		// The last line of defence: callTool recovers every panic it
-		// can foresee, and this one answers the call whatever happens.
-		defer func() {
-			if r := recover(); r != nil {
-				res = (&failure{err: internalError("tool", rt.name)}).toolResult()
-			}
-		}()
+	s.mcp.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		return s.callTool(ctx, rt, req), nil
 	})
 	s.tools++

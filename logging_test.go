@@ -273,3 +273,31 @@ func TestRepeatedFailuresAreSummarised(t *testing.T) {
 	}
 	wiretest.WaitFor(t, "every failure logged or counted", func() bool { return count() == calls })
 }
+
+// TestRepeatCountsSurviveTheEndOfASession: a stdio server ends when its
+// client closes stdin; the counts of the failures collapsed so far are
+// written then, not lost with the process.
+func TestRepeatCountsSurviveTheEndOfASession(t *testing.T) {
+	t.Parallel()
+	srv, logs := newServer(t, &mcpcore.ServerOptions{RepeatWindow: time.Hour}, searchTool)
+	s := openStream(t, srv.ServeTransport)
+	s.handshake(t, "2025-06-18")
+	for i := range 3 {
+		s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search","arguments":{"case":"default_message"}}}`+"\n", i+1))
+		s.next(t)
+	}
+	s.in.Close()
+	select {
+	case err := <-s.ended:
+		if err != nil {
+			t.Fatalf("ServeTransport: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("ServeTransport did not return when stdin closed")
+	}
+	recs := logs.Failures(t, "search")
+	if len(recs) != 2 || recs[1]["repeated"] != float64(2) ||
+		!strings.HasPrefix(recs[1]["msg"].(string), "Error in tool:search: No items matched the query. (repeated 2 more times in ") {
+		t.Errorf("records: %v", recs)
+	}
+}

@@ -76,6 +76,9 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // is: the SDK's behaviour on malformed input is its own, and a result that
 // races shutdown may be lost.
 func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
+	// However serving ends, counts of collapsed failures are written, not
+	// lost with the process.
+	defer s.repeats.flush()
 	var guard *rpcguard.Guard
 	switch tt := t.(type) {
 	case *mcp.IOTransport:
@@ -170,6 +173,7 @@ func writeRPCError(w http.ResponseWriter, status int, answer []byte) {
 // ServeHTTP serves Streamable HTTP on addr until ctx ends, then shuts down
 // gracefully.
 func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
+	defer s.repeats.flush()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -207,9 +211,6 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
 func (s *Server) drain(guard *rpcguard.Guard) {
 	ctx, cancel := context.WithTimeout(context.Background(), s.shutdown)
 	defer cancel()
-	// Counts of collapsed failures are written now, not lost with the
-	// process.
-	defer s.repeats.flush()
 	s.logger.Info("mcpcore: shutting down; waiting for in-flight calls", "timeout", s.shutdown.String())
 	if !s.inflight.drain(ctx) {
 		s.logger.Warn("mcpcore: in-flight calls did not finish in time; cancelled them")

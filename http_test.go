@@ -151,3 +151,16 @@ func FuzzHTTPEndpoint(f *testing.F) {
 		}
 	})
 }
+
+// A batch whose invalid element shares its id with a valid request answers
+// that id once, never twice.
+func TestHTTPBatchAnswersAnIDOnce(t *testing.T) {
+	t.Parallel()
+	h := httpHandlers(t)["stateless"]
+	status, got := post(t, h, []byte(`[{"jsonrpc":"1.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":1,"method":"ping"}]`))
+	want := `[{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request: \"jsonrpc\" must be \"2.0\""}},` +
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: the batch has invalid elements; none of it was processed"}}]`
+	if status != 400 || string(got) != want {
+		t.Errorf("%d %s\nwant 400 %s", status, got, want)
+	}
+}

@@ -17,32 +17,15 @@ func (r *reader) batch(line []byte) error {
 	st := r.g.st
 	st.mu.Lock()
 	refusal := st.batchRefusal()
-	calls := make(map[id]bool) // the ids of the batch's valid requests
-	for _, m := range msgs {
-		if !m.isCall() {
-			continue
-		}
-		if st.inUse(m.id) || calls[m.id] {
-			m.fault, m.echo = invalidRequest(errInUse), false
-			continue
-		}
-		calls[m.id] = true
-	}
+	faults := markCalls(msgs, st.inUse)
 	var (
 		answers [][]byte
 		pass    []*message
-		echoed  = make(map[id]bool)
 	)
 	for _, m := range msgs {
 		switch {
 		case m.fault != nil:
-			// An invalid element's id must not be one a valid request of
-			// the batch, a pending request, or an earlier answer has.
-			var to *id
-			if m.echo && !st.inUse(m.id) && !calls[m.id] && !echoed[m.id] {
-				to, echoed[m.id] = &m.id, true
-			}
-			answers = append(answers, answer(m.fault, to))
+			answers = append(answers, faults.answer(m))
 		case refusal != "":
 			if m.isCall() {
 				answers = append(answers, answer(invalidRequest(refusal), &m.id))
@@ -57,13 +40,53 @@ func (r *reader) batch(line []byte) error {
 	st.mu.Unlock()
 
 	if len(answers) > 0 {
-		out := append([]byte{'['}, bytes.Join(answers, []byte{','})...)
-		if _, err := r.g.write(append(out, ']', '\n')); err != nil {
+		if _, err := r.g.write(append(array(answers), '\n')); err != nil {
 			return err
 		}
 	}
 	r.forward(line, msgs, pass)
 	return nil
+}
+
+// batchFaults answers the invalid elements of one batch.
+type batchFaults struct {
+	inUse  func(id) bool
+	calls  map[id]bool // the ids of the batch's valid requests
+	echoed map[id]bool // the ids answered so far
+}
+
+// markCalls marks as invalid each request of a batch whose id is in use or
+// given twice in the batch (the SDK ends the connection on both), and
+// returns what answers the invalid elements.
+func markCalls(msgs []*message, inUse func(id) bool) *batchFaults {
+	f := &batchFaults{inUse: inUse, calls: make(map[id]bool), echoed: make(map[id]bool)}
+	for _, m := range msgs {
+		if !m.isCall() {
+			continue
+		}
+		if inUse(m.id) || f.calls[m.id] {
+			m.fault, m.echo = invalidRequest(errInUse), false
+			continue
+		}
+		f.calls[m.id] = true
+	}
+	return f
+}
+
+// answer is the error answer to an invalid element: under its id only when
+// no valid request of the batch, no pending request and no earlier answer
+// has that id, so that no answer can be taken for another request's.
+func (f *batchFaults) answer(m *message) []byte {
+	var to *id
+	if m.echo && !f.inUse(m.id) && !f.calls[m.id] && !f.echoed[m.id] {
+		to, f.echoed[m.id] = &m.id, true
+	}
+	return answer(m.fault, to)
+}
+
+// array joins answers into one JSON array.
+func array(answers [][]byte) []byte {
+	return append(append([]byte{'['}, bytes.Join(answers, []byte{','})...), ']')
 }
 
 // forward sets what the SDK reads of a batch: its valid requests as one

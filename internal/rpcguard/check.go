@@ -2,8 +2,8 @@ package rpcguard
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // Check checks a JSON-RPC message or batch received whole, such as the body
@@ -22,24 +22,16 @@ func Check(body []byte) []byte {
 	if len(body) == 0 {
 		return answer(parseError("the body is empty"), nil)
 	}
-	if depth(body) > MaxDepth {
-		to, ok := headID(body)
-		return answer(parseError(fmt.Sprintf("the JSON is nested deeper than %d levels", MaxDepth)), idIf(to, ok))
+	if fault, to, ok := frame(body, "body"); fault != nil {
+		return answer(fault, idIf(to, ok))
 	}
-	if !json.Valid(body) {
-		to, ok := headID(body)
-		return answer(parseError(syntaxFault(body, "body")), idIf(to, ok))
-	}
-	switch first(body) {
-	case '{':
-		if m := parseMessage(body); m.fault != nil {
-			return answer(m.fault, idIf(m.id, m.echo))
-		}
-		return nil
-	case '[':
+	if first(body) == '[' {
 		return checkBatch(body)
 	}
-	return answer(invalidRequest("a message must be a JSON object, or a batch array of them"), nil)
+	if m := parseMessage(body); m.fault != nil {
+		return answer(m.fault, idIf(m.id, m.echo))
+	}
+	return nil
 }
 
 // checkBatch is Check for a batch array.
@@ -49,33 +41,23 @@ func checkBatch(body []byte) []byte {
 		return answer(invalidRequest("an empty batch"), nil)
 	}
 	msgs := make([]*message, len(elems))
-	invalid := false
-	seen := make(map[id]bool)
 	for n, e := range elems {
-		m := parseMessage(e)
-		if m.isCall() {
-			// The SDK ends the session on an id given twice in a batch.
-			if seen[m.id] {
-				m.fault, m.echo = invalidRequest(`the "id" is given twice in the batch`), false
-			}
-			seen[m.id] = true
-		}
-		msgs[n] = m
-		invalid = invalid || m.fault != nil
+		msgs[n] = parseMessage(e)
 	}
-	if !invalid {
+	faults := markCalls(msgs, func(id) bool { return false })
+	if !slices.ContainsFunc(msgs, func(m *message) bool { return m.fault != nil }) {
 		return nil
 	}
 	var answers [][]byte
 	for _, m := range msgs {
 		switch {
 		case m.fault != nil:
-			answers = append(answers, answer(m.fault, idIf(m.id, m.echo)))
+			answers = append(answers, faults.answer(m))
 		case m.isCall():
 			answers = append(answers, answer(invalidRequest("the batch has invalid elements; none of it was processed"), &m.id))
 		}
 	}
-	return append(append([]byte{'['}, bytes.Join(answers, []byte{','})...), ']')
+	return array(answers)
 }
 
 // idIf returns &i when ok, nil otherwise.

@@ -95,19 +95,33 @@ func (r *reader) check(line []byte, over bool) error {
 	if len(line) == 0 {
 		return nil // blank
 	}
-	if depth(line) > MaxDepth {
-		return r.refuseLine(parseError(fmt.Sprintf("the JSON is nested deeper than %d levels", MaxDepth)), line)
+	if fault, to, ok := frame(line, "line"); fault != nil {
+		return r.refuse(fault, to, ok)
 	}
-	if !json.Valid(line) {
-		return r.refuseLine(parseError(syntaxFault(line, "line")), line)
-	}
-	switch first(line) {
-	case '{':
+	if first(line) == '{' {
 		return r.single(line)
-	case '[':
-		return r.batch(line)
 	}
-	return r.refuse(invalidRequest("a message must be a JSON object, or a batch array of them"), id{}, false)
+	return r.batch(line)
+}
+
+// frame checks what b, a line or a body (what), must be before its members
+// are read: nested no deeper than MaxDepth (checked first, by a scan, so
+// that nothing deeper is decoded), one JSON value, an object or an array.
+// It returns nil, or the fault and the id the answer may carry: the one the
+// first members show, if any.
+func frame(b []byte, what string) (fault *rpcError, to id, ok bool) {
+	switch {
+	case depth(b) > MaxDepth:
+		fault = parseError(fmt.Sprintf("the JSON is nested deeper than %d levels", MaxDepth))
+	case !json.Valid(b):
+		fault = parseError(syntaxFault(b, what))
+	case first(b) != '{' && first(b) != '[':
+		return invalidRequest("a message must be a JSON object, or a batch array of them"), id{}, false
+	default:
+		return nil, id{}, false
+	}
+	to, ok = headID(b)
+	return fault, to, ok
 }
 
 // refuse answers a line that is not passed on, under to when ok and to is

@@ -1,0 +1,131 @@
+// Package mcpapi tells the analyzers which calls, types and values of a
+// package are mcpcore's and mcperr's: the factories and their codes, Fail
+// and RecoveryFor, and the Failure values of error contracts. Objects are
+// matched by package path and name, so testdata stubs of the two packages
+// stand in for the real ones.
+package mcpapi
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/types"
+
+	"golang.org/x/tools/go/types/typeutil"
+
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// The import paths of the framework.
+const (
+	CorePath = "github.com/seed417024ea/mcpcore"
+	ErrPath  = CorePath + "/mcperr"
+)
+
+// Factories maps each mcperr factory to the code it builds.
+var Factories = map[string]mcperr.Code{
+	"InvalidParams":      mcperr.CodeInvalidParams,
+	"InvalidRequest":     mcperr.CodeInvalidRequest,
+	"NotFound":           mcperr.CodeNotFound,
+	"Forbidden":          mcperr.CodeForbidden,
+	"Unauthorized":       mcperr.CodeUnauthorized,
+	"ValidationError":    mcperr.CodeValidationError,
+	"Conflict":           mcperr.CodeConflict,
+	"RateLimited":        mcperr.CodeRateLimited,
+	"Timeout":            mcperr.CodeTimeout,
+	"ServiceUnavailable": mcperr.CodeServiceUnavailable,
+	"ConfigurationError": mcperr.CodeConfigurationError,
+	"InternalError":      mcperr.CodeInternalError,
+	"SerializationError": mcperr.CodeSerializationError,
+	"DatabaseError":      mcperr.CodeDatabaseError,
+	"RequestCancelled":   mcperr.CodeRequestCancelled,
+}
+
+// FactoryFor returns the name of the factory that builds code, if any.
+func FactoryFor(code mcperr.Code) (string, bool) {
+	for name, c := range Factories {
+		if c == code {
+			return name, true
+		}
+	}
+	return "", false
+}
+
+// Callee returns the function or method a call calls statically, or nil
+// (a call of a function value, an interface method, a conversion).
+func Callee(info *types.Info, call *ast.CallExpr) *types.Func {
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil {
+		return nil
+	}
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.Recv() != nil && types.IsInterface(sig.Recv().Type()) {
+		return nil
+	}
+	return fn
+}
+
+// IsFunc reports whether fn is the package-level function path.name.
+func IsFunc(fn *types.Func, path, name string) bool {
+	return fn != nil && fn.Pkg() != nil && fn.Pkg().Path() == path && fn.Name() == name &&
+		fn.Type().(*types.Signature).Recv() == nil
+}
+
+// IsContextMethod reports whether fn is the method name of *mcpcore.Context.
+func IsContextMethod(fn *types.Func, name string) bool {
+	if fn == nil || fn.Name() != name {
+		return false
+	}
+	recv := fn.Type().(*types.Signature).Recv()
+	return recv != nil && IsNamed(recv.Type(), CorePath, "Context")
+}
+
+// IsNamed reports whether t, or what t points to, is the named type
+// path.name (of any type arguments).
+func IsNamed(t types.Type, path, name string) bool {
+	if p, ok := types.Unalias(t).(*types.Pointer); ok {
+		t = p.Elem()
+	}
+	n, ok := types.Unalias(t).(*types.Named)
+	if !ok {
+		return false
+	}
+	obj := n.Origin().Obj()
+	return obj.Pkg() != nil && obj.Pkg().Path() == path && obj.Name() == name
+}
+
+// FactoryCode returns the code an mcperr factory call builds, or the code of
+// an mcperr.New call whose code is a constant.
+func FactoryCode(info *types.Info, call *ast.CallExpr) (mcperr.Code, bool) {
+	fn := Callee(info, call)
+	if fn == nil || fn.Pkg() == nil || fn.Pkg().Path() != ErrPath {
+		return 0, false
+	}
+	if code, ok := Factories[fn.Name()]; ok && IsFunc(fn, ErrPath, fn.Name()) {
+		return code, true
+	}
+	if IsFunc(fn, ErrPath, "New") && len(call.Args) > 0 {
+		return ConstCode(info, call.Args[0])
+	}
+	return 0, false
+}
+
+// ConstCode returns the value of a constant code expression.
+func ConstCode(info *types.Info, e ast.Expr) (mcperr.Code, bool) {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.Int {
+		return 0, false
+	}
+	v, exact := constant.Int64Val(tv.Value)
+	if !exact {
+		return 0, false
+	}
+	return mcperr.Code(v), true
+}
+
+// ConstString returns the value of a constant string expression.
+func ConstString(info *types.Info, e ast.Expr) (string, bool) {
+	tv, ok := info.Types[e]
+	if !ok || tv.Value == nil || tv.Value.Kind() != constant.String {
+		return "", false
+	}
+	return constant.StringVal(tv.Value), true
+}

@@ -1,6 +1,12 @@
 package lint
 
-import "golang.org/x/tools/go/analysis"
+import (
+	"golang.org/x/tools/go/analysis"
 
-// Analyzers are the analyzers mcplint runs.
-var Analyzers = []*analysis.Analyzer{}
+	"github.com/seed417024ea/mcpcore/lint/contract"
+)
+
+// Analyzers are the analyzers mcplint runs, one per rule family.
+var Analyzers = []*analysis.Analyzer{
+	contract.Analyzer,
+}

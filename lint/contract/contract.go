@@ -1,0 +1,201 @@
+package contract
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/seed417024ea/mcpcore/lint/internal/defs"
+	"github.com/seed417024ea/mcpcore/lint/internal/mcpapi"
+	"github.com/seed417024ea/mcpcore/lint/internal/suppress"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// Analyzer checks error contract entries and contracts.
+var Analyzer = &analysis.Analyzer{
+	Name:     "mcpcontract",
+	Doc:      "check the structure of mcpcore error contracts (the seed's devcheck rules)",
+	URL:      "https://pkg.go.dev/github.com/seed417024ea/mcpcore/lint/contract",
+	Requires: []*analysis.Analyzer{inspect.Analyzer, defs.Analyzer},
+	Run:      run,
+}
+
+// snakeCase is the form a reason must have.
+var snakeCase = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
+
+// minWords is the fewest words a Recovery may have.
+const minWords = 5
+
+// placeholders are recoveries that tell the reader nothing, whatever their
+// length, compared lower-cased without the final period.
+var placeholders = map[string]bool{
+	"try again": true, "try again later": true, "please try again": true, "please try again later": true,
+	"retry": true, "retry later": true, "check input": true, "check the input": true, "check your input": true,
+	"fix the input": true, "contact support": true, "contact the administrator": true, "see logs": true,
+	"todo": true, "tbd": true, "n/a": true, "none": true,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[defs.Analyzer].(*defs.Result)
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	ds := suppress.Read(pass)
+	ds.ReportUnreasoned(pass)
+
+	reasons := map[string]int{} // every constant reason of the package
+	var failures []*mcpapi.Failure
+	ins.Preorder([]ast.Node{(*ast.CompositeLit)(nil)}, func(n ast.Node) {
+		if f := mcpapi.ReadFailure(pass.TypesInfo, n.(*ast.CompositeLit)); f != nil {
+			failures = append(failures, f)
+			if f.Const["Reason"] {
+				reasons[f.Reason]++
+			}
+		}
+	})
+	for _, f := range failures {
+		checkEntry(pass, ds, f, reasons)
+	}
+	for _, d := range res.Defs {
+		checkContract(pass, ds, d)
+	}
+	return nil, nil
+}
+
+// checkEntry checks one Failure literal.
+func checkEntry(pass *analysis.Pass, ds *suppress.Directives, f *mcpapi.Failure, reasons map[string]int) {
+	name := "a Failure"
+	if f.Reason != "" {
+		name = fmt.Sprintf("Failure %q", f.Reason)
+	}
+	at := func(field string) ast.Node {
+		if e, ok := f.Fields[field]; ok {
+			return e
+		}
+		return f.Lit
+	}
+	report := func(rule string, node ast.Node, fixes []analysis.SuggestedFix, format string, args ...any) {
+		ds.Report(pass, rule, node, fmt.Sprintf(format, args...), fixes, f.Lit)
+	}
+
+	_, hasCode := f.Fields["Code"]
+	switch {
+	case !hasCode:
+		report("error-contract-code-unknown", f.Lit, nil, "%s has no Code; set one of the mcperr.Code constants", name)
+	case f.Const["Code"] && f.Code == mcperr.CodeUnknownError:
+		report("error-contract-code-unknown-error", at("Code"), nil, "%s declares CodeUnknownError, a give-up code; declare the code that says what failed", name)
+	case f.Const["Code"] && !f.Code.Known():
+		report("error-contract-code-unknown", at("Code"), nil, "%s has code %d, which is not an mcperr code; use an mcperr.Code constant", name, int32(f.Code))
+	}
+
+	_, hasReason := f.Fields["Reason"]
+	switch {
+	case !hasReason || f.Const["Reason"] && f.Reason == "":
+		report("error-contract-reason-required", at("Reason"), nil, "a Failure has no Reason; name the failure in snake_case, such as no_match")
+	case f.Const["Reason"] && !snakeCase.MatchString(f.Reason):
+		report("error-contract-reason-format", at("Reason"), renameFix(f, reasons),
+			"reason %q is not snake_case; rename it %q", f.Reason, snake(f.Reason))
+	}
+
+	if _, ok := f.Fields["When"]; !ok || f.Const["When"] && strings.TrimSpace(f.When) == "" {
+		report("error-contract-when-required", at("When"), nil, "%s has no When; say when the failure happens, in a sentence", name)
+	}
+
+	_, hasRecovery := f.Fields["Recovery"]
+	switch {
+	case !hasRecovery || f.Const["Recovery"] && strings.TrimSpace(f.Recovery) == "":
+		report("error-contract-recovery-required", at("Recovery"), nil, "%s has no Recovery; tell the caller its next move", name)
+	case f.Const["Recovery"]:
+		words := len(strings.Fields(f.Recovery))
+		if placeholders[strings.TrimRight(strings.ToLower(strings.TrimSpace(f.Recovery)), ".!")] {
+			report("error-contract-recovery-min-words", at("Recovery"), nil,
+				"%s has the placeholder Recovery %q; name a capability the caller can use next, such as another tool of this server", name, f.Recovery)
+		} else if words < minWords {
+			report("error-contract-recovery-min-words", at("Recovery"), nil,
+				"%s has a Recovery of %d word(s), %q; write at least %d words that name the caller's next move", name, words, f.Recovery, minWords)
+		}
+	}
+
+	if f.Const["Severity"] {
+		switch f.Severity {
+		case "", "debug", "info", "notice", "warning", "error":
+		default:
+			report("error-contract-severity-level", at("Severity"), nil,
+				"%s has severity %q; use debug, info, notice, warning or error (an mcpcore.Severity constant)", name, f.Severity)
+		}
+	}
+}
+
+// checkContract checks the Errors of one definition.
+func checkContract(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def) {
+	if d.Errors == nil || !d.ErrorsKnown {
+		return
+	}
+	if len(d.Entries) == 0 {
+		ds.Report(pass, "error-contract-empty", d.Errors,
+			fmt.Sprintf("%s declares an empty Errors; declare its failures, or drop the field", d.Label()), nil)
+		return
+	}
+	seen := map[string]bool{}
+	for _, e := range d.Entries {
+		if e.Failure == nil || !e.Failure.Const["Reason"] || e.Failure.Reason == "" {
+			continue
+		}
+		if seen[e.Failure.Reason] {
+			ds.Report(pass, "error-contract-reason-unique", e.Expr,
+				fmt.Sprintf("reason %q is declared twice in %s; rename or merge the entries", e.Failure.Reason, d.Label()), nil, e.Failure.Lit)
+		}
+		seen[e.Failure.Reason] = true
+	}
+}
+
+// renameFix renames a reason written as a string literal to its snake_case
+// spelling, unless that name is already a reason of the package.
+func renameFix(f *mcpapi.Failure, reasons map[string]int) []analysis.SuggestedFix {
+	lit, ok := f.Fields["Reason"].(*ast.BasicLit)
+	if !ok || lit.Kind != token.STRING {
+		return nil
+	}
+	to := snake(f.Reason)
+	if !snakeCase.MatchString(to) || reasons[to] > 0 {
+		return nil
+	}
+	return []analysis.SuggestedFix{{
+		Message:   fmt.Sprintf("Rename reason %q to %q", f.Reason, to),
+		TextEdits: []analysis.TextEdit{{Pos: lit.Pos(), End: lit.End(), NewText: []byte(strconv.Quote(to))}},
+	}}
+}
+
+// snake spells a name in snake_case: "NoMatch" and "no-match" are
+// "no_match".
+func snake(s string) string {
+	var b strings.Builder
+	prev := '_'
+	rs := []rune(strings.TrimSpace(s))
+	for i, r := range rs {
+		switch {
+		case unicode.IsUpper(r):
+			next := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if prev != '_' && (unicode.IsLower(prev) || unicode.IsDigit(prev) || next) {
+				b.WriteByte('_')
+			}
+			b.WriteRune(unicode.ToLower(r))
+			prev = unicode.ToLower(r)
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			b.WriteRune(r)
+			prev = r
+		default:
+			if prev != '_' {
+				b.WriteByte('_')
+				prev = '_'
+			}
+		}
+	}
+	return strings.Trim(b.String(), "_")
+}

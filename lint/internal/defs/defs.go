@@ -1,0 +1,170 @@
+// Package defs finds the definitions of an mcpcore server in a package: the
+// composite literals of mcpcore.Tool and mcpcore.Resource, wherever they
+// stand (package variables, helper functions that build them), with their
+// error contract and their handler, for the rule analyzers to check.
+package defs
+
+import (
+	"go/ast"
+	"go/types"
+	"reflect"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/inspect"
+	"golang.org/x/tools/go/ast/inspector"
+
+	"github.com/seed417024ea/mcpcore/lint/internal/mcpapi"
+)
+
+// Analyzer finds the definitions of a package. Its result is a *Result.
+var Analyzer = &analysis.Analyzer{
+	Name:       "mcpdefs",
+	Doc:        "find mcpcore tool and resource definitions, their error contracts and handlers",
+	Requires:   []*analysis.Analyzer{inspect.Analyzer},
+	Run:        run,
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+// A Result is what Analyzer finds in a package.
+type Result struct {
+	Defs []*Def
+	// Failures are the Failure literals that initialise variables of the
+	// package, so that an entry named by its variable can be read.
+	Failures map[*types.Var]*mcpapi.Failure
+}
+
+// A Def is one tool or resource definition.
+type Def struct {
+	Kind string // "tool" or "resource"
+	// Name is the constant Name, or the source text of a computed one.
+	Name string
+	Lit  *ast.CompositeLit
+	// Errors is the Errors field, nil when absent; Entries are its
+	// elements when it is a []mcpcore.Failure literal (nil otherwise, and
+	// the contract is not checked).
+	Errors  ast.Expr
+	Entries []*Entry
+	// ErrorsKnown says whether Entries is the whole contract.
+	ErrorsKnown bool
+	// Handler is the handler's body: a *ast.FuncLit, or the *ast.FuncDecl
+	// of a named function of this package; nil when it is neither.
+	Handler ast.Node
+	// HandlerFunc is the named handler function, in this package or
+	// another, or nil.
+	HandlerFunc *types.Func
+}
+
+// An Entry is one element of a contract.
+type Entry struct {
+	Expr    ast.Expr
+	Failure *mcpapi.Failure // nil when the element cannot be read
+	// Var is the variable the entry is named by, if any.
+	Var *types.Var
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := &Result{Failures: mcpapi.FailureVars(pass.TypesInfo, pass.Files)}
+	funcs := map[*types.Func]*ast.FuncDecl{}
+	for _, f := range pass.Files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					funcs[fn] = fd
+				}
+			}
+		}
+	}
+	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	ins.Preorder([]ast.Node{(*ast.CompositeLit)(nil)}, func(n ast.Node) {
+		lit := n.(*ast.CompositeLit)
+		t := pass.TypesInfo.TypeOf(lit)
+		var kind string
+		switch {
+		case mcpapi.IsNamed(t, mcpapi.CorePath, "Tool"):
+			kind = "tool"
+		case mcpapi.IsNamed(t, mcpapi.CorePath, "Resource"):
+			kind = "resource"
+		default:
+			return
+		}
+		if _, ptr := types.Unalias(t).(*types.Pointer); ptr {
+			return
+		}
+		res.Defs = append(res.Defs, read(pass, res, funcs, kind, lit))
+	})
+	return res, nil
+}
+
+// read reads one definition literal.
+func read(pass *analysis.Pass, res *Result, funcs map[*types.Func]*ast.FuncDecl, kind string, lit *ast.CompositeLit) *Def {
+	d := &Def{Kind: kind, Name: "<unnamed>", Lit: lit}
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		key, _ := kv.Key.(*ast.Ident)
+		if key == nil {
+			continue
+		}
+		switch key.Name {
+		case "Name":
+			if s, ok := mcpapi.ConstString(pass.TypesInfo, kv.Value); ok {
+				d.Name = s
+			} else {
+				d.Name = types.ExprString(kv.Value)
+			}
+		case "Errors":
+			d.Errors = kv.Value
+			if list, ok := ast.Unparen(kv.Value).(*ast.CompositeLit); ok {
+				d.ErrorsKnown = true
+				d.Entries = []*Entry{}
+				for _, e := range list.Elts {
+					d.Entries = append(d.Entries, entry(pass, res, e))
+				}
+			}
+		case "Handler":
+			switch h := ast.Unparen(kv.Value).(type) {
+			case *ast.FuncLit:
+				d.Handler = h
+			case *ast.Ident, *ast.SelectorExpr:
+				if fn, ok := objectOf(pass.TypesInfo, h).(*types.Func); ok {
+					d.HandlerFunc = fn
+					if fd := funcs[fn]; fd != nil {
+						d.Handler = fd
+					}
+				}
+			}
+		}
+	}
+	return d
+}
+
+// entry reads one element of a contract literal.
+func entry(pass *analysis.Pass, res *Result, e ast.Expr) *Entry {
+	en := &Entry{Expr: e}
+	if f := mcpapi.ReadFailure(pass.TypesInfo, e); f != nil {
+		en.Failure = f
+		return en
+	}
+	if v, ok := objectOf(pass.TypesInfo, ast.Unparen(e)).(*types.Var); ok {
+		en.Var = v
+		en.Failure = res.Failures[v]
+	}
+	return en
+}
+
+// objectOf returns the object an identifier or a qualified identifier
+// denotes.
+func objectOf(info *types.Info, e ast.Expr) types.Object {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return info.Uses[e]
+	case *ast.SelectorExpr:
+		return info.Uses[e.Sel]
+	}
+	return nil
+}
+
+// Label names a definition in a message: tool fetch_articles.
+func (d *Def) Label() string { return d.Kind + " " + d.Name }

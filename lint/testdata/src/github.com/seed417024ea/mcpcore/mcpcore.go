@@ -1,0 +1,69 @@
+// Package mcpcore is a trimmed stub of the real package, for analyzer tests.
+package mcpcore
+
+import (
+	"context"
+
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+type Severity string
+
+const (
+	SeverityError   Severity = ""
+	SeverityWarning Severity = "warning"
+	SeverityNotice  Severity = "notice"
+	SeverityInfo    Severity = "info"
+	SeverityDebug   Severity = "debug"
+)
+
+type ThrownBy string
+
+const (
+	ThrownByHandler ThrownBy = ""
+	ThrownByService ThrownBy = "service"
+)
+
+type Retryability int8
+
+const (
+	RetryUnspecified Retryability = iota
+	Retryable
+	NotRetryable
+)
+
+type Failure struct {
+	Reason    string
+	Code      mcperr.Code
+	When      string
+	Recovery  string
+	Retryable Retryability
+	Severity  Severity
+	ThrownBy  ThrownBy
+}
+
+type Context struct{ context.Context }
+
+func (c *Context) Fail(f Failure, message string, opts ...mcperr.Option) *mcperr.Error { return nil }
+func (c *Context) RecoveryFor(f Failure) mcperr.Option                                 { return nil }
+
+func RecoveryFor(ctx context.Context, reason string) mcperr.Option { return nil }
+
+type Tool[In, Out any] struct {
+	Name        string
+	Description string
+	Errors      []Failure
+	Handler     func(ctx *Context, in In) (Out, error)
+}
+
+type Resource[Params, Out any] struct {
+	Name        string
+	URITemplate string
+	Errors      []Failure
+	Handler     func(ctx *Context, params Params) (Out, error)
+}
+
+type Prompt[Args any] struct {
+	Name    string
+	Handler func(ctx *Context, args Args) ([]string, error)
+}

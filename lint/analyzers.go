@@ -4,9 +4,11 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/seed417024ea/mcpcore/lint/contract"
+	"github.com/seed417024ea/mcpcore/lint/handlerbody"
 )
 
 // Analyzers are the analyzers mcplint runs, one per rule family.
 var Analyzers = []*analysis.Analyzer{
 	contract.Analyzer,
+	handlerbody.Analyzer,
 }

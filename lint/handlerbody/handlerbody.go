@@ -1,0 +1,331 @@
+package handlerbody
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/seed417024ea/mcpcore/lint/internal/defs"
+	"github.com/seed417024ea/mcpcore/lint/internal/mcpapi"
+	"github.com/seed417024ea/mcpcore/lint/internal/suppress"
+)
+
+// Analyzer checks the errors handlers return.
+var Analyzer = &analysis.Analyzer{
+	Name:     "mcphandlerbody",
+	Doc:      "check the errors mcpcore handlers return (the original's four handler-body rules)",
+	URL:      "https://pkg.go.dev/github.com/seed417024ea/mcpcore/lint/handlerbody",
+	Requires: []*analysis.Analyzer{defs.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[defs.Analyzer].(*defs.Result)
+	ds := suppress.Read(pass)
+	seen := map[ast.Node]bool{} // a named handler serves many definitions
+	for _, d := range res.Defs {
+		body := bodyOf(d.Handler)
+		if body == nil || seen[d.Handler] {
+			continue
+		}
+		seen[d.Handler] = true
+		c := &checker{pass: pass, ds: ds, label: d.Label()}
+		c.block(body, nil)
+	}
+	return nil, nil
+}
+
+func bodyOf(n ast.Node) *ast.BlockStmt {
+	switch h := n.(type) {
+	case *ast.FuncLit:
+		return h.Body
+	case *ast.FuncDecl:
+		return h.Body
+	}
+	return nil
+}
+
+type checker struct {
+	pass  *analysis.Pass
+	ds    *suppress.Directives
+	label string
+}
+
+// block walks statements, noting the error variable of the innermost
+// enclosing if err != nil.
+func (c *checker) block(n ast.Node, errVar *types.Var) {
+	ast.Inspect(n, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			if n.Init != nil {
+				c.block(n.Init, errVar)
+			}
+			c.block(n.Body, c.errCheck(n.Cond))
+			if n.Else != nil {
+				c.block(n.Else, errVar)
+			}
+			return false
+		case *ast.ReturnStmt:
+			for _, r := range n.Results {
+				if c.isError(r) {
+					c.result(ast.Unparen(r), errVar)
+				}
+			}
+		}
+		return true
+	})
+}
+
+// errCheck returns the variable v of a condition v != nil whose type is
+// error.
+func (c *checker) errCheck(cond ast.Expr) *types.Var {
+	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
+	if !ok || be.Op != token.NEQ {
+		return nil
+	}
+	x, y := ast.Unparen(be.X), ast.Unparen(be.Y)
+	if id, ok := y.(*ast.Ident); !ok || id.Name != "nil" {
+		x = y
+	}
+	id, ok := x.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	v, _ := c.pass.TypesInfo.Uses[id].(*types.Var)
+	if v == nil || !isErrorType(v.Type()) {
+		return nil
+	}
+	return v
+}
+
+func (c *checker) isError(e ast.Expr) bool {
+	t := c.pass.TypesInfo.TypeOf(e)
+	return t != nil && types.Implements(t, errorType)
+}
+
+var errorType = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+
+func isErrorType(t types.Type) bool { return types.Identical(t, types.Universe.Lookup("error").Type()) }
+
+// result checks one returned error expression.
+func (c *checker) result(r ast.Expr, errVar *types.Var) {
+	call, ok := r.(*ast.CallExpr)
+	if !ok {
+		return
+	}
+	fn := mcpapi.Callee(c.pass.TypesInfo, call)
+	plain := mcpapi.IsFunc(fn, "errors", "New") || mcpapi.IsFunc(fn, "fmt", "Errorf") && !wraps(c.pass, call)
+	_, factory := mcpapi.FactoryCode(c.pass.TypesInfo, call)
+	fail := mcpapi.IsContextMethod(fn, "Fail")
+	isNew := mcpapi.IsFunc(fn, mcpapi.ErrPath, "New")
+
+	if plain {
+		c.report("prefer-mcp-error-in-handler", call, nil,
+			"%s returns %s, which reaches the client as a classified code with no reason; return ctx.Fail with a declared entry, or an mcperr factory", c.label, fn.Pkg().Name()+"."+fn.Name())
+	}
+	if isNew {
+		if code, ok := mcpapi.ConstCode(c.pass.TypesInfo, call.Args[0]); ok {
+			if name, ok := mcpapi.FactoryFor(code); ok {
+				c.report("prefer-error-factory", call, factoryFix(call, name),
+					"mcperr.New(%s, …) has a factory; use mcperr.%s(…)", types.ExprString(call.Args[0]), name)
+			}
+		}
+	}
+	if errVar != nil && (plain || factory || fail || mcpapi.IsFunc(fn, "fmt", "Errorf")) && !keepsCause(c.pass, call, errVar) {
+		c.report("preserve-cause-on-rethrow", call, nil,
+			"the error returned when %s != nil drops it; wrap it with %%w, or pass mcperr.WithCause(%s)", errVar.Name(), errVar.Name())
+	}
+	if plain || factory || fail || mcpapi.IsFunc(fn, "fmt", "Errorf") {
+		if what := stringified(c.pass, call); what != "" {
+			c.report("no-stringify-upstream-error", call, nil,
+				"the message is built from %s, which can carry what an upstream said (secrets, internals) to the client; say what failed, and keep the upstream error as the cause", what)
+		}
+	}
+}
+
+func (c *checker) report(rule string, n ast.Node, fixes []analysis.SuggestedFix, format string, args ...any) {
+	c.ds.Report(c.pass, rule, n, fmt.Sprintf(format, args...), fixes)
+}
+
+// wraps reports whether a fmt.Errorf call has a %w verb.
+func wraps(pass *analysis.Pass, call *ast.CallExpr) bool {
+	if len(call.Args) == 0 {
+		return false
+	}
+	format, ok := mcpapi.ConstString(pass.TypesInfo, call.Args[0])
+	return !ok || strings.Contains(format, "%w") // an unknown format may wrap
+}
+
+// keepsCause reports whether a call keeps v: as a %w argument of
+// fmt.Errorf, in mcperr.WithCause(v), or anywhere else among its arguments
+// but in the message, conservatively.
+func keepsCause(pass *analysis.Pass, call *ast.CallExpr, v *types.Var) bool {
+	fn := mcpapi.Callee(pass.TypesInfo, call)
+	if mcpapi.IsFunc(fn, "fmt", "Errorf") {
+		return wraps(pass, call) && uses(pass, call.Args[1:], v)
+	}
+	for i, a := range call.Args {
+		if mcpapi.IsFunc(fn, mcpapi.ErrPath, "New") && i < 2 || !mcpapi.IsFunc(fn, mcpapi.ErrPath, "New") && i < 1 {
+			continue // the code and the message
+		}
+		if mcpapi.IsContextMethod(fn, "Fail") && i < 2 {
+			continue // the entry and the message
+		}
+		if uses(pass, []ast.Expr{a}, v) {
+			return true
+		}
+	}
+	return false
+}
+
+// uses reports whether any of exprs mentions v.
+func uses(pass *analysis.Pass, exprs []ast.Expr, v *types.Var) bool {
+	found := false
+	for _, e := range exprs {
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok && pass.TypesInfo.Uses[id] == v {
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// stringified names what an error's message is built from, when it is an
+// upstream error or body: "err.Error()", "%v of err", "json.Marshal",
+// "string(body)"; "" otherwise.
+func stringified(pass *analysis.Pass, call *ast.CallExpr) string {
+	what := ""
+	fn := mcpapi.Callee(pass.TypesInfo, call)
+	if mcpapi.IsFunc(fn, "fmt", "Errorf") {
+		what = formatted(pass, call)
+	}
+	for _, a := range call.Args {
+		if what != "" {
+			break
+		}
+		ast.Inspect(a, func(n ast.Node) bool {
+			if what != "" {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				f := mcpapi.Callee(pass.TypesInfo, n)
+				switch {
+				case mcpapi.IsFunc(f, "encoding/json", "Marshal"), mcpapi.IsFunc(f, "encoding/json", "MarshalIndent"):
+					what = "json." + f.Name()
+				case mcpapi.IsFunc(f, "fmt", "Sprintf"):
+					what = formatted(pass, n)
+				case isErrorCall(pass, n):
+					what = types.ExprString(n.Fun.(*ast.SelectorExpr).X) + ".Error()"
+				case isStringConversion(pass, n):
+					what = "string(" + types.ExprString(n.Args[0]) + ")"
+				}
+			}
+			return true
+		})
+	}
+	return what
+}
+
+// formatted names an error or []byte formatted with a %v-like verb by a
+// Sprintf or Errorf call, or "".
+func formatted(pass *analysis.Pass, call *ast.CallExpr) string {
+	if len(call.Args) < 2 {
+		return ""
+	}
+	format, ok := mcpapi.ConstString(pass.TypesInfo, call.Args[0])
+	if !ok {
+		return ""
+	}
+	verbs := verbsOf(format)
+	for i, a := range call.Args[1:] {
+		if i >= len(verbs) || verbs[i] == 'w' || verbs[i] == 'd' {
+			continue
+		}
+		t := pass.TypesInfo.TypeOf(a)
+		if t == nil {
+			continue
+		}
+		if types.Implements(t, errorType) || isBytes(t) || mcpapi.IsNamed(t, "net/http", "Response") {
+			return fmt.Sprintf("%%%c of %s", verbs[i], types.ExprString(a))
+		}
+	}
+	return ""
+}
+
+// verbsOf lists the verbs of a format string, one per argument it takes.
+func verbsOf(format string) []rune {
+	var verbs []rune
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		i++
+		for i < len(format) && strings.ContainsRune("+-# 0123456789.*[]", rune(format[i])) {
+			i++
+		}
+		if i < len(format) && format[i] != '%' {
+			verbs = append(verbs, rune(format[i]))
+		}
+	}
+	return verbs
+}
+
+// isErrorCall reports whether call is x.Error() on an error x.
+func isErrorCall(pass *analysis.Pass, call *ast.CallExpr) bool {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || sel.Sel.Name != "Error" || len(call.Args) != 0 {
+		return false
+	}
+	t := pass.TypesInfo.TypeOf(sel.X)
+	return t != nil && types.Implements(t, errorType)
+}
+
+func isStringConversion(pass *analysis.Pass, call *ast.CallExpr) bool {
+	if len(call.Args) != 1 {
+		return false
+	}
+	tv, ok := pass.TypesInfo.Types[call.Fun]
+	if !ok || !tv.IsType() {
+		return false
+	}
+	b, ok := tv.Type.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsString != 0 && isBytes(pass.TypesInfo.TypeOf(call.Args[0]))
+}
+
+func isBytes(t types.Type) bool {
+	s, ok := t.Underlying().(*types.Slice)
+	if !ok {
+		return false
+	}
+	b, ok := s.Elem().Underlying().(*types.Basic)
+	return ok && b.Kind() == types.Byte
+}
+
+// factoryFix rewrites mcperr.New(mcperr.CodeX, msg, …) as mcperr.X(msg, …).
+func factoryFix(call *ast.CallExpr, name string) []analysis.SuggestedFix {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok || len(call.Args) < 2 {
+		return nil
+	}
+	pkg, ok := sel.X.(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	return []analysis.SuggestedFix{{
+		Message: "Use mcperr." + name,
+		TextEdits: []analysis.TextEdit{{
+			Pos: call.Fun.Pos(), End: call.Args[1].Pos(), NewText: []byte(pkg.Name + "." + name + "("),
+		}},
+	}}
+}

@@ -1,0 +1,39 @@
+package conformance
+
+import (
+	"go/ast"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/seed417024ea/mcpcore/lint/internal/defs"
+	"github.com/seed417024ea/mcpcore/lint/internal/suppress"
+)
+
+// Analyzer checks handlers against their contracts.
+var Analyzer = &analysis.Analyzer{
+	Name:     "mcpconformance",
+	Doc:      "check mcpcore handlers against their error contracts",
+	URL:      "https://pkg.go.dev/github.com/seed417024ea/mcpcore/lint/conformance",
+	Requires: []*analysis.Analyzer{defs.Analyzer},
+	Run:      run,
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	res := pass.ResultOf[defs.Analyzer].(*defs.Result)
+	ds := suppress.Read(pass)
+	seen := map[ast.Node]bool{} // Fail calls reported, for a handler shared by definitions
+	for _, d := range res.Defs {
+		var body *ast.BlockStmt
+		switch h := d.Handler.(type) {
+		case *ast.FuncLit:
+			body = h.Body
+		case *ast.FuncDecl:
+			body = h.Body
+		}
+		if body == nil {
+			continue
+		}
+		failSites(pass, ds, res, d, body, seen)
+	}
+	return nil, nil
+}

@@ -1,0 +1,164 @@
+package conformance
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/seed417024ea/mcpcore/lint/internal/defs"
+	"github.com/seed417024ea/mcpcore/lint/internal/mcpapi"
+	"github.com/seed417024ea/mcpcore/lint/internal/suppress"
+)
+
+// failSites checks each ctx.Fail call of a handler's body: that its entry
+// is declared (error-contract-undeclared) and that it forwards a recovery
+// (error-contract-recovery-unforwarded).
+func failSites(pass *analysis.Pass, ds *suppress.Directives, res *defs.Result, d *defs.Def, body *ast.BlockStmt, seen map[ast.Node]bool) {
+	// Without Errors, no Failure is declared.
+	known := d.ErrorsKnown || d.Errors == nil
+	// Closures in the body (a Retry callback, say) fail with the same
+	// contract.
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn := mcpapi.Callee(pass.TypesInfo, call)
+		if !mcpapi.IsContextMethod(fn, "Fail") || len(call.Args) == 0 {
+			return true
+		}
+		entry := resolve(pass, res, call.Args[0])
+		if entry != nil && known && !declared(d, entry) {
+			ds.Report(pass, "error-contract-undeclared", call.Args[0],
+				fmt.Sprintf("ctx.Fail is given Failure %q, which %s does not declare in Errors; it compiles, then fails at run time with an InternalError: declare it, or fail with a declared entry", entry.Reason, d.Label()), nil)
+		}
+		if seen[call] || call.Ellipsis.IsValid() || len(call.Args) < 2 || forwardsRecovery(pass, call.Args[2:]) {
+			return true
+		}
+		seen[call] = true
+		name := "the entry"
+		if entry != nil {
+			name = fmt.Sprintf("%q", entry.Reason)
+		}
+		ds.Report(pass, "error-contract-recovery-unforwarded", call,
+			fmt.Sprintf("this ctx.Fail sends no recovery hint: the declared Recovery of %s reaches neither client surface; pass ctx.RecoveryFor(entry), or a hint of its own with mcperr.WithRecovery", name),
+			recoveryFix(call), entryNode(entry))
+		return true
+	})
+}
+
+// entryNode is the literal of an entry, for suppressions written on it.
+func entryNode(f *mcpapi.Failure) ast.Node {
+	if f == nil {
+		return nil
+	}
+	return f.Lit
+}
+
+// resolve reads the Failure an expression denotes: a literal, or a variable
+// of this package initialised with one.
+func resolve(pass *analysis.Pass, res *defs.Result, e ast.Expr) *mcpapi.Failure {
+	if f := mcpapi.ReadFailure(pass.TypesInfo, e); f != nil {
+		return f
+	}
+	if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+		if v, ok := pass.TypesInfo.Uses[id].(*types.Var); ok {
+			return res.Failures[v]
+		}
+	}
+	return nil
+}
+
+// declared reports whether a contract holds f: the same literal, or an
+// entry equal in every field written as a constant (Failure values compare
+// with ==). An entry that cannot be read counts as declaring it: no finding
+// on what is not known.
+func declared(d *defs.Def, f *mcpapi.Failure) bool {
+	for _, e := range d.Entries {
+		if e.Failure == nil || e.Failure.Lit == f.Lit || sameFields(e.Failure, f) {
+			return true
+		}
+	}
+	return false
+}
+
+func sameFields(a, b *mcpapi.Failure) bool {
+	for _, name := range []string{"Reason", "Code", "When", "Recovery", "Severity", "ThrownBy", "Retryable"} {
+		_, inA := a.Fields[name]
+		_, inB := b.Fields[name]
+		if inA != inB || a.Const[name] != b.Const[name] {
+			return false
+		}
+	}
+	if _, ok := a.Fields["Retryable"]; ok {
+		return false // not read: compared only when absent from both
+	}
+	return a.Reason == b.Reason && a.Code == b.Code && a.When == b.When && a.Recovery == b.Recovery &&
+		a.Severity == b.Severity && a.ThrownBy == b.ThrownBy
+}
+
+// forwardsRecovery reports whether options carry a recovery: RecoveryFor
+// (the method or the package function), mcperr.WithRecovery, or WithData of
+// a map literal with a "recovery" key. An option that is not a call of
+// these (a variable, a call of another function) may carry one: no
+// finding.
+func forwardsRecovery(pass *analysis.Pass, opts []ast.Expr) bool {
+	for _, o := range opts {
+		call, ok := ast.Unparen(o).(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn := mcpapi.Callee(pass.TypesInfo, call)
+		switch {
+		case mcpapi.IsContextMethod(fn, "RecoveryFor"), mcpapi.IsFunc(fn, mcpapi.CorePath, "RecoveryFor"),
+			mcpapi.IsFunc(fn, mcpapi.ErrPath, "WithRecovery"):
+			return true
+		case mcpapi.IsFunc(fn, mcpapi.ErrPath, "WithData"):
+			if len(call.Args) == 1 && hasKey(pass, call.Args[0], "recovery") {
+				return true
+			}
+		case mcpapi.IsFunc(fn, mcpapi.ErrPath, "WithCause"):
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// hasKey reports whether e is a map literal with the constant key k, or is
+// not a literal at all (it may have it).
+func hasKey(pass *analysis.Pass, e ast.Expr, k string) bool {
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	if !ok {
+		return true
+	}
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if s, ok := mcpapi.ConstString(pass.TypesInfo, kv.Key); ok && s == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// recoveryFix adds ctx.RecoveryFor(entry) to a Fail call.
+func recoveryFix(call *ast.CallExpr) []analysis.SuggestedFix {
+	sel, ok := call.Fun.(*ast.SelectorExpr)
+	if !ok {
+		return nil
+	}
+	recv := types.ExprString(sel.X)
+	entry := types.ExprString(call.Args[0])
+	if _, isLit := ast.Unparen(call.Args[0]).(*ast.CompositeLit); isLit {
+		return nil // the literal would be written twice
+	}
+	return []analysis.SuggestedFix{{
+		Message: fmt.Sprintf("Add %s.RecoveryFor(%s)", recv, entry),
+		TextEdits: []analysis.TextEdit{{
+			Pos: call.Rparen, End: call.Rparen, NewText: fmt.Appendf(nil, ", %s.RecoveryFor(%s)", recv, entry),
+		}},
+	}}
+}

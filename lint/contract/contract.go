@@ -52,7 +52,8 @@ func run(pass *analysis.Pass) (any, error) {
 	reasons := map[string]int{} // every constant reason of the package
 	var failures []*mcpapi.Failure
 	ins.Preorder([]ast.Node{(*ast.CompositeLit)(nil)}, func(n ast.Node) {
-		if f := mcpapi.ReadFailure(pass.TypesInfo, n.(*ast.CompositeLit)); f != nil {
+		// Failure{} is a zero value (a "none" result), not a declaration.
+		if f := mcpapi.ReadFailure(pass.TypesInfo, n.(*ast.CompositeLit)); f != nil && len(f.Lit.Elts) > 0 {
 			failures = append(failures, f)
 			if f.Const["Reason"] {
 				reasons[f.Reason]++

@@ -83,6 +83,9 @@ var badSeverity = mcpcore.Failure{
 	Severity: "critical", // want `error-contract-severity-level: Failure "bad_severity" has severity "critical"`
 }
 
+// A zero Failure is a "none" value, not a declaration.
+func none() (mcpcore.Failure, bool) { return mcpcore.Failure{}, false }
+
 // Values the analyzer cannot know are not judged.
 func computed(reason, recovery string, code mcperr.Code) mcpcore.Failure {
 	return mcpcore.Failure{Reason: reason, Code: code, When: "Computed.", Recovery: recovery}

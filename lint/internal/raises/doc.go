@@ -1,0 +1,64 @@
+// Package raises computes what the errors of each function of an mcpcore
+// server can carry: the mcperr codes it can return and the contract reasons
+// it can raise, each with the function it comes through. It reports
+// nothing; mcplint's conformance rules require [Analyzer] and ask its
+// [Result], so that a handler is judged by what the services it calls raise,
+// in its package or another.
+//
+// # What counts
+//
+// Only what can reach a return statement of the function: an error in a
+// return's results (of a type that implements error), or held by a variable
+// that a return gives back, directly or wrapped. An error built and only
+// logged counts for nothing. The sources are
+//
+//   - an mcperr factory, or mcperr.New with a constant code: that code;
+//     its options mcperr.WithData(map[string]any{"reason": "x"}) with a
+//     constant reason, mcpcore.RecoveryFor(ctx, "x") and
+//     ctx.RecoveryFor(entry): that reason, with the error's code (a
+//     service that attaches the recovery of a reason raises it);
+//   - ctx.Fail(entry, …) on *mcpcore.Context: the entry's Code and Reason,
+//     when the entry is an mcpcore.Failure literal, a package-level
+//     variable initialised with one (in this package or, through a
+//     [Failure] fact, another), or a local variable defined once with one;
+//   - mcperr.FromResponse: recorded apart, see [Raises];
+//   - a call of a function with a body, in this package or another: what
+//     it raises, through it, plus what the caller passes to the parameters
+//     it hands back;
+//   - fmt.Errorf with %w, errors.Join and mcperr.From keep what their error
+//     arguments carry; mcperr.Retry and mcperr.TryCatch keep what their
+//     function (a literal, or a function named statically) returns.
+//
+// Wrong, the helper's code is lost to the rule that checks the handler:
+//
+//	func fetch(ctx context.Context, id string) error {
+//		return helper(ctx, id) // helper returns mcperr.RateLimited
+//	}
+//
+// Right, and seen: nothing to change; the analysis follows the call, and
+// fetch's fact says "codes RateLimited via a.helper".
+//
+// # What does not count
+//
+// Anything the analysis cannot resolve statically adds nothing, because a
+// rule built on these facts should stay silent rather than guess: interface
+// method calls, calls of function values and method values, goroutines and
+// deferred calls, errors passed through channels or struct fields, codes
+// that are not constants, entries it cannot read, and package-level error
+// variables. Within a function the analysis is flow-insensitive: a variable
+// carries everything assigned to it anywhere in the function.
+//
+// # Facts and queries
+//
+// A *[Raises] fact is exported on every function of the package that can
+// raise something, and a *[Failure] fact on every package-level variable
+// initialised with an mcpcore.Failure literal. Analyzers cannot import the
+// facts of another analyzer, so a rule that requires Analyzer asks its
+// *[Result] instead, or calls [Of]:
+//
+//	res := pass.ResultOf[raises.Analyzer].(*raises.Result)
+//	rs := res.Of(handlerLit) // or res.Func(fn), for any function object
+//	for _, c := range rs.Codes {
+//		// c.Code, c.Via ("b.Client.Fetch"), c.Pos() for the call site
+//	}
+package raises

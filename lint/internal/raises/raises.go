@@ -1,0 +1,430 @@
+package raises
+
+import (
+	"cmp"
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"reflect"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/seed417024ea/mcpcore/lint/internal/mcpapi"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// Analyzer computes, for every function of a package, the codes it can
+// return and the reasons it can raise, and exports them as *Raises facts.
+// It reports nothing. Its result is a *Result, through which analyzers that
+// require it query functions and func literals without importing the facts
+// themselves (facts belong to the analyzer that declares them).
+var Analyzer = &analysis.Analyzer{
+	Name:       "mcpraises",
+	Doc:        doc,
+	URL:        "https://pkg.go.dev/github.com/seed417024ea/mcpcore/lint/internal/raises",
+	Run:        run,
+	FactTypes:  []analysis.Fact{(*Raises)(nil), (*Failure)(nil)},
+	ResultType: reflect.TypeFor[*Result](),
+}
+
+const doc = `compute the error codes and contract reasons each function can return
+
+The mcpraises analyzer reports nothing. It exports a fact on every function
+whose errors can carry an mcperr code or a contract reason to its caller,
+and a fact on every package-level mcpcore.Failure variable, for the
+conformance rules of mcplint to use across packages.`
+
+// A Raises is what the errors a function returns can carry: the codes, the
+// contract reasons, the mcperr.FromResponse calls, and the parameters whose
+// errors it hands back. It is the fact on functions and the answer of
+// [Result.Func] and [Result.Of]; a nil *Raises raises nothing.
+//
+// What it holds errs towards saying less: a code is listed only when an
+// error with that code can be returned, so that a rule never reports a code
+// the function cannot give. The analysis does not see through interface
+// method calls, calls of function values, goroutines or deferred calls, and
+// it is flow-insensitive within a function: an error variable returned
+// anywhere carries everything ever assigned to it.
+//
+// FromResponse is kept apart from Codes: its code depends on the upstream's
+// HTTP status at run time, so any of [ResponseCodes] may come, and none is
+// certain. Rules should treat it so: conformance must not report a code as
+// undeclared because of a FromResponse alone (a false finding would be a
+// guess at the upstream's statuses), and unthrown must not count it as
+// raising a reason, because the error it builds has no data.reason unless
+// its options attach one, in which case that reason is in Reasons.
+type Raises struct {
+	Codes        []Code
+	Reasons      []Reason
+	FromResponse []Source
+	// Params are the indexes of the parameters whose errors can be
+	// returned, as they are or wrapped (with %w, errors.Join or
+	// mcperr.From), so that a caller adds what it passes in.
+	Params []int
+}
+
+// AFact marks Raises as an analysis fact.
+func (*Raises) AFact() {}
+
+// A Source says where an item of a [Raises] comes from.
+type Source struct {
+	// Via names the function the item was called through, such as
+	// "ncbi.Client.Fetch"; "" when the function raises it itself.
+	Via string
+	// Origin names the function that raises it itself, at the end of the
+	// chain of calls that starts with Via; "" when Via is "".
+	Origin string
+
+	// pos is, in a function of the package being analyzed, the call that
+	// builds the error or the call of Via (the first one in the file, when
+	// there are several). It is not part of the fact: a position means
+	// nothing in another package.
+	pos token.Pos
+}
+
+// Pos returns the position of the call that builds the error, or of the
+// call of Via, in the function the item belongs to; token.NoPos when that
+// function was analyzed in another package.
+func (s Source) Pos() token.Pos { return s.pos }
+
+func (s Source) String() string {
+	switch s.Via {
+	case "":
+		return ""
+	case s.Origin:
+		return " via " + s.Via
+	}
+	return " via " + s.Via + " from " + s.Origin
+}
+
+// A Code is a code a function can return.
+type Code struct {
+	Code mcperr.Code
+	Source
+}
+
+func (c Code) String() string { return c.Code.String() + c.Source.String() }
+
+// A Reason is a contract reason a function can raise: data.reason set by
+// ctx.Fail or an mcperr.WithData option, or a reason whose recovery is
+// attached with mcpcore.RecoveryFor or ctx.RecoveryFor.
+type Reason struct {
+	Reason string
+	// Code is the code of the error that carries the reason; 0 when it is
+	// not a constant (mcperr.New with a variable code, FromResponse, an
+	// entry whose Code is computed).
+	Code mcperr.Code
+	Source
+}
+
+func (r Reason) String() string {
+	s := r.Reason
+	if r.Code != 0 {
+		s += ":" + r.Code.String()
+	}
+	return s + r.Source.String()
+}
+
+// HasCode reports whether the function can return code, by any route.
+func (r *Raises) HasCode(code mcperr.Code) bool {
+	return r != nil && slices.ContainsFunc(r.Codes, func(c Code) bool { return c.Code == code })
+}
+
+// HasReason reports whether the function can raise reason, by any route.
+func (r *Raises) HasReason(reason string) bool {
+	return r != nil && slices.ContainsFunc(r.Reasons, func(x Reason) bool { return x.Reason == reason })
+}
+
+// CallsFromResponse reports whether an error built by mcperr.FromResponse
+// can be returned.
+func (r *Raises) CallsFromResponse() bool { return r != nil && len(r.FromResponse) > 0 }
+
+// Empty reports whether the function raises nothing the analysis can see.
+func (r *Raises) Empty() bool {
+	return r == nil || len(r.Codes)+len(r.Reasons)+len(r.FromResponse)+len(r.Params) == 0
+}
+
+// String lists the items in a stable order, for analysistest's
+// `// want f:"…"` expectations, such as
+//
+//	codes NotFound, RateLimited via b.Client.Fetch from c.Get; reasons no_match:NotFound; fromResponse direct, via c.Get; params 0
+//
+// Sections with no items are left out.
+func (r *Raises) String() string {
+	if r.Empty() {
+		return "raises nothing"
+	}
+	var parts []string
+	add := func(name string, items []string) {
+		if len(items) > 0 {
+			parts = append(parts, name+" "+strings.Join(items, ", "))
+		}
+	}
+	add("codes", strs(r.Codes))
+	add("reasons", strs(r.Reasons))
+	var resp []string
+	for _, s := range r.FromResponse {
+		if s.Via == "" {
+			resp = append(resp, "direct")
+		} else {
+			resp = append(resp, strings.TrimPrefix(s.String(), " "))
+		}
+	}
+	add("fromResponse", resp)
+	add("params", strs(r.Params))
+	return strings.Join(parts, "; ")
+}
+
+func strs[T any](xs []T) []string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = fmt.Sprint(x)
+	}
+	return s
+}
+
+// A Failure is the fact on a package-level variable initialised with an
+// mcpcore.Failure literal, so that a package naming it (ctx.Fail(b.NoMatch,
+// …), a contract listing it) can read the entry. A field is empty when the
+// literal does not set it to a constant.
+type Failure struct {
+	Reason   string
+	Code     mcperr.Code
+	When     string
+	Recovery string
+	Severity string
+	ThrownBy string
+}
+
+// AFact marks Failure as an analysis fact.
+func (*Failure) AFact() {}
+
+// String returns "failure <reason>:<code>", and " thrownBy <ThrownBy>" when
+// set.
+func (f *Failure) String() string {
+	s := "failure " + f.Reason + ":" + f.Code.String()
+	if f.ThrownBy != "" {
+		s += " thrownBy " + f.ThrownBy
+	}
+	return s
+}
+
+func failureOf(f *mcpapi.Failure) *Failure {
+	return &Failure{Reason: f.Reason, Code: f.Code, When: f.When, Recovery: f.Recovery, Severity: f.Severity, ThrownBy: f.ThrownBy}
+}
+
+// ResponseCodes are the codes mcperr.FromResponse can give without
+// mcperr.WithCodeOverride: those of mcperr.CodeForHTTPStatus, and
+// InternalError for a status below 400 or no response.
+var ResponseCodes = responseCodes()
+
+func responseCodes() []mcperr.Code {
+	codes := []mcperr.Code{mcperr.CodeInternalError}
+	for status := 400; status < 600; status++ {
+		if c, ok := mcperr.CodeForHTTPStatus(status); ok && !slices.Contains(codes, c) {
+			codes = append(codes, c)
+		}
+	}
+	slices.Sort(codes)
+	return codes
+}
+
+// A Result answers, for the package being analyzed, what its functions and
+// func literals raise, and what the functions of other packages raise
+// through the facts Analyzer imported. Get it with
+// pass.ResultOf[raises.Analyzer].(*raises.Result), or use [Of].
+type Result struct {
+	pass     *analysis.Pass
+	funcs    map[*types.Func]*Raises  // the package's functions
+	imported map[*types.Func]*Raises  // facts of other packages' functions
+	lits     map[*ast.FuncLit]*Raises // func literals asked about
+	decls    map[*types.Func]*ast.FuncDecl
+	// failures are the Failure literals of the package's variables, and
+	// the facts of other packages' Failure variables, once read.
+	failures map[*types.Var]*Failure
+}
+
+// Func returns what fn can raise: fn of this package, or of another
+// through its fact. It returns nil when fn raises nothing the analysis can
+// see, or has no body.
+func (r *Result) Func(fn *types.Func) *Raises {
+	if fn == nil {
+		return nil
+	}
+	fn = fn.Origin()
+	if fn.Pkg() == r.pass.Pkg {
+		return r.funcs[fn]
+	}
+	if rs, ok := r.imported[fn]; ok {
+		return rs
+	}
+	rs := new(Raises)
+	if !r.pass.ImportObjectFact(fn, rs) {
+		rs = nil
+	}
+	r.imported[fn] = rs
+	return rs
+}
+
+// Of returns what the function fn of this package can raise: a
+// *ast.FuncDecl, or a *ast.FuncLit such as a handler given inline in a
+// composite literal. A func literal's summary counts only its own returns,
+// and uses the facts of what it calls. Of returns nil for any other node,
+// or when nothing is raised.
+func (r *Result) Of(fn ast.Node) *Raises {
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		obj, _ := r.pass.TypesInfo.Defs[fn.Name].(*types.Func)
+		return r.Func(obj)
+	case *ast.FuncLit:
+		if rs, ok := r.lits[fn]; ok {
+			return rs
+		}
+		rs := r.resolveAlone(r.summarize(fn), nil)
+		r.lits[fn] = rs
+		return rs
+	}
+	return nil
+}
+
+// Of returns what fn can raise, as [Result.Of], for an analyzer that
+// requires Analyzer.
+func Of(pass *analysis.Pass, fn ast.Node) *Raises {
+	return pass.ResultOf[Analyzer].(*Result).Of(fn)
+}
+
+// Failure returns the entry a Failure variable is initialised with: a
+// package-level variable of this package or another, or a local variable of
+// this package defined once. It returns nil when the variable is none of
+// these.
+func (r *Result) Failure(v *types.Var) *Failure {
+	if v == nil {
+		return nil
+	}
+	if f, ok := r.failures[v]; ok || v.Pkg() == r.pass.Pkg {
+		return f
+	}
+	f := new(Failure)
+	if !r.pass.ImportObjectFact(v, f) {
+		f = nil
+	}
+	r.failures[v] = f
+	return f
+}
+
+// Entry returns the entry an expression given to ctx.Fail or
+// ctx.RecoveryFor stands for: an mcpcore.Failure literal, or a variable
+// [Result.Failure] can read. It returns nil for anything else.
+func (r *Result) Entry(e ast.Expr) *Failure {
+	info := r.pass.TypesInfo
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		if f := mcpapi.ReadFailure(info, e); f != nil {
+			return failureOf(f)
+		}
+	case *ast.Ident:
+		v, _ := info.Uses[e].(*types.Var)
+		return r.Failure(v)
+	case *ast.SelectorExpr:
+		if _, ok := info.Selections[e]; ok {
+			return nil // a field: its value is not known
+		}
+		v, _ := info.Uses[e.Sel].(*types.Var) // pkg.Var
+		return r.Failure(v)
+	}
+	return nil
+}
+
+func run(pass *analysis.Pass) (any, error) {
+	r := &Result{
+		pass:     pass,
+		funcs:    map[*types.Func]*Raises{},
+		imported: map[*types.Func]*Raises{},
+		lits:     map[*ast.FuncLit]*Raises{},
+		decls:    map[*types.Func]*ast.FuncDecl{},
+		failures: map[*types.Var]*Failure{},
+	}
+
+	// Failure variables first: the summaries read them.
+	scope := pass.Pkg.Scope()
+	vars := mcpapi.FailureVars(pass.TypesInfo, pass.Files)
+	for _, v := range sortedVars(vars) {
+		f := failureOf(vars[v])
+		r.failures[v] = f
+		if v.Parent() == scope {
+			pass.ExportObjectFact(v, f)
+		}
+	}
+
+	// Import the facts of what the package uses now, while Run may still
+	// import: a rule may ask about them after Run has returned.
+	for _, obj := range pass.TypesInfo.Uses {
+		if obj.Pkg() == nil || obj.Pkg() == pass.Pkg {
+			continue
+		}
+		switch obj := obj.(type) {
+		case *types.Func:
+			r.Func(obj)
+		case *types.Var:
+			if !obj.IsField() && mcpapi.IsFailureType(obj.Type()) {
+				r.Failure(obj)
+			}
+		}
+	}
+
+	var order []*types.Func
+	for _, file := range pass.Files {
+		for _, d := range file.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+				r.decls[fn] = fd
+				order = append(order, fn)
+			}
+		}
+	}
+	r.resolvePackage(order)
+
+	for _, fn := range order {
+		if rs := r.funcs[fn]; !rs.Empty() {
+			pass.ExportObjectFact(fn, rs.withoutPos())
+		}
+	}
+	return r, nil
+}
+
+// withoutPos returns a copy of r without positions, for the fact: a
+// position is of no use in another package, and the drivers that serialize
+// facts would lose it anyway.
+func (r *Raises) withoutPos() *Raises {
+	c := &Raises{
+		Codes:        slices.Clone(r.Codes),
+		Reasons:      slices.Clone(r.Reasons),
+		FromResponse: slices.Clone(r.FromResponse),
+		Params:       slices.Clone(r.Params),
+	}
+	for i := range c.Codes {
+		c.Codes[i].pos = token.NoPos
+	}
+	for i := range c.Reasons {
+		c.Reasons[i].pos = token.NoPos
+	}
+	for i := range c.FromResponse {
+		c.FromResponse[i].pos = token.NoPos
+	}
+	return c
+}
+
+func sortedVars(m map[*types.Var]*mcpapi.Failure) []*types.Var {
+	vs := make([]*types.Var, 0, len(m))
+	for v := range m {
+		vs = append(vs, v)
+	}
+	slices.SortFunc(vs, func(a, b *types.Var) int { return cmp.Compare(a.Pos(), b.Pos()) })
+	return vs
+}

@@ -1,0 +1,227 @@
+package raises
+
+import (
+	"cmp"
+	"go/token"
+	"go/types"
+	"reflect"
+	"slices"
+)
+
+// resolvePackage computes the Raises of every function of the package.
+//
+// Functions are resolved callees first, so that a chain of calls settles in
+// one round; calls that go round a cycle are then resolved again until
+// nothing changes. This terminates: a function's items only grow, and each
+// kept position only moves earlier, over finite sets. An item that would
+// come back to the function that raises it itself is dropped (see
+// [builder.lift]), so recursion adds nothing more.
+func (r *Result) resolvePackage(funcs []*types.Func) {
+	sums := make(map[*types.Func]value, len(funcs))
+	for _, fn := range funcs {
+		sums[fn] = r.summarize(r.decls[fn])
+	}
+
+	// Postorder of the calls among the package's functions.
+	var order []*types.Func
+	seen := map[*types.Func]bool{}
+	var visit func(fn *types.Func)
+	visit = func(fn *types.Func) {
+		if seen[fn] {
+			return
+		}
+		seen[fn] = true
+		for _, callee := range calls(sums[fn], nil) {
+			if _, ok := sums[callee]; ok {
+				visit(callee)
+			}
+		}
+		order = append(order, fn)
+	}
+	for _, fn := range funcs {
+		visit(fn)
+	}
+
+	for changed := true; changed; {
+		changed = false
+		for _, fn := range order {
+			rs := r.resolveAlone(sums[fn], fn)
+			if !reflect.DeepEqual(rs, r.funcs[fn]) {
+				r.funcs[fn] = rs
+				changed = true
+			}
+		}
+	}
+}
+
+// calls appends the functions that v calls to fns.
+func calls(v value, fns []*types.Func) []*types.Func {
+	for _, a := range v {
+		if c, ok := a.(callAtom); ok {
+			fns = append(fns, c.fn)
+			for _, arg := range c.args {
+				fns = calls(arg, fns)
+			}
+		}
+	}
+	return fns
+}
+
+// resolveAlone returns what v raises in function self (nil for a func
+// literal), given what the functions it calls raise so far.
+func (r *Result) resolveAlone(v value, self *types.Func) *Raises {
+	b := &builder{
+		codes:     map[Code]token.Pos{},
+		reasons:   map[Reason]token.Pos{},
+		responses: map[Source]token.Pos{},
+		params:    map[int]bool{},
+	}
+	if self != nil {
+		b.self = funcName(self)
+	}
+	r.resolve(v, self, b)
+	return b.raises()
+}
+
+func (r *Result) resolve(v value, self *types.Func, b *builder) {
+	for _, a := range v {
+		switch a := a.(type) {
+		case codeAtom:
+			pos := a.pos
+			a.pos = token.NoPos
+			keep(b.codes, a.Code, pos)
+		case reasonAtom:
+			pos := a.pos
+			a.pos = token.NoPos
+			keep(b.reasons, a.Reason, pos)
+		case responseAtom:
+			keep(b.responses, Source{}, a.pos)
+		case paramAtom:
+			b.params[int(a)] = true
+		case callAtom:
+			if a.fn == self {
+				continue // a recursion adds nothing the function lacks
+			}
+			var callee *Raises
+			if a.fn.Pkg() == r.pass.Pkg {
+				callee = r.funcs[a.fn] // this round's estimate
+			} else {
+				callee = r.Func(a.fn)
+			}
+			if callee == nil {
+				continue
+			}
+			b.lift(callee, funcName(a.fn), a.pos)
+			for _, i := range callee.Params {
+				// What the caller passes in comes back out; it keeps
+				// its own source.
+				if i < len(a.args) {
+					r.resolve(a.args[i], self, b)
+				}
+			}
+		}
+	}
+}
+
+// A builder collects the items of one function, each once, with its first
+// position.
+type builder struct {
+	self      string // the function's name; "" for a func literal
+	codes     map[Code]token.Pos
+	reasons   map[Reason]token.Pos
+	responses map[Source]token.Pos
+	params    map[int]bool
+}
+
+// keep records k, whose pos is zero, at pos, unless it is already recorded
+// at an earlier position.
+func keep[K comparable](m map[K]token.Pos, k K, pos token.Pos) {
+	if old, ok := m[k]; !ok || (pos.IsValid() && (!old.IsValid() || pos < old)) {
+		m[k] = pos
+	}
+}
+
+// lift adds the items of callee, called as name at pos, as coming through
+// it. An item that the function being built raises itself further down is
+// left out: the function already has it, and "f returns X through g" is no
+// news when X comes from f.
+func (b *builder) lift(callee *Raises, name string, pos token.Pos) {
+	through := func(s Source) (Source, bool) {
+		origin := s.Origin
+		if origin == "" {
+			origin = name
+		}
+		return Source{Via: name, Origin: origin}, origin != b.self
+	}
+	for _, c := range callee.Codes {
+		if src, ok := through(c.Source); ok {
+			keep(b.codes, Code{c.Code, src}, pos)
+		}
+	}
+	for _, x := range callee.Reasons {
+		if src, ok := through(x.Source); ok {
+			keep(b.reasons, Reason{x.Reason, x.Code, src}, pos)
+		}
+	}
+	for _, s := range callee.FromResponse {
+		if src, ok := through(s); ok {
+			keep(b.responses, src, pos)
+		}
+	}
+}
+
+// raises returns the items sorted, or nil when there are none.
+func (b *builder) raises() *Raises {
+	rs := &Raises{}
+	for c, pos := range b.codes {
+		c.pos = pos
+		rs.Codes = append(rs.Codes, c)
+	}
+	for x, pos := range b.reasons {
+		x.pos = pos
+		rs.Reasons = append(rs.Reasons, x)
+	}
+	for s, pos := range b.responses {
+		s.pos = pos
+		rs.FromResponse = append(rs.FromResponse, s)
+	}
+	for i := range b.params {
+		rs.Params = append(rs.Params, i)
+	}
+	if rs.Empty() {
+		return nil
+	}
+	slices.SortFunc(rs.Codes, func(a, b Code) int {
+		return cmp.Or(cmp.Compare(a.Code.String(), b.Code.String()), compareSources(a.Source, b.Source))
+	})
+	slices.SortFunc(rs.Reasons, func(a, b Reason) int {
+		return cmp.Or(cmp.Compare(a.Reason, b.Reason), cmp.Compare(a.Code.String(), b.Code.String()),
+			compareSources(a.Source, b.Source))
+	})
+	slices.SortFunc(rs.FromResponse, compareSources)
+	slices.Sort(rs.Params)
+	return rs
+}
+
+func compareSources(a, b Source) int {
+	return cmp.Or(cmp.Compare(a.Via, b.Via), cmp.Compare(a.Origin, b.Origin))
+}
+
+// funcName names fn for messages: "pkg.Func", or "pkg.Type.Method" for a
+// method, after the package's name (not its path).
+func funcName(fn *types.Func) string {
+	name := fn.Name()
+	if recv := fn.Type().(*types.Signature).Recv(); recv != nil {
+		t := types.Unalias(recv.Type())
+		if p, ok := t.(*types.Pointer); ok {
+			t = types.Unalias(p.Elem())
+		}
+		if n, ok := t.(*types.Named); ok {
+			name = n.Obj().Name() + "." + name
+		}
+	}
+	if fn.Pkg() != nil {
+		name = fn.Pkg().Name() + "." + name
+	}
+	return name
+}

@@ -1,0 +1,509 @@
+package raises
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/seed417024ea/mcpcore/lint/internal/mcpapi"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// A value is what an expression can carry to a return, as far as the
+// function's own text tells: items raised right there, calls whose callee's
+// summary decides what they add, and parameters. Values are resolved into a
+// Raises once the callees are known, so that the package's functions can be
+// summarized once and resolved as often as the fixpoint needs.
+type value []atom
+
+type atom interface{ isAtom() }
+
+type (
+	codeAtom     struct{ Code }
+	reasonAtom   struct{ Reason }
+	responseAtom struct{ Source }
+	paramAtom    int
+	callAtom     struct {
+		fn   *types.Func // its origin, for a generic function
+		pos  token.Pos
+		args []value // by parameter index; nil when they cannot be matched
+	}
+)
+
+func (codeAtom) isAtom()     {}
+func (reasonAtom) isAtom()   {}
+func (responseAtom) isAtom() {}
+func (paramAtom) isAtom()    {}
+func (callAtom) isAtom()     {}
+
+// A summarizer reads one function's text.
+type summarizer struct {
+	r    *Result
+	info *types.Info
+	// params maps the function's parameters to their indexes.
+	params map[*types.Var]int
+	// locals maps each variable assigned in the function to every
+	// expression assigned to it (the whole call, for a tuple assignment
+	// such as x, err := f()). Order is ignored: a variable carries all.
+	locals map[*types.Var][]ast.Expr
+	memo   map[*types.Var]value
+	busy   map[*types.Var]bool
+}
+
+// summarize returns what the returns of fn, a *ast.FuncDecl or
+// *ast.FuncLit with a body, can carry.
+func (r *Result) summarize(fn ast.Node) value {
+	var ftype *ast.FuncType
+	var body *ast.BlockStmt
+	switch fn := fn.(type) {
+	case *ast.FuncDecl:
+		ftype, body = fn.Type, fn.Body
+	case *ast.FuncLit:
+		ftype, body = fn.Type, fn.Body
+	}
+	if body == nil {
+		return nil
+	}
+	s := &summarizer{
+		r:      r,
+		info:   r.pass.TypesInfo,
+		params: map[*types.Var]int{},
+		locals: map[*types.Var][]ast.Expr{},
+		memo:   map[*types.Var]value{},
+		busy:   map[*types.Var]bool{},
+	}
+	i := 0
+	for _, field := range ftype.Params.List {
+		if len(field.Names) == 0 {
+			i++
+			continue
+		}
+		for _, name := range field.Names {
+			if v, ok := s.info.Defs[name].(*types.Var); ok {
+				s.params[v] = i
+			}
+			i++
+		}
+	}
+	s.collectLocals(body)
+	return s.returns(ftype, body)
+}
+
+// collectLocals records every assignment of the body, those in func
+// literals included (a closure may set an error its function returns),
+// except in the literals of go and defer statements, which run at another
+// time.
+func (s *summarizer) collectLocals(body *ast.BlockStmt) {
+	add := func(lhs ast.Expr, rhs ast.Expr) {
+		id, ok := ast.Unparen(lhs).(*ast.Ident)
+		if !ok {
+			return
+		}
+		obj := s.info.Defs[id]
+		if obj == nil {
+			obj = s.info.Uses[id]
+		}
+		if v, ok := obj.(*types.Var); ok && !v.IsField() {
+			s.locals[v] = append(s.locals[v], rhs)
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.GoStmt, *ast.DeferStmt:
+			return false
+		case *ast.AssignStmt:
+			if n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+				return true
+			}
+			for i, lhs := range n.Lhs {
+				switch {
+				case len(n.Lhs) == len(n.Rhs):
+					add(lhs, n.Rhs[i])
+				case len(n.Rhs) == 1:
+					add(lhs, n.Rhs[0])
+				}
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				switch {
+				case len(n.Names) == len(n.Values):
+					add(name, n.Values[i])
+				case len(n.Values) == 1:
+					add(name, n.Values[0])
+				}
+			}
+		}
+		return true
+	})
+}
+
+// returns returns what the return statements of a function body can carry
+// in their error results; those of func literals inside it are not the
+// function's.
+func (s *summarizer) returns(ftype *ast.FuncType, body *ast.BlockStmt) value {
+	var named []*types.Var
+	if ftype.Results != nil {
+		for _, field := range ftype.Results.List {
+			for _, name := range field.Names {
+				if v, ok := s.info.Defs[name].(*types.Var); ok && isError(v.Type()) {
+					named = append(named, v)
+				}
+			}
+		}
+	}
+	var val value
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ReturnStmt:
+			if len(n.Results) == 0 {
+				for _, v := range named {
+					val = append(val, s.varValue(v)...)
+				}
+				return false
+			}
+			if len(n.Results) == 1 {
+				if _, ok := s.info.TypeOf(n.Results[0]).(*types.Tuple); ok {
+					val = append(val, s.eval(n.Results[0])...) // return f()
+					return false
+				}
+			}
+			for _, e := range n.Results {
+				if isError(s.info.TypeOf(e)) {
+					val = append(val, s.eval(e)...)
+				}
+			}
+			return false
+		}
+		return true
+	})
+	return val
+}
+
+var errorType = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+
+// isError reports whether a value of type t can be returned as an error.
+func isError(t types.Type) bool {
+	return t != nil && types.Implements(t, errorType)
+}
+
+// eval returns what the error expression e can carry.
+func (s *summarizer) eval(e ast.Expr) value {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		if v, ok := s.info.Uses[e].(*types.Var); ok {
+			return s.varValue(v)
+		}
+	case *ast.CallExpr:
+		return s.evalCall(e)
+	}
+	return nil
+}
+
+// varValue returns what variable v can carry: its parameter, if it is one,
+// and everything assigned to it in the function. A variable whose value
+// depends on itself (err = fmt.Errorf("…: %w", err)) adds nothing more the
+// second time round.
+func (s *summarizer) varValue(v *types.Var) value {
+	if val, ok := s.memo[v]; ok {
+		return val
+	}
+	if s.busy[v] {
+		return nil
+	}
+	s.busy[v] = true
+	var val value
+	if i, ok := s.params[v]; ok {
+		val = append(val, paramAtom(i))
+	}
+	for _, src := range s.locals[v] {
+		val = append(val, s.eval(src)...)
+	}
+	delete(s.busy, v)
+	s.memo[v] = val
+	return val
+}
+
+// evalCall returns what the error a call returns can carry.
+func (s *summarizer) evalCall(call *ast.CallExpr) value {
+	if tv, ok := s.info.Types[call.Fun]; ok && tv.IsType() {
+		if len(call.Args) == 1 {
+			return s.eval(call.Args[0]) // error(e)
+		}
+		return nil
+	}
+	fn := mcpapi.Callee(s.info, call)
+	if fn == nil {
+		return nil // a function value, an interface method: unknown
+	}
+	fn = fn.Origin()
+	args := call.Args
+	src := Source{pos: call.Pos()}
+	switch {
+	case mcpapi.IsContextMethod(fn, "Fail"):
+		// Fail writes the entry's reason last, over any option's.
+		if len(args) == 0 {
+			return nil
+		}
+		f := s.r.Entry(args[0])
+		if f == nil {
+			return nil
+		}
+		var val value
+		if f.Code != 0 {
+			val = append(val, codeAtom{Code{f.Code, src}})
+		}
+		if f.Reason != "" {
+			val = append(val, reasonAtom{Reason{f.Reason, f.Code, src}})
+		}
+		return val
+	case fn.Pkg().Path() == mcpapi.ErrPath:
+		return s.evalErrCall(fn, call, src)
+	case mcpapi.IsFunc(fn, "fmt", "Errorf"):
+		if len(args) == 0 {
+			return nil
+		}
+		format, ok := mcpapi.ConstString(s.info, args[0])
+		if !ok || call.Ellipsis.IsValid() {
+			return nil
+		}
+		var val value
+		for _, i := range wrappedArgs(format) {
+			if 1+i < len(args) {
+				val = append(val, s.eval(args[1+i])...)
+			}
+		}
+		return val
+	case mcpapi.IsFunc(fn, "errors", "Join"):
+		if call.Ellipsis.IsValid() {
+			return nil
+		}
+		var val value
+		for _, a := range args {
+			val = append(val, s.eval(a)...)
+		}
+		return val
+	}
+	return value{callAtom{fn: fn, pos: call.Pos(), args: s.callArgs(fn, call)}}
+}
+
+// evalErrCall returns what the error a call of an mcperr function can
+// carry.
+func (s *summarizer) evalErrCall(fn *types.Func, call *ast.CallExpr, src Source) value {
+	args := call.Args
+	if code, ok := mcpapi.FactoryCode(s.info, call); ok {
+		opts := args[min(len(args), 1):]
+		if fn.Name() == "New" {
+			opts = args[min(len(args), 2):]
+		}
+		return append(value{codeAtom{Code{code, src}}}, s.options(opts, code, src)...)
+	}
+	switch {
+	case fn.Name() == "New": // a code that is not a constant
+		return s.options(args[min(len(args), 2):], 0, src)
+	case fn.Name() == "FromResponse":
+		return append(value{responseAtom{src}}, s.options(args[min(len(args), 1):], 0, src)...)
+	case fn.Name() == "From" && len(args) == 1:
+		// From returns the *Error in err's chain as it is.
+		return s.eval(args[0])
+	case (fn.Name() == "Retry" || fn.Name() == "TryCatch") && len(args) == 3:
+		// Both return fn's error, or one with its code.
+		return s.evalFunc(args[2])
+	}
+	return nil
+}
+
+// evalFunc returns what calling the function expression e returns: a func
+// literal, or a function named statically. A method value, or any other
+// function value, is unknown.
+func (s *summarizer) evalFunc(e ast.Expr) value {
+	e = ast.Unparen(e)
+	if lit, ok := e.(*ast.FuncLit); ok {
+		return s.returns(lit.Type, lit.Body)
+	}
+	var id *ast.Ident
+	switch e := e.(type) {
+	case *ast.Ident:
+		id = e
+	case *ast.SelectorExpr:
+		if _, ok := s.info.Selections[e]; ok {
+			return nil // a method value
+		}
+		id = e.Sel
+	}
+	if id == nil {
+		return nil
+	}
+	fn, ok := s.info.Uses[id].(*types.Func)
+	if !ok || fn.Pkg() == nil {
+		return nil
+	}
+	return value{callAtom{fn: fn.Origin(), pos: e.Pos()}}
+}
+
+// callArgs returns what each argument of a call of fn carries, by fn's
+// parameter index, or nil when arguments and parameters cannot be matched
+// (f(g()), a method expression).
+func (s *summarizer) callArgs(fn *types.Func, call *ast.CallExpr) []value {
+	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
+		if x, ok := s.info.Selections[sel]; ok && x.Kind() == types.MethodExpr {
+			return nil
+		}
+	}
+	sig := fn.Type().(*types.Signature)
+	n := sig.Params().Len()
+	if len(call.Args) == 1 && n > 1 {
+		if _, ok := s.info.TypeOf(call.Args[0]).(*types.Tuple); ok {
+			return nil
+		}
+	}
+	args := make([]value, n)
+	for i, a := range call.Args {
+		switch {
+		case i < n-1 || (i == n-1 && !sig.Variadic()):
+			args[i] = s.eval(a)
+		case sig.Variadic() && !call.Ellipsis.IsValid():
+			args[n-1] = append(args[n-1], s.eval(a)...)
+		}
+	}
+	return args
+}
+
+// options returns the reasons the options of an error-building call raise:
+// data.reason set by mcperr.WithData, and the reasons whose recovery
+// mcpcore.RecoveryFor or ctx.RecoveryFor attaches. code is the error's
+// code, 0 when it is not known.
+func (s *summarizer) options(opts []ast.Expr, code mcperr.Code, src Source) value {
+	var val value
+	busy := map[*types.Var]bool{}
+	var opt func(e ast.Expr)
+	opt = func(e ast.Expr) {
+		switch e := ast.Unparen(e).(type) {
+		case *ast.Ident:
+			// An option kept in a variable: whatever was assigned to it.
+			v, ok := s.info.Uses[e].(*types.Var)
+			if !ok || busy[v] {
+				return
+			}
+			busy[v] = true
+			for _, src := range s.locals[v] {
+				opt(src)
+			}
+		case *ast.CallExpr:
+			fn := mcpapi.Callee(s.info, e)
+			var reason string
+			switch {
+			case mcpapi.IsFunc(fn, mcpapi.ErrPath, "WithData") && len(e.Args) == 1:
+				reason = dataReason(s.info, e.Args[0])
+			case mcpapi.IsFunc(fn, mcpapi.CorePath, "RecoveryFor") && len(e.Args) == 2:
+				reason, _ = mcpapi.ConstString(s.info, e.Args[1])
+			case mcpapi.IsContextMethod(fn, "RecoveryFor") && len(e.Args) == 1:
+				if f := s.r.Entry(e.Args[0]); f != nil {
+					reason = f.Reason
+				}
+			}
+			if reason != "" {
+				val = append(val, reasonAtom{Reason{reason, code, src}})
+			}
+		}
+	}
+	for _, e := range opts {
+		opt(e)
+	}
+	return val
+}
+
+// dataReason returns the constant "reason" of a map literal given to
+// mcperr.WithData, or "".
+func dataReason(info *types.Info, e ast.Expr) string {
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	if !ok {
+		return ""
+	}
+	for _, elt := range lit.Elts {
+		kv, ok := elt.(*ast.KeyValueExpr)
+		if !ok {
+			continue
+		}
+		if k, ok := mcpapi.ConstString(info, kv.Key); ok && k == "reason" {
+			v, _ := mcpapi.ConstString(info, kv.Value)
+			return v
+		}
+	}
+	return ""
+}
+
+// wrappedArgs returns the indexes of the arguments after the format that
+// its %w verbs wrap, or nil when the format cannot be read with certainty.
+func wrappedArgs(format string) []int {
+	var wrapped []int
+	arg := 0
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		i++
+		for i < len(format) && strings.IndexByte("+-# 0", format[i]) >= 0 {
+			i++
+		}
+		// index reads an explicit argument index such as [2].
+		index := func() bool {
+			if i >= len(format) || format[i] != '[' {
+				return true
+			}
+			end := strings.IndexByte(format[i:], ']')
+			if end < 0 {
+				return false
+			}
+			n, err := strconv.Atoi(format[i+1 : i+end])
+			if err != nil || n < 1 {
+				return false
+			}
+			arg = n - 1
+			i += end + 1
+			return true
+		}
+		// number reads a width or precision, * taking an argument.
+		number := func() {
+			if i < len(format) && format[i] == '*' {
+				arg++
+				i++
+				return
+			}
+			for i < len(format) && '0' <= format[i] && format[i] <= '9' {
+				i++
+			}
+		}
+		if !index() {
+			return nil
+		}
+		number()
+		if i < len(format) && format[i] == '.' {
+			i++
+			if !index() {
+				return nil
+			}
+			number()
+		}
+		if !index() {
+			return nil
+		}
+		if i >= len(format) {
+			break
+		}
+		verb, size := utf8.DecodeRuneInString(format[i:])
+		i += size - 1
+		switch verb {
+		case '%':
+			continue
+		case 'w':
+			wrapped = append(wrapped, arg)
+		}
+		arg++
+	}
+	return wrapped
+}

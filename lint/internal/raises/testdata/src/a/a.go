@@ -1,0 +1,241 @@
+// Package a holds handlers: each function exercises one source, or one
+// shape that must add nothing.
+package a
+
+import (
+	"b"
+	"c"
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"net/http"
+	"sync"
+
+	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+var noMatch = mcpcore.Failure{ // want noMatch:"^failure no_match:NotFound$"
+	Reason:   "no_match",
+	Code:     mcperr.CodeNotFound,
+	When:     "No requested PMID returned data",
+	Recovery: "Try pubmed_search_articles to discover valid PMIDs first.",
+}
+
+var client = &b.Client{}
+
+// fetchArticles sees two calls down, into another package each time.
+func fetchArticles(ctx *mcpcore.Context, id string) (string, error) { // want fetchArticles:"^codes NotFound via b.Client.Fetch, RateLimited via b.Client.Fetch from c.Get, ServiceUnavailable via b.Client.Fetch from c.Get; reasons no_match:NotFound via b.Client.Fetch, rate_limited:RateLimited via b.Client.Fetch from c.Get; fromResponse via b.Client.Fetch from c.Get$"
+	s, err := client.Fetch(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	return s, nil
+}
+
+func factory() error { // want factory:"^codes NotFound$"
+	return mcperr.NotFound("gone")
+}
+
+func newConst() error { // want newConst:"^codes Conflict$"
+	return mcperr.New(mcperr.CodeConflict, "taken")
+}
+
+// newVar's code is not a constant: only the reason is known.
+func newVar(code mcperr.Code) error { // want newVar:"^reasons computed$"
+	return mcperr.New(code, "?", mcperr.WithData(map[string]any{"reason": "computed"}))
+}
+
+func withData() error { // want withData:"^codes RateLimited; reasons quota:RateLimited$"
+	return mcperr.RateLimited("quota", mcperr.WithData(map[string]any{"reason": "quota", "limit": 10}))
+}
+
+func failVar(ctx *mcpcore.Context) error { // want failVar:"^codes NotFound; reasons no_match:NotFound$"
+	return ctx.Fail(noMatch, "", ctx.RecoveryFor(noMatch))
+}
+
+func failInline(ctx *mcpcore.Context) error { // want failInline:"^codes Conflict; reasons inline:Conflict$"
+	return ctx.Fail(mcpcore.Failure{Reason: "inline", Code: mcperr.CodeConflict}, "")
+}
+
+func failLocal(ctx *mcpcore.Context) error { // want failLocal:"^codes Timeout; reasons local:Timeout$"
+	f := mcpcore.Failure{Reason: "local", Code: mcperr.CodeTimeout}
+	err := ctx.Fail(f, "")
+	return err
+}
+
+// failLocalTwice's entry is assigned twice: which one fails is not known.
+func failLocalTwice(ctx *mcpcore.Context, late bool) error {
+	f := mcpcore.Failure{Reason: "early", Code: mcperr.CodeTimeout}
+	if late {
+		f = mcpcore.Failure{Reason: "late", Code: mcperr.CodeConflict}
+	}
+	return ctx.Fail(f, "")
+}
+
+func failImported(ctx *mcpcore.Context) error { // want failImported:"^codes RateLimited; reasons throttled:RateLimited$"
+	return ctx.Fail(c.Throttled, "")
+}
+
+// recoveryFor attaches recoveries: the reasons count as raised.
+func recoveryFor(ctx *mcpcore.Context, slow bool) error { // want recoveryFor:"^codes NotFound, Timeout; reasons no_match:NotFound, slow:Timeout$"
+	if slow {
+		opt := mcpcore.RecoveryFor(ctx, "slow")
+		return mcperr.Timeout("slow", opt)
+	}
+	return mcperr.NotFound("missing", ctx.RecoveryFor(noMatch))
+}
+
+func fromResponse(resp *http.Response) error { // want fromResponse:"^reasons upstream; fromResponse direct$"
+	return mcperr.FromResponse(resp, mcperr.WithData(map[string]any{"reason": "upstream"}))
+}
+
+// loggedOnly builds errors it never returns.
+func loggedOnly(ctx *mcpcore.Context) error {
+	e := mcperr.NotFound("only logged")
+	log.Print(e)
+	log.Print(ctx.Fail(noMatch, ""))
+	_ = mcperr.Timeout("dropped")
+	return nil
+}
+
+type fetcher interface {
+	Fetch(ctx context.Context, id string) (string, error)
+}
+
+// interfaceCall and funcValue call what they cannot see statically.
+func interfaceCall(ctx context.Context, f fetcher) error {
+	_, err := f.Fetch(ctx, "1")
+	return err
+}
+
+func funcValue(ctx context.Context) error {
+	fetch := client.Fetch
+	_, err := fetch(ctx, "1")
+	if err != nil {
+		return err
+	}
+	get := c.Get
+	_, err = get(ctx, "x")
+	return err
+}
+
+// goAndDefer set the error from calls that run at another time.
+func goAndDefer() (err error) {
+	defer func() { err = mcperr.Timeout("late") }()
+	go func() { err = mcperr.Conflict("racy") }()
+	return
+}
+
+// closure sets the error through a closure that runs before the return.
+func closure() (err error) { // want closure:"^codes Conflict$"
+	var once sync.Once
+	once.Do(func() { err = mcperr.Conflict("once") })
+	return
+}
+
+func selfRecursion(n int) error { // want selfRecursion:"^codes NotFound$"
+	if n == 0 {
+		return mcperr.NotFound("bottom")
+	}
+	return selfRecursion(n - 1)
+}
+
+func ping(n int) error { // want ping:"^codes Conflict, Timeout via a.pong$"
+	if n == 0 {
+		return mcperr.Conflict("ping")
+	}
+	return pong(n - 1)
+}
+
+func pong(n int) error { // want pong:"^codes Conflict via a.ping, Timeout$"
+	if n == 0 {
+		return mcperr.Timeout("pong")
+	}
+	return ping(n - 1)
+}
+
+// chain calls a helper declared after it: dependency order, not file order.
+func chain() error { // want chain:"^codes NotFound via a.helper from a.factory$"
+	if err := helper(); err != nil {
+		return fmt.Errorf("chain: %w", err)
+	}
+	return nil
+}
+
+func helper() error { // want helper:"^codes NotFound via a.factory$"
+	x, err := factory(), error(nil)
+	_ = err
+	return x
+}
+
+func join() error { // want join:"^codes Conflict via a.newConst, NotFound via a.factory$"
+	return errors.Join(factory(), newConst(), fmt.Errorf("%v", failVar(nil)))
+}
+
+func wrapped() error { // want wrapped:"^codes Conflict$"
+	return b.Wrap("op", mcperr.Conflict("x"))
+}
+
+func cause(ctx context.Context) error { // want cause:"^codes InternalError via b.Cause$"
+	_, err := client.Fetch(ctx, "1")
+	return b.Cause(err)
+}
+
+func from(ctx *mcpcore.Context) error { // want from:"^codes NotFound; reasons no_match:NotFound$"
+	err := ctx.Fail(noMatch, "")
+	return mcperr.From(err)
+}
+
+func retry(ctx context.Context) (string, error) { // want retry:"^codes RateLimited via c.Get, ServiceUnavailable via c.Get; reasons rate_limited:RateLimited via c.Get; fromResponse via c.Get$"
+	return mcperr.Retry(ctx, mcperr.RetryOptions{}, func(ctx context.Context) (string, error) {
+		_, err := c.Get(ctx, "x")
+		if err != nil {
+			return "", err
+		}
+		return "", nil
+	})
+}
+
+// retryNamed retries a function named statically.
+func retryNamed(ctx context.Context) (*http.Response, error) { // want retryNamed:"^codes RateLimited via a.get from c.Get, ServiceUnavailable via a.get from c.Get; reasons rate_limited:RateLimited via a.get from c.Get; fromResponse via a.get from c.Get$"
+	return mcperr.TryCatch(ctx, mcperr.TryCatchOptions{}, get)
+}
+
+func get(ctx context.Context) (*http.Response, error) { // want get:"^codes RateLimited via c.Get, ServiceUnavailable via c.Get; reasons rate_limited:RateLimited via c.Get; fromResponse via c.Get$"
+	return c.Get(ctx, "x")
+}
+
+// retryMethod retries a method value: not followed.
+func retryMethod(ctx context.Context) (string, error) {
+	return mcperr.Retry(ctx, mcperr.RetryOptions{}, func(ctx context.Context) (string, error) {
+		f := client.Fetch
+		return f(ctx, "1")
+	})
+}
+
+// indexed wraps the second argument only.
+func indexed() error { // want indexed:"^codes Timeout$"
+	return fmt.Errorf("%[2]w after %[1]v", mcperr.Conflict("c"), mcperr.Timeout("t"))
+}
+
+// generic is instantiated at the call: the fact is on the generic function.
+func generic[T any](v T) (T, error) { // want generic:"^codes Conflict$"
+	return v, mcperr.Conflict("generic")
+}
+
+func useGeneric() error { // want useGeneric:"^codes Conflict via a.generic$"
+	_, err := generic(1)
+	return err
+}
+
+type store struct{}
+
+func (s store) get() error { // want get:"^codes DatabaseError$"
+	return mcperr.DatabaseError("db")
+}
+
+func method(s store) error { // want method:"^codes DatabaseError via a.store.get$"
+	return s.get()
+}

@@ -40,7 +40,8 @@ conformance rules of mcplint to use across packages.`
 // A Raises is what the errors a function returns can carry: the codes, the
 // contract reasons, the mcperr.FromResponse calls, and the parameters whose
 // errors it hands back. It is the fact on functions and the answer of
-// [Result.Func] and [Result.Of]; a nil *Raises raises nothing.
+// [Result.Func] and [Result.Of]. Its methods accept a nil *Raises, which
+// raises nothing.
 //
 // What it holds errs towards saying less: a code is listed only when an
 // error with that code can be returned, so that a rule never reports a code
@@ -248,9 +249,14 @@ type Result struct {
 }
 
 // Func returns what fn can raise: fn of this package, or of another
-// through its fact. It returns nil when fn raises nothing the analysis can
-// see, or has no body.
+// through its fact. It never returns nil: a function that raises nothing
+// the analysis can see, or has no body, gets an empty Raises.
 func (r *Result) Func(fn *types.Func) *Raises {
+	return orEmpty(r.fn(fn))
+}
+
+// fn is Func, but nil when fn raises nothing.
+func (r *Result) fn(fn *types.Func) *Raises {
 	if fn == nil {
 		return nil
 	}
@@ -269,25 +275,32 @@ func (r *Result) Func(fn *types.Func) *Raises {
 	return rs
 }
 
+func orEmpty(rs *Raises) *Raises {
+	if rs == nil {
+		return new(Raises)
+	}
+	return rs
+}
+
 // Of returns what the function fn of this package can raise: a
 // *ast.FuncDecl, or a *ast.FuncLit such as a handler given inline in a
 // composite literal. A func literal's summary counts only its own returns,
-// and uses the facts of what it calls. Of returns nil for any other node,
-// or when nothing is raised.
+// and uses the facts of what it calls. Like Func, it never returns nil; a
+// node of any other kind raises nothing.
 func (r *Result) Of(fn ast.Node) *Raises {
 	switch fn := fn.(type) {
 	case *ast.FuncDecl:
 		obj, _ := r.pass.TypesInfo.Defs[fn.Name].(*types.Func)
 		return r.Func(obj)
 	case *ast.FuncLit:
-		if rs, ok := r.lits[fn]; ok {
-			return rs
+		rs, ok := r.lits[fn]
+		if !ok {
+			rs = orEmpty(r.resolveAlone(r.summarize(fn), nil))
+			r.lits[fn] = rs
 		}
-		rs := r.resolveAlone(r.summarize(fn), nil)
-		r.lits[fn] = rs
 		return rs
 	}
-	return nil
+	return new(Raises)
 }
 
 // Of returns what fn can raise, as [Result.Of], for an analyzer that
@@ -367,7 +380,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		switch obj := obj.(type) {
 		case *types.Func:
-			r.Func(obj)
+			r.fn(obj)
 		case *types.Var:
 			if !obj.IsField() && mcpapi.IsFailureType(obj.Type()) {
 				r.Failure(obj)

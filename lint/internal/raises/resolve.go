@@ -106,7 +106,7 @@ func (r *Result) resolve(v value, self *types.Func, b *builder) {
 			if a.fn.Pkg() == r.pass.Pkg {
 				callee = r.funcs[a.fn] // this round's estimate
 			} else {
-				callee = r.Func(a.fn)
+				callee = r.fn(a.fn)
 			}
 			if callee == nil {
 				continue

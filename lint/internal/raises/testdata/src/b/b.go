@@ -7,6 +7,7 @@ import (
 
 	"c"
 
+	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -44,4 +45,9 @@ func Wrap(op string, err error) error { // want Wrap:"^params 1$"
 // Cause keeps err as a cause only: the code is InternalError.
 func Cause(err error) error { // want Cause:"^codes InternalError$"
 	return mcperr.InternalError("failed", mcperr.WithCause(err))
+}
+
+// Handle is a handler declared in another package than its tool.
+func Handle(ctx *mcpcore.Context, id string) (string, error) { // want Handle:"^codes RateLimited; reasons throttled:RateLimited$"
+	return "", ctx.Fail(c.Throttled, "", ctx.RecoveryFor(c.Throttled))
 }

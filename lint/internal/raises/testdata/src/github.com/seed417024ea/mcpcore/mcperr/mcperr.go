@@ -44,14 +44,24 @@ func WithRecovery(hint string) Option     { return nil }
 
 func New(code Code, message string, opts ...Option) *Error { return &Error{code: code} }
 
-func InvalidParams(message string, opts ...Option) *Error      { return New(CodeInvalidParams, message, opts...) }
-func NotFound(message string, opts ...Option) *Error           { return New(CodeNotFound, message, opts...) }
-func Conflict(message string, opts ...Option) *Error           { return New(CodeConflict, message, opts...) }
-func RateLimited(message string, opts ...Option) *Error        { return New(CodeRateLimited, message, opts...) }
-func Timeout(message string, opts ...Option) *Error            { return New(CodeTimeout, message, opts...) }
-func ServiceUnavailable(message string, opts ...Option) *Error { return New(CodeServiceUnavailable, message, opts...) }
-func InternalError(message string, opts ...Option) *Error      { return New(CodeInternalError, message, opts...) }
-func DatabaseError(message string, opts ...Option) *Error      { return New(CodeDatabaseError, message, opts...) }
+func InvalidParams(message string, opts ...Option) *Error {
+	return New(CodeInvalidParams, message, opts...)
+}
+func NotFound(message string, opts ...Option) *Error { return New(CodeNotFound, message, opts...) }
+func Conflict(message string, opts ...Option) *Error { return New(CodeConflict, message, opts...) }
+func RateLimited(message string, opts ...Option) *Error {
+	return New(CodeRateLimited, message, opts...)
+}
+func Timeout(message string, opts ...Option) *Error { return New(CodeTimeout, message, opts...) }
+func ServiceUnavailable(message string, opts ...Option) *Error {
+	return New(CodeServiceUnavailable, message, opts...)
+}
+func InternalError(message string, opts ...Option) *Error {
+	return New(CodeInternalError, message, opts...)
+}
+func DatabaseError(message string, opts ...Option) *Error {
+	return New(CodeDatabaseError, message, opts...)
+}
 
 type ResponseOption interface{ applyResponse() }
 

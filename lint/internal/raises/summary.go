@@ -51,6 +51,10 @@ type summarizer struct {
 	locals map[*types.Var][]ast.Expr
 	memo   map[*types.Var]value
 	busy   map[*types.Var]bool
+	// cut counts the times a variable was met again while being
+	// evaluated; a value computed across such a cut may lack what the
+	// variable on the cycle carries, and is not kept.
+	cut int
 }
 
 // summarize returns what the returns of fn, a *ast.FuncDecl or
@@ -213,9 +217,11 @@ func (s *summarizer) varValue(v *types.Var) value {
 		return val
 	}
 	if s.busy[v] {
+		s.cut++
 		return nil
 	}
 	s.busy[v] = true
+	cut := s.cut
 	var val value
 	if i, ok := s.params[v]; ok {
 		val = append(val, paramAtom(i))
@@ -224,7 +230,11 @@ func (s *summarizer) varValue(v *types.Var) value {
 		val = append(val, s.eval(src)...)
 	}
 	delete(s.busy, v)
-	s.memo[v] = val
+	// Complete unless a cycle through another variable, still being
+	// evaluated, was cut short; a cycle back to v itself adds nothing.
+	if s.cut == cut || len(s.busy) == 0 {
+		s.memo[v] = val
+	}
 	return val
 }
 

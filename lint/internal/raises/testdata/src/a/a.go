@@ -239,3 +239,30 @@ func (s store) get() error { // want get:"^codes DatabaseError$"
 func method(s store) error { // want method:"^codes DatabaseError via a.store.get$"
 	return s.get()
 }
+
+type cache[T any] struct{}
+
+func (c *cache[T]) load() (T, error) { // want load:"^codes NotFound$"
+	var zero T
+	return zero, mcperr.NotFound("cold")
+}
+
+func useCache(c *cache[string]) error { // want useCache:"^codes NotFound via a.cache.load$"
+	_, err := c.load()
+	return err
+}
+
+// varCycle's variables wrap each other; sink's argument is read first, and
+// b must still carry what a carries.
+func varCycle(flip bool) error { // want varCycle:"^codes Conflict, Timeout$"
+	a := error(mcperr.Conflict("a"))
+	b := error(mcperr.Timeout("b"))
+	if flip {
+		a = fmt.Errorf("a: %w", b)
+		b = fmt.Errorf("b: %w", a)
+		return sink(a)
+	}
+	return b
+}
+
+func sink(error) error { return nil }

@@ -1,0 +1,4 @@
+package driver
+
+// IsVetInvocation exports isVetInvocation to the tests.
+var IsVetInvocation = isVetInvocation

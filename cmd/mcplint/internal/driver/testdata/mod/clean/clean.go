@@ -1,0 +1,5 @@
+// Package clean has nothing to report.
+package clean
+
+// Fine is not reported.
+func Fine() {}

@@ -9,7 +9,7 @@ GO_PACKAGES := ./...
 
 test: check unit fuzz interop
 
-# Static checks: formatting, vet, staticcheck.
+# Static checks: formatting, vet, staticcheck, and mcplint on the examples.
 check:
 	@echo "== gofmt"
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
@@ -17,6 +17,8 @@ check:
 	go vet $(GO_PACKAGES)
 	@echo "== staticcheck"
 	go run $(STATICCHECK) $(GO_PACKAGES)
+	@echo "== mcplint (the examples must be clean, warnings included)"
+	go run ./cmd/mcplint -strict ./examples/...
 
 # Unit, wire and example tests, with the race detector.
 unit:

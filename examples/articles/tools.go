@@ -78,8 +78,11 @@ func fetch(ctx *mcpcore.Context, in fetchInput) (fetchOutput, error) {
 	case "plain":
 		// A plain Go error: classified by its message, sent without data.
 		//lint:ignore ST1005 this message is the reference server's wire text.
+		//mcplint:ignore prefer-mcp-error-in-handler the reference server shows how a plain Go error is classified
 		return fetchOutput{}, errors.New("Item not found in upstream")
 	case "data":
+		// A factory with data of its own, no reason: sent as it is.
+		//mcplint:ignore error-contract-prefer-fail the reference server shows a factory error with data next to ctx.Fail
 		return fetchOutput{}, mcperr.NotFound("Item 7 not found", mcperr.WithData(map[string]any{"itemId": "7"}))
 	case "panic":
 		var article *struct{ title string }
@@ -89,6 +92,8 @@ func fetch(ctx *mcpcore.Context, in fetchInput) (fetchOutput, error) {
 	case "queue_full":
 		return fetchOutput{}, ctx.Fail(queueFull, "Queue at capacity", ctx.RecoveryFor(queueFull))
 	case "ncbi_down":
+		// The message falls back to When, and no hint is sent.
+		//mcplint:ignore error-contract-recovery-unforwarded the reference server shows a declared failure sent without a hint
 		return fetchOutput{}, ctx.Fail(ncbiDown, "")
 	case "slow":
 		ctx.Log().Info("slow: waiting 5 s unless cancelled")

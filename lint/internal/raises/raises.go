@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -91,6 +92,8 @@ type Source struct {
 // function was analyzed in another package.
 func (s Source) Pos() token.Pos { return s.pos }
 
+// String returns " via <Via>", with " from <Origin>" when the chain is
+// longer than one call, or "" for an item raised in the function itself.
 func (s Source) String() string {
 	switch s.Via {
 	case "":
@@ -107,6 +110,8 @@ type Code struct {
 	Source
 }
 
+// String returns the code's name and its source, such as "RateLimited via
+// ncbi.Client.Fetch".
 func (c Code) String() string { return c.Code.String() + c.Source.String() }
 
 // A Reason is a contract reason a function can raise: data.reason set by
@@ -121,6 +126,8 @@ type Reason struct {
 	Source
 }
 
+// String returns the reason, ":" and the code's name when known, and its
+// source, such as "no_match:NotFound via ncbi.Client.Fetch".
 func (r Reason) String() string {
 	s := r.Reason
 	if r.Code != 0 {
@@ -237,8 +244,16 @@ func responseCodes() []mcperr.Code {
 // func literals raise, and what the functions of other packages raise
 // through the facts Analyzer imported. Get it with
 // pass.ResultOf[raises.Analyzer].(*raises.Result), or use [Of].
+//
+// Its methods are safe for concurrent use: the analyzers that require
+// Analyzer may run at the same time on the same package, and share one
+// Result. What they return is shared too, and must not be modified.
 type Result struct {
-	pass     *analysis.Pass
+	pass *analysis.Pass
+
+	// mu guards the maps, which fill as questions come; the exported
+	// methods lock it, the unexported ones expect it held (or Run).
+	mu       sync.Mutex
 	funcs    map[*types.Func]*Raises  // the package's functions
 	imported map[*types.Func]*Raises  // facts of other packages' functions
 	lits     map[*ast.FuncLit]*Raises // func literals asked about
@@ -252,6 +267,8 @@ type Result struct {
 // through its fact. It never returns nil: a function that raises nothing
 // the analysis can see, or has no body, gets an empty Raises.
 func (r *Result) Func(fn *types.Func) *Raises {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	return orEmpty(r.fn(fn))
 }
 
@@ -288,10 +305,12 @@ func orEmpty(rs *Raises) *Raises {
 // and uses the facts of what it calls. Like Func, it never returns nil; a
 // node of any other kind raises nothing.
 func (r *Result) Of(fn ast.Node) *Raises {
+	r.mu.Lock()
+	defer r.mu.Unlock()
 	switch fn := fn.(type) {
 	case *ast.FuncDecl:
 		obj, _ := r.pass.TypesInfo.Defs[fn.Name].(*types.Func)
-		return r.Func(obj)
+		return orEmpty(r.fn(obj))
 	case *ast.FuncLit:
 		rs, ok := r.lits[fn]
 		if !ok {
@@ -314,6 +333,12 @@ func Of(pass *analysis.Pass, fn ast.Node) *Raises {
 // this package defined once. It returns nil when the variable is none of
 // these.
 func (r *Result) Failure(v *types.Var) *Failure {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.failure(v)
+}
+
+func (r *Result) failure(v *types.Var) *Failure {
 	if v == nil {
 		return nil
 	}
@@ -332,6 +357,12 @@ func (r *Result) Failure(v *types.Var) *Failure {
 // ctx.RecoveryFor stands for: an mcpcore.Failure literal, or a variable
 // [Result.Failure] can read. It returns nil for anything else.
 func (r *Result) Entry(e ast.Expr) *Failure {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.entry(e)
+}
+
+func (r *Result) entry(e ast.Expr) *Failure {
 	info := r.pass.TypesInfo
 	switch e := ast.Unparen(e).(type) {
 	case *ast.CompositeLit:
@@ -340,13 +371,13 @@ func (r *Result) Entry(e ast.Expr) *Failure {
 		}
 	case *ast.Ident:
 		v, _ := info.Uses[e].(*types.Var)
-		return r.Failure(v)
+		return r.failure(v)
 	case *ast.SelectorExpr:
 		if _, ok := info.Selections[e]; ok {
 			return nil // a field: its value is not known
 		}
 		v, _ := info.Uses[e.Sel].(*types.Var) // pkg.Var
-		return r.Failure(v)
+		return r.failure(v)
 	}
 	return nil
 }
@@ -383,7 +414,7 @@ func run(pass *analysis.Pass) (any, error) {
 			r.fn(obj)
 		case *types.Var:
 			if !obj.IsField() && mcpapi.IsFailureType(obj.Type()) {
-				r.Failure(obj)
+				r.failure(obj)
 			}
 		}
 	}

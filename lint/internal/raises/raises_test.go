@@ -75,3 +75,46 @@ var probe = &analysis.Analyzer{
 		return nil, nil
 	},
 }
+
+// TestConcurrentQueries has two analyzers ask one Result about every func
+// literal, function and entry of a package at the same time, as rule
+// analyzers that require raises do; run it with -race.
+func TestConcurrentQueries(t *testing.T) {
+	query := func(name string) *analysis.Analyzer {
+		return &analysis.Analyzer{
+			Name:     name,
+			Doc:      "query every node of the package",
+			Requires: []*analysis.Analyzer{raises.Analyzer},
+			Run: func(pass *analysis.Pass) (any, error) {
+				res := pass.ResultOf[raises.Analyzer].(*raises.Result)
+				for range 20 {
+					for _, f := range pass.Files {
+						ast.Inspect(f, func(n ast.Node) bool {
+							switch n := n.(type) {
+							case *ast.FuncLit, *ast.FuncDecl:
+								_ = res.Of(n).String()
+							case *ast.Ident:
+								switch obj := pass.TypesInfo.Uses[n].(type) {
+								case *types.Func:
+									_ = res.Func(obj).String()
+								case *types.Var:
+									_ = res.Failure(obj)
+									_ = res.Entry(n)
+								}
+							}
+							return true
+						})
+					}
+				}
+				return nil, nil
+			},
+		}
+	}
+	both := &analysis.Analyzer{
+		Name:     "both",
+		Doc:      "require two queriers",
+		Requires: []*analysis.Analyzer{query("q1"), query("q2")},
+		Run:      func(*analysis.Pass) (any, error) { return nil, nil },
+	}
+	analysistest.Run(t, analysistest.TestData(), both, "race")
+}

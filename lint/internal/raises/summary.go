@@ -259,7 +259,7 @@ func (s *summarizer) evalCall(call *ast.CallExpr) value {
 		if len(args) == 0 {
 			return nil
 		}
-		f := s.r.Entry(args[0])
+		f := s.r.entry(args[0])
 		if f == nil {
 			return nil
 		}
@@ -412,7 +412,7 @@ func (s *summarizer) options(opts []ast.Expr, code mcperr.Code, src Source) valu
 			case mcpapi.IsFunc(fn, mcpapi.CorePath, "RecoveryFor") && len(e.Args) == 2:
 				reason, _ = mcpapi.ConstString(s.info, e.Args[1])
 			case mcpapi.IsContextMethod(fn, "RecoveryFor") && len(e.Args) == 1:
-				if f := s.r.Entry(e.Args[0]); f != nil {
+				if f := s.r.entry(e.Args[0]); f != nil {
 					reason = f.Reason
 				}
 			}

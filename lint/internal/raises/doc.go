@@ -29,14 +29,35 @@
 //     arguments carry; mcperr.Retry and mcperr.TryCatch keep what their
 //     function (a literal, or a function named statically) returns.
 //
-// Wrong, the helper's code is lost to the rule that checks the handler:
+// For example, given a service in package ncbi and a handler that uses it,
 //
-//	func fetch(ctx context.Context, id string) error {
-//		return helper(ctx, id) // helper returns mcperr.RateLimited
+//	func (c *Client) Fetch(ctx context.Context, id string) ([]byte, error) {
+//		resp, err := c.get(ctx, id)
+//		if err != nil {
+//			return nil, fmt.Errorf("fetch %s: %w", id, err)
+//		}
+//		…
 //	}
 //
-// Right, and seen: nothing to change; the analysis follows the call, and
-// fetch's fact says "codes RateLimited via a.helper".
+//	func (c *Client) get(ctx context.Context, id string) (*http.Response, error) {
+//		…
+//		return nil, mcperr.RateLimited("slow down", mcpcore.RecoveryFor(ctx, "rate_limited"))
+//	}
+//
+//	func fetchArticles(ctx *mcpcore.Context, in input) (output, error) {
+//		b, err := client.Fetch(ctx, in.ID)
+//		if err != nil {
+//			return output{}, err
+//		}
+//		log.Print(mcperr.NotFound("only logged"))
+//		…
+//	}
+//
+// fetchArticles's fact is
+//
+//	codes RateLimited via ncbi.Client.Fetch from ncbi.Client.get; reasons rate_limited:RateLimited via ncbi.Client.Fetch from ncbi.Client.get
+//
+// and the NotFound it only logs is not in it.
 //
 // # What does not count
 //
@@ -46,7 +67,12 @@
 // deferred calls, errors passed through channels or struct fields, codes
 // that are not constants, entries it cannot read, and package-level error
 // variables. Within a function the analysis is flow-insensitive: a variable
-// carries everything assigned to it anywhere in the function.
+// carries everything assigned to it anywhere in the function, in a closure
+// too (once.Do(func() { err = … }) counts), but not in the function literal
+// of a go or defer statement.
+//
+// A function with nothing to say gets no fact: importers then see an empty
+// Raises, as for a function without a body.
 //
 // # Facts and queries
 //

@@ -25,7 +25,6 @@ import (
 var Analyzer = &analysis.Analyzer{
 	Name:       "mcpraises",
 	Doc:        doc,
-	URL:        "https://pkg.go.dev/github.com/seed417024ea/mcpcore/lint/internal/raises",
 	Run:        run,
 	FactTypes:  []analysis.Fact{(*Raises)(nil), (*Failure)(nil)},
 	ResultType: reflect.TypeFor[*Result](),

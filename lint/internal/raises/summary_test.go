@@ -3,6 +3,8 @@ package raises
 import (
 	"slices"
 	"testing"
+
+	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
 func TestWrappedArgs(t *testing.T) {
@@ -31,5 +33,22 @@ func TestWrappedArgs(t *testing.T) {
 		if got := wrappedArgs(tt.format); !slices.Equal(got, tt.want) {
 			t.Errorf("wrappedArgs(%q) = %v, want %v", tt.format, got, tt.want)
 		}
+	}
+}
+
+// TestResponseCodes checks the codes FromResponse can give against a few
+// statuses: a rule that trusts this list must not miss one.
+func TestResponseCodes(t *testing.T) {
+	for _, status := range []int{400, 401, 403, 404, 408, 409, 418, 422, 429, 500, 502, 503, 504, 599} {
+		code, _ := mcperr.CodeForHTTPStatus(status)
+		if !slices.Contains(ResponseCodes, code) {
+			t.Errorf("ResponseCodes lacks %v, the code of status %d", code, status)
+		}
+	}
+	if !slices.Contains(ResponseCodes, mcperr.CodeInternalError) {
+		t.Error("ResponseCodes lacks InternalError, the code of no response")
+	}
+	if slices.Contains(ResponseCodes, mcperr.CodeDatabaseError) {
+		t.Error("ResponseCodes holds DatabaseError, which no status gives")
 	}
 }

@@ -55,3 +55,13 @@ var imported = mcpcore.Tool[string, string]{Name: "imported", Handler: b.Handle}
 var dynamic = mcpcore.Tool[string, string]{Name: "dynamic", Handler: pick()}
 
 func pick() func(*mcpcore.Context, string) (string, error) { return handleNamed }
+
+// newTool builds a tool whose handler captures the service it is given.
+func newTool(cl *b.Client) mcpcore.Tool[string, string] {
+	return mcpcore.Tool[string, string]{
+		Name: "built",
+		Handler: func(ctx *mcpcore.Context, id string) (string, error) { // want `handler: codes NotFound via b.Client.Fetch, RateLimited via b.Client.Fetch from c.Get, ServiceUnavailable via b.Client.Fetch from c.Get;`
+			return cl.Fetch(ctx, id) // want `code NotFound via b.Client.Fetch` `code RateLimited via b.Client.Fetch from c.Get` `code ServiceUnavailable via b.Client.Fetch from c.Get`
+		},
+	}
+}

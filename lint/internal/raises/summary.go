@@ -247,7 +247,7 @@ func (s *summarizer) evalCall(call *ast.CallExpr) value {
 		return nil
 	}
 	fn := mcpapi.Callee(s.info, call)
-	if fn == nil {
+	if fn == nil || fn.Pkg() == nil {
 		return nil // a function value, an interface method: unknown
 	}
 	fn = fn.Origin()

@@ -6,6 +6,7 @@ import (
 	"golang.org/x/tools/go/analysis"
 
 	"github.com/seed417024ea/mcpcore/lint/internal/defs"
+	"github.com/seed417024ea/mcpcore/lint/internal/raises"
 	"github.com/seed417024ea/mcpcore/lint/internal/suppress"
 )
 
@@ -14,12 +15,13 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "mcpconformance",
 	Doc:      "check mcpcore handlers against their error contracts",
 	URL:      "https://pkg.go.dev/github.com/seed417024ea/mcpcore/lint/conformance",
-	Requires: []*analysis.Analyzer{defs.Analyzer},
+	Requires: []*analysis.Analyzer{defs.Analyzer, raises.Analyzer},
 	Run:      run,
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[defs.Analyzer].(*defs.Result)
+	rs := pass.ResultOf[raises.Analyzer].(*raises.Result)
 	ds := suppress.Read(pass)
 	seen := map[ast.Node]bool{} // Fail calls reported, for a handler shared by definitions
 	for _, d := range res.Defs {
@@ -34,6 +36,9 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		failSites(pass, ds, res, d, body, seen)
+		if d.ErrorsKnown {
+			checkContract(pass, ds, rs, d, body)
+		}
 	}
 	return nil, nil
 }

@@ -1,0 +1,228 @@
+package conformance
+
+import (
+	"fmt"
+	"go/ast"
+	"go/types"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/seed417024ea/mcpcore/lint/internal/defs"
+	"github.com/seed417024ea/mcpcore/lint/internal/mcpapi"
+	"github.com/seed417024ea/mcpcore/lint/internal/raises"
+	"github.com/seed417024ea/mcpcore/lint/internal/suppress"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// baseline are the codes any handler may return undeclared: what the
+// framework itself produces (a panic, a deadline, invalid input, bad
+// output) and an upstream that is down.
+var baseline = []mcperr.Code{
+	mcperr.CodeInternalError, mcperr.CodeServiceUnavailable, mcperr.CodeTimeout,
+	mcperr.CodeValidationError, mcperr.CodeSerializationError,
+}
+
+// declaredEntry is what the conformance rules need of a contract entry.
+type declaredEntry struct {
+	expr     ast.Expr
+	lit      ast.Node // the literal, for suppressions written on it; may be nil
+	reason   string
+	code     mcperr.Code
+	thrownBy string
+}
+
+// entries reads a definition's contract, in this package's literals or
+// through the facts of another package's variables. ok is false when an
+// entry cannot be read: the contract is then not fully known.
+func entries(rs *raises.Result, d *defs.Def) (es []declaredEntry, ok bool) {
+	ok = true
+	for _, e := range d.Entries {
+		switch {
+		case e.Failure != nil && e.Failure.Const["Reason"] && e.Failure.Const["Code"]:
+			es = append(es, declaredEntry{e.Expr, e.Failure.Lit, e.Failure.Reason, e.Failure.Code, e.Failure.ThrownBy})
+		case e.Failure == nil && rs.Entry(e.Expr) != nil && rs.Entry(e.Expr).Reason != "":
+			f := rs.Entry(e.Expr)
+			es = append(es, declaredEntry{e.Expr, nil, f.Reason, f.Code, f.ThrownBy})
+		default:
+			ok = false
+		}
+	}
+	return es, ok
+}
+
+// checkContract runs the rules that judge a handler, and the services it
+// calls, by what their errors can carry: conformance, prefer-fail and
+// unthrown.
+func checkContract(pass *analysis.Pass, ds *suppress.Directives, rs *raises.Result, d *defs.Def, body *ast.BlockStmt) {
+	es, known := entries(rs, d)
+	if len(d.Entries) == 0 {
+		return
+	}
+	declaresCode := func(c mcperr.Code) bool {
+		return slices.ContainsFunc(es, func(e declaredEntry) bool { return e.code == c })
+	}
+
+	handler := rs.Of(d.Handler)
+	if known {
+		for _, c := range handler.Codes {
+			if slices.Contains(baseline, c.Code) || declaresCode(c.Code) || !c.Pos().IsValid() {
+				continue
+			}
+			through := ""
+			if c.Via != "" {
+				through = " through " + c.Via
+				if c.Origin != "" && c.Origin != c.Via {
+					through += " (raised in " + c.Origin + ")"
+				}
+			}
+			ds.Report(pass, "error-contract-conformance", nodeAt(body, c), fmt.Sprintf(
+				"%s can return %s%s, which its contract does not declare (nor is it a baseline code: InternalError, ServiceUnavailable, Timeout, ValidationError, SerializationError); declare a failure with that code, or map the error to a declared one",
+				d.Label(), c.Code, through), nil)
+		}
+	}
+
+	preferFail(pass, ds, d, body, es)
+
+	if !known || opaque(pass, body) {
+		return // a reason may be raised where the analysis cannot see
+	}
+	for _, e := range es {
+		if e.thrownBy == "service" || handler.HasReason(e.reason) {
+			continue
+		}
+		ds.Report(pass, "error-contract-unthrown", e.expr, fmt.Sprintf(
+			"%s declares reason %q, but neither its handler nor a service it calls raises it; raise it with ctx.Fail, drop the entry, or mark it ThrownBy: mcpcore.ThrownByService if it comes from where the analysis cannot see",
+			d.Label(), e.reason), nil, e.lit)
+	}
+}
+
+// nodeAt returns the call of body a code comes from, for the report: the
+// call that builds the error, or the call of the service it comes through.
+func nodeAt(body *ast.BlockStmt, c raises.Code) ast.Node {
+	var found ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if call, ok := n.(*ast.CallExpr); ok && call.Pos() == c.Pos() && found == nil {
+			found = call
+		}
+		return found == nil
+	})
+	if found == nil {
+		return &ast.Ident{NamePos: c.Pos(), Name: "_"} // a position is all a report needs
+	}
+	return found
+}
+
+// opaque reports whether body calls something the analysis cannot see into
+// (an interface method, a function value) that can return an error: a
+// reason may be raised there.
+func opaque(pass *analysis.Pass, body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || found {
+			return !found
+		}
+		if tv, ok := pass.TypesInfo.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
+			return true
+		}
+		if mcpapi.Callee(pass.TypesInfo, call) == nil && returnsError(pass.TypesInfo.TypeOf(call)) {
+			found = true
+		}
+		return true
+	})
+	return found
+}
+
+// returnsError reports whether a call's type is, or a tuple holds, error.
+func returnsError(t types.Type) bool {
+	if tup, ok := t.(*types.Tuple); ok {
+		for v := range tup.Variables() {
+			if returnsError(v.Type()) {
+				return true
+			}
+		}
+		return false
+	}
+	return t != nil && types.Implements(t, errorInterface)
+}
+
+var errorInterface = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
+
+// preferFail reports a factory or mcperr.New call in the handler whose code
+// a contract entry declares, and offers ctx.Fail with that entry when it is
+// the only one with that code and is named by a variable.
+func preferFail(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, body *ast.BlockStmt, es []declaredEntry) {
+	ctxName := contextParam(d.Handler)
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		code, ok := mcpapi.FactoryCode(pass.TypesInfo, call)
+		if !ok || slices.Contains(baseline, code) {
+			return true
+		}
+		var with []declaredEntry
+		for _, e := range es {
+			if e.code == code {
+				with = append(with, e)
+			}
+		}
+		if len(with) == 0 {
+			return true
+		}
+		reasons := make([]string, len(with))
+		for i, e := range with {
+			reasons[i] = fmt.Sprintf("%q", e.reason)
+		}
+		ds.Report(pass, "error-contract-prefer-fail", call, fmt.Sprintf(
+			"%s builds a %s error that its contract declares (%s) without ctx.Fail; fail with the declared entry so that the reason and the contract's defaults reach the client",
+			d.Label(), code, strings.Join(reasons, " or ")), failFix(pass, call, ctxName, with))
+		return true
+	})
+}
+
+// failFix rewrites mcperr.X(msg, …) or mcperr.New(code, msg, …) as
+// ctx.Fail(entry, msg, …).
+func failFix(pass *analysis.Pass, call *ast.CallExpr, ctxName string, with []declaredEntry) []analysis.SuggestedFix {
+	if len(with) != 1 || ctxName == "" {
+		return nil
+	}
+	entry, ok := ast.Unparen(with[0].expr).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	msg := 0
+	if mcpapi.IsFunc(mcpapi.Callee(pass.TypesInfo, call), mcpapi.ErrPath, "New") {
+		msg = 1
+	}
+	if len(call.Args) <= msg {
+		return nil
+	}
+	return []analysis.SuggestedFix{{
+		Message: fmt.Sprintf("Use %s.Fail(%s, …)", ctxName, entry.Name),
+		TextEdits: []analysis.TextEdit{{
+			Pos: call.Fun.Pos(), End: call.Args[msg].Pos(), NewText: fmt.Appendf(nil, "%s.Fail(%s, ", ctxName, entry.Name),
+		}},
+	}}
+}
+
+// contextParam returns the name of a handler's *mcpcore.Context parameter.
+func contextParam(h ast.Node) string {
+	var ft *ast.FuncType
+	switch h := h.(type) {
+	case *ast.FuncLit:
+		ft = h.Type
+	case *ast.FuncDecl:
+		ft = h.Type
+	}
+	if ft == nil || ft.Params == nil || len(ft.Params.List) == 0 || len(ft.Params.List[0].Names) == 0 {
+		return ""
+	}
+	if name := ft.Params.List[0].Names[0].Name; name != "_" {
+		return name
+	}
+	return ""
+}

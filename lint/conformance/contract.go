@@ -173,9 +173,11 @@ func preferFail(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, body 
 		if len(with) == 0 {
 			return true
 		}
-		reasons := make([]string, len(with))
-		for i, e := range with {
-			reasons[i] = fmt.Sprintf("%q", e.reason)
+		var reasons []string
+		for _, e := range with {
+			if r := fmt.Sprintf("%q", e.reason); !slices.Contains(reasons, r) {
+				reasons = append(reasons, r)
+			}
 		}
 		ds.Report(pass, "error-contract-prefer-fail", call, fmt.Sprintf(
 			"%s builds a %s error that its contract declares (%s) without ctx.Fail; fail with the declared entry so that the reason and the contract's defaults reach the client",

@@ -3,6 +3,7 @@ package raises_test
 import (
 	"go/ast"
 	"go/types"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,14 +16,14 @@ import (
 // TestFacts asserts the facts of functions and Failure variables, across
 // three packages: a handler in a, a service in b, a helper in c.
 func TestFacts(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), raises.Analyzer, "a", "b", "c")
+	analysistest.Run(t, testdata(t), raises.Analyzer, "a", "b", "c")
 }
 
 // TestResult asserts what an analyzer that requires raises.Analyzer gets
 // from its Result: summaries of func literals and named handlers, the call
 // site of each code, and the entries ctx.Fail is given.
 func TestResult(t *testing.T) {
-	analysistest.Run(t, analysistest.TestData(), probe, "h")
+	analysistest.Run(t, testdata(t), probe, "h")
 }
 
 // probe reports what raises says of each handler, the position of each of
@@ -116,5 +117,15 @@ func TestConcurrentQueries(t *testing.T) {
 		Requires: []*analysis.Analyzer{query("q1"), query("q2")},
 		Run:      func(*analysis.Pass) (any, error) { return nil, nil },
 	}
-	analysistest.Run(t, analysistest.TestData(), both, "race")
+	analysistest.Run(t, testdata(t), both, "race")
+}
+
+// testdata is the stub tree the analyzers of lint share.
+func testdata(t *testing.T) string {
+	t.Helper()
+	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir
 }

@@ -30,9 +30,10 @@ const (
 	CodeUnknownError         Code = -32099
 )
 
-type Error struct{}
+type Error struct{ code Code }
 
 func (e *Error) Error() string { return "" }
+func (e *Error) Code() Code    { return e.code }
 
 type Option func(*Error)
 
@@ -63,10 +64,23 @@ func Scrub(s string) string { return s }
 
 type ResponseOption interface{ applyResponse() }
 
+func (o Option) applyResponse() {}
+
+func WithService(name string) ResponseOption { return nil }
+
 func FromResponse(resp *http.Response, opts ...ResponseOption) *Error { return nil }
 
 func Retry[T any](ctx context.Context, opts RetryOptions, fn func(context.Context) (T, error)) (T, error) {
 	return fn(ctx)
 }
 
-type RetryOptions struct{ Operation string }
+type RetryOptions struct {
+	Operation  string
+	MaxRetries int
+}
+
+type TryCatchOptions struct{ Operation string }
+
+func TryCatch[T any](ctx context.Context, opts TryCatchOptions, fn func(context.Context) (T, error)) (T, error) {
+	return fn(ctx)
+}

@@ -90,8 +90,11 @@ func (c *checker) errCheck(cond ast.Expr) *types.Var {
 		return nil
 	}
 	x, y := ast.Unparen(be.X), ast.Unparen(be.Y)
-	if id, ok := y.(*ast.Ident); !ok || id.Name != "nil" {
-		x = y
+	if isNil(c.pass, x) {
+		x, y = y, x
+	}
+	if !isNil(c.pass, y) {
+		return nil // err != errStale is no check for an error
 	}
 	id, ok := x.(*ast.Ident)
 	if !ok {
@@ -102,6 +105,13 @@ func (c *checker) errCheck(cond ast.Expr) *types.Var {
 		return nil
 	}
 	return v
+}
+
+// isNil reports whether e is the predeclared nil.
+func isNil(pass *analysis.Pass, e ast.Expr) bool {
+	id, ok := e.(*ast.Ident)
+	_, isNil := pass.TypesInfo.Uses[id].(*types.Nil)
+	return ok && isNil
 }
 
 func (c *checker) isError(e ast.Expr) bool {
@@ -249,7 +259,9 @@ func formatted(pass *analysis.Pass, call *ast.CallExpr) string {
 	}
 	verbs := verbsOf(format)
 	for i, a := range call.Args[1:] {
-		if i >= len(verbs) || verbs[i] == 'w' || verbs[i] == 'd' {
+		// %w wraps; %T and %p print the type and the address, not what
+		// the upstream said.
+		if i >= len(verbs) || strings.ContainsRune("wdTp", verbs[i]) {
 			continue
 		}
 		t := pass.TypesInfo.TypeOf(a)

@@ -62,8 +62,14 @@ func rethrow(ctx *mcpcore.Context, i in) (out, error) {
 	if err != nil {
 		return out{}, err
 	}
+	// A comparison with a sentinel is no check for an error.
+	if err != errStale {
+		return out{}, fmt.Errorf("lookup: %w", err)
+	}
 	return out{}, nil
 }
+
+var errStale = errors.New("stale")
 
 var named = mcpcore.Tool[in, out]{Name: "named", Errors: []mcpcore.Failure{noMatch}, Handler: rethrow}
 
@@ -85,6 +91,10 @@ func stringify(ctx *mcpcore.Context, i in) (string, error) {
 	}
 	if resp.ContentLength > 10 {
 		return "", mcperr.ServiceUnavailable(fmt.Sprintf("upstream failed: %v", err)) // want `no-stringify-upstream-error: the message is built from %v of err`
+	}
+	if resp.ContentLength > 20 {
+		// The type of an error says nothing an upstream said.
+		return "", fmt.Errorf("unexpected reader %T: %w", err, err)
 	}
 	return "", mcperr.ServiceUnavailable("The upstream service is down.", mcperr.WithCause(err))
 }

@@ -1,85 +1,28 @@
 package lint
 
-import "strings"
+import "github.com/seed417024ea/mcpcore/lint/internal/rules"
 
 // A Level is how much a finding matters: an error fails mcplint, a warning
 // fails it only with -strict. As a vet tool, every finding fails, as vet's
 // convention is.
-type Level int
+type Level = rules.Level
 
 // The levels of the rules.
 const (
-	Warning Level = iota
-	Error
+	Warning = rules.Warning
+	Error   = rules.Error
 )
-
-// String returns "warning" or "error".
-func (l Level) String() string {
-	if l == Error {
-		return "error"
-	}
-	return "warning"
-}
 
 // A Rule is one check of mcplint. Every diagnostic's message begins with
 // its rule's ID and a colon.
-type Rule struct {
-	ID      string
-	Level   Level
-	Catches string // what it reports, for the README table and -help
-	Fix     string // how to fix it
-}
+type Rule = rules.Rule
 
 // Rules lists every rule, in the order of the README table.
-var Rules = []Rule{
-	// Structural, per contract entry.
-	{"error-contract-empty", Warning, "a declared but empty Errors", "declare the failures, or drop Errors"},
-	{"error-contract-code-unknown", Error, "a Code that is not an mcperr code", "use an mcperr.Code constant"},
-	{"error-contract-code-unknown-error", Warning, "CodeUnknownError, a give-up code", "pick the code that says what failed"},
-	{"error-contract-reason-required", Error, "an empty Reason", "name the failure in snake_case"},
-	{"error-contract-reason-format", Warning, "a Reason not in snake_case", "rename it (mcplint -fix does)"},
-	{"error-contract-reason-unique", Error, "a Reason declared twice in one contract", "rename or merge the entries"},
-	{"error-contract-when-required", Error, "an empty When", "say when the failure happens"},
-	{"error-contract-recovery-required", Error, "a missing or blank Recovery", "tell the caller its next move"},
-	{"error-contract-recovery-min-words", Warning, "a Recovery under 5 words, or a placeholder such as \"Try again.\"", "name a capability the caller can use"},
-	{"error-contract-severity-level", Error, "a Severity that is not debug, info, notice, warning or error", "use an mcpcore.Severity constant"},
-
-	// Conformance, each handler against its contract.
-	{"error-contract-conformance", Warning, "a handler (or a service it calls) can return a code neither declared nor baseline", "declare the failure, or map the error to a declared one"},
-	{"error-contract-prefer-fail", Warning, "a declared code built with a factory or mcperr.New instead of ctx.Fail", "use ctx.Fail with the declared entry (mcplint -fix does)"},
-	{"error-contract-unthrown", Warning, "a declared entry nothing raises", "raise it, drop it, or mark it ThrownBy: mcpcore.ThrownByService"},
-	{"error-contract-recovery-unforwarded", Warning, "a ctx.Fail that carries neither RecoveryFor nor a hint of its own", "add ctx.RecoveryFor(entry) (mcplint -fix does)"},
-	{"error-contract-undeclared", Error, "ctx.Fail with a Failure that is not in this definition's Errors", "declare it in Errors, or fail with a declared entry"},
-
-	// Handler body.
-	{"prefer-mcp-error-in-handler", Warning, "a handler returns errors.New or fmt.Errorf without a wrapped *mcperr.Error", "return ctx.Fail or an mcperr factory"},
-	{"prefer-error-factory", Warning, "mcperr.New with a code that has a named factory", "use the factory (mcplint -fix does)"},
-	{"preserve-cause-on-rethrow", Warning, "inside if err != nil, a new error that drops err", "wrap with %w or pass mcperr.WithCause(err)"},
-	{"no-stringify-upstream-error", Warning, "a message built by marshalling or %v-formatting an upstream error or body", "say what failed; keep the upstream error as the cause"},
-
-	// Suppression.
-	{"mcplint-ignore-reason", Warning, "a //mcplint:ignore without a reason", "say why the rule does not apply"},
-}
+var Rules = rules.All
 
 // RuleByID returns the rule with the given ID.
-func RuleByID(id string) (Rule, bool) {
-	for _, r := range Rules {
-		if r.ID == id {
-			return r, true
-		}
-	}
-	return Rule{}, false
-}
+func RuleByID(id string) (Rule, bool) { return rules.ByID(id) }
 
 // LevelOf returns the level of a diagnostic message, read from the rule ID
 // it begins with; a message of no known rule is an error.
-func LevelOf(message string) Level {
-	id, _, ok := strings.Cut(message, ":")
-	if !ok {
-		return Error
-	}
-	if r, ok := RuleByID(id); ok {
-		return r.Level
-	}
-	return Error
-}
+func LevelOf(message string) Level { return rules.LevelOf(message) }

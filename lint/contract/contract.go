@@ -50,6 +50,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ds.ReportUnreasoned(pass)
 
 	reasons := map[string]int{} // every constant reason of the package
+	renames := map[string]int{} // the snake_case spellings the fixes would give
 	var failures []*mcpapi.Failure
 	ins.Preorder([]ast.Node{(*ast.CompositeLit)(nil)}, func(n ast.Node) {
 		// Failure{} is a zero value (a "none" result), not a declaration.
@@ -57,20 +58,24 @@ func run(pass *analysis.Pass) (any, error) {
 			failures = append(failures, f)
 			if f.Const["Reason"] {
 				reasons[f.Reason]++
+				if !snakeCase.MatchString(f.Reason) {
+					renames[snake(f.Reason)]++
+				}
 			}
 		}
 	})
+	taken := func(name string) bool { return reasons[name] > 0 || renames[name] > 1 }
 	for _, f := range failures {
-		checkEntry(pass, ds, f, reasons)
+		checkEntry(pass, ds, f, taken)
 	}
 	for _, d := range res.Defs {
-		checkContract(pass, ds, d)
+		checkContract(pass, ds, d, taken)
 	}
 	return nil, nil
 }
 
 // checkEntry checks one Failure literal.
-func checkEntry(pass *analysis.Pass, ds *suppress.Directives, f *mcpapi.Failure, reasons map[string]int) {
+func checkEntry(pass *analysis.Pass, ds *suppress.Directives, f *mcpapi.Failure, taken func(string) bool) {
 	name := "a Failure"
 	if f.Reason != "" {
 		name = fmt.Sprintf("Failure %q", f.Reason)
@@ -100,7 +105,7 @@ func checkEntry(pass *analysis.Pass, ds *suppress.Directives, f *mcpapi.Failure,
 	case !hasReason || f.Const["Reason"] && f.Reason == "":
 		report("error-contract-reason-required", at("Reason"), nil, "a Failure has no Reason; name the failure in snake_case, such as no_match")
 	case f.Const["Reason"] && !snakeCase.MatchString(f.Reason):
-		report("error-contract-reason-format", at("Reason"), renameFix(f, reasons),
+		report("error-contract-reason-format", at("Reason"), renameFix(f, taken),
 			"reason %q is not snake_case; rename it %q", f.Reason, snake(f.Reason))
 	}
 
@@ -134,9 +139,16 @@ func checkEntry(pass *analysis.Pass, ds *suppress.Directives, f *mcpapi.Failure,
 }
 
 // checkContract checks the Errors of one definition.
-func checkContract(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def) {
+func checkContract(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, taken func(string) bool) {
 	if d.Errors == nil || !d.ErrorsKnown {
 		return
+	}
+	for _, e := range d.Entries {
+		// A zero entry ({} in Errors) is checked here, since it is not
+		// checked as a value.
+		if e.Failure != nil && len(e.Failure.Lit.Elts) == 0 {
+			checkEntry(pass, ds, e.Failure, taken)
+		}
 	}
 	if len(d.Entries) == 0 {
 		ds.Report(pass, "error-contract-empty", d.Errors,
@@ -157,14 +169,15 @@ func checkContract(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def) {
 }
 
 // renameFix renames a reason written as a string literal to its snake_case
-// spelling, unless that name is already a reason of the package.
-func renameFix(f *mcpapi.Failure, reasons map[string]int) []analysis.SuggestedFix {
+// spelling, unless that name is taken: already a reason of the package, or
+// the new name of another reason too.
+func renameFix(f *mcpapi.Failure, taken func(string) bool) []analysis.SuggestedFix {
 	lit, ok := f.Fields["Reason"].(*ast.BasicLit)
 	if !ok || lit.Kind != token.STRING {
 		return nil
 	}
 	to := snake(f.Reason)
-	if !snakeCase.MatchString(to) || reasons[to] > 0 {
+	if !snakeCase.MatchString(to) || taken(to) {
 		return nil
 	}
 	return []analysis.SuggestedFix{{

@@ -12,11 +12,14 @@
 package suppress
 
 import (
+	"fmt"
 	"go/ast"
 	"go/token"
 	"strings"
 
 	"golang.org/x/tools/go/analysis"
+
+	"github.com/seed417024ea/mcpcore/lint/internal/rules"
 )
 
 // Prefix starts a directive.
@@ -102,17 +105,24 @@ func (ds *Directives) Report(pass *analysis.Pass, rule string, node ast.Node, me
 	})
 }
 
-// ReportUnreasoned reports every directive that gives no reason, or no rule.
-// One analyzer of the suite calls it, so that each is reported once.
+// ReportUnreasoned reports every directive that silences nothing: one that
+// names no rule, a rule mcplint does not have (a typo would otherwise go
+// unnoticed), or gives no reason. One analyzer of the suite calls it, so
+// that each is reported once.
 func (ds *Directives) ReportUnreasoned(pass *analysis.Pass) {
 	for _, d := range ds.all {
-		if d.Reason != "" {
+		var msg string
+		_, known := rules.ByID(d.Rule)
+		switch {
+		case d.Rule == "":
+			msg = "//mcplint:ignore names no rule and gives no reason; write //mcplint:ignore <rule-id> <reason>"
+		case !known:
+			msg = fmt.Sprintf("//mcplint:ignore names %q, which is no mcplint rule, and silences nothing; check the rule ID (mcplint -help lists them)", d.Rule)
+		case d.Reason == "":
+			msg = "//mcplint:ignore " + d.Rule + " gives no reason; say why the rule does not apply here, after the rule ID"
+		default:
 			continue
 		}
-		msg := "mcplint-ignore-reason: //mcplint:ignore " + d.Rule + " gives no reason; say why the rule does not apply here, after the rule ID"
-		if d.Rule == "" {
-			msg = "mcplint-ignore-reason: //mcplint:ignore names no rule and gives no reason; write //mcplint:ignore <rule-id> <reason>"
-		}
-		pass.Report(analysis.Diagnostic{Pos: d.Pos, Category: "mcplint-ignore-reason", Message: msg})
+		pass.Report(analysis.Diagnostic{Pos: d.Pos, Category: "mcplint-ignore-reason", Message: "mcplint-ignore-reason: " + msg})
 	}
 }

@@ -152,3 +152,23 @@ var unexplained = mcpcore.Failure{
 	When:     "Something happened.",
 	Recovery: "Call the tool again with different arguments please.",
 }
+
+var misspelt = mcpcore.Failure{
+	Reason: "misspelt",
+	Code:   mcperr.CodeNotFound,
+	When:   "Something happened.",
+	//mcplint:ignore error-contract-recovery-min-word the product's wording // want `mcplint-ignore-reason: //mcplint:ignore names "error-contract-recovery-min-word", which is no mcplint rule`
+	Recovery: "Ask again.", // want `error-contract-recovery-min-words`
+}
+
+// Two reasons whose snake_case spelling is the same: no rename fix, which
+// would make them duplicates.
+var twinA = mcpcore.Failure{Reason: "DupName", Code: mcperr.CodeNotFound, When: "Something happened.", Recovery: "Call the tool again with different arguments please."}  // want `error-contract-reason-format: reason "DupName"`
+var twinB = mcpcore.Failure{Reason: "dup-name", Code: mcperr.CodeNotFound, When: "Something happened.", Recovery: "Call the tool again with different arguments please."} // want `error-contract-reason-format: reason "dup-name"`
+
+// A zero entry in a contract is checked as an entry.
+var zeroEntry = mcpcore.Tool[in, out]{
+	Name:    "zero",
+	Errors:  []mcpcore.Failure{noMatch, {}}, // want `error-contract-code-unknown: a Failure has no Code` `error-contract-reason-required` `error-contract-when-required` `error-contract-recovery-required`
+	Handler: func(ctx *mcpcore.Context, _ in) (out, error) { return out{}, nil },
+}

@@ -65,10 +65,15 @@ func checkContract(pass *analysis.Pass, ds *suppress.Directives, rs *raises.Resu
 	}
 
 	handler := rs.Of(d.Handler)
+	branched := branchedOn(pass.TypesInfo, body)
 	if known {
 		for _, c := range handler.Codes {
-			if slices.Contains(baseline, c.Code) || declaresCode(c.Code) || !c.Pos().IsValid() {
+			if slices.Contains(baseline, c.Code) || declaresCode(c.Code) || branched[int64(c.Code)] {
 				continue
+			}
+			call, ok := nodeAt(body, c).(*ast.CallExpr)
+			if !ok || !returned(pass.TypesInfo, body, call) {
+				continue // only what surely reaches a return is reported
 			}
 			through := ""
 			if c.Via != "" {
@@ -77,7 +82,7 @@ func checkContract(pass *analysis.Pass, ds *suppress.Directives, rs *raises.Resu
 					through += " (raised in " + c.Origin + ")"
 				}
 			}
-			ds.Report(pass, "error-contract-conformance", nodeAt(body, c), fmt.Sprintf(
+			ds.Report(pass, "error-contract-conformance", call, fmt.Sprintf(
 				"%s can return %s%s, which its contract does not declare (nor is it a baseline code: InternalError, ServiceUnavailable, Timeout, ValidationError, SerializationError); declare a failure with that code, or map the error to a declared one",
 				d.Label(), c.Code, through), nil)
 		}
@@ -89,13 +94,59 @@ func checkContract(pass *analysis.Pass, ds *suppress.Directives, rs *raises.Resu
 		return // a reason may be raised where the analysis cannot see
 	}
 	for _, e := range es {
-		if e.thrownBy == "service" || handler.HasReason(e.reason) {
+		if e.thrownBy == "service" || handler.HasReason(e.reason) || usedElsewhere(pass, e.expr) {
 			continue
 		}
 		ds.Report(pass, "error-contract-unthrown", e.expr, fmt.Sprintf(
 			"%s declares reason %q, but neither its handler nor a service it calls raises it; raise it with ctx.Fail, drop the entry, or mark it ThrownBy: mcpcore.ThrownByService if it comes from where the analysis cannot see",
 			d.Label(), e.reason), nil, e.lit)
 	}
+}
+
+// usedElsewhere reports whether an entry is a variable of another package
+// (whose uses this pass cannot see), or one of this package used anywhere
+// but in a contract: failed with, passed to a helper, kept in a struct,
+// sent on a channel, joined. The entry may then be raised where the facts
+// do not follow, and unthrown says nothing: it speaks of entries that
+// nothing in the package even names.
+func usedElsewhere(pass *analysis.Pass, e ast.Expr) bool {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		_, sel := ast.Unparen(e).(*ast.SelectorExpr)
+		return sel
+	}
+	v, ok := pass.TypesInfo.Uses[id].(*types.Var)
+	if !ok {
+		return false
+	}
+	if v.Pkg() != pass.Pkg {
+		return true
+	}
+	inContract := map[*ast.Ident]bool{}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			kv, ok := n.(*ast.KeyValueExpr)
+			if !ok {
+				return true
+			}
+			if key, ok := kv.Key.(*ast.Ident); !ok || key.Name != "Errors" {
+				return true
+			}
+			ast.Inspect(kv.Value, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok {
+					inContract[id] = true
+				}
+				return true
+			})
+			return false
+		})
+	}
+	for use, obj := range pass.TypesInfo.Uses {
+		if obj == v && !inContract[use] {
+			return true
+		}
+	}
+	return false
 }
 
 // nodeAt returns the call of body a code comes from, for the report: the
@@ -161,12 +212,15 @@ func preferFail(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, body 
 			return true
 		}
 		code, ok := mcpapi.FactoryCode(pass.TypesInfo, call)
-		if !ok || slices.Contains(baseline, code) {
+		if !ok || slices.Contains(baseline, code) || !returned(pass.TypesInfo, body, call) {
 			return true
 		}
+		// A factory that names its own reason raises that failure: only
+		// an entry with that reason (or none named) is the one meant.
+		reason, named := dataReason(pass, call)
 		var with []declaredEntry
 		for _, e := range es {
-			if e.code == code {
+			if e.code == code && (!named || e.reason == reason) {
 				with = append(with, e)
 			}
 		}
@@ -181,16 +235,21 @@ func preferFail(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, body 
 		}
 		ds.Report(pass, "error-contract-prefer-fail", call, fmt.Sprintf(
 			"%s builds a %s error that its contract declares (%s) without ctx.Fail; fail with the declared entry so that the reason and the contract's defaults reach the client",
-			d.Label(), code, strings.Join(reasons, " or ")), failFix(pass, call, ctxName, with))
+			d.Label(), code, strings.Join(reasons, " or ")), failFix(pass, call, d.Handler, ctxName, with))
 		return true
 	})
 }
 
 // failFix rewrites mcperr.X(msg, …) or mcperr.New(code, msg, …) as
 // ctx.Fail(entry, msg, …).
-func failFix(pass *analysis.Pass, call *ast.CallExpr, ctxName string, with []declaredEntry) []analysis.SuggestedFix {
-	if len(with) != 1 || ctxName == "" {
+func failFix(pass *analysis.Pass, call *ast.CallExpr, handler ast.Node, ctxName string, with []declaredEntry) []analysis.SuggestedFix {
+	if len(with) != 1 || ctxName == "" || !sameObject(pass, call, handler, ctxName) {
 		return nil
+	}
+	if len(call.Args) == 1 {
+		if _, tuple := pass.TypesInfo.TypeOf(call.Args[0]).(*types.Tuple); tuple {
+			return nil // NotFound(pair()) cannot become Fail(entry, pair())
+		}
 	}
 	entry, ok := ast.Unparen(with[0].expr).(*ast.Ident)
 	if !ok {
@@ -227,4 +286,49 @@ func contextParam(h ast.Node) string {
 		return name
 	}
 	return ""
+}
+
+// sameObject reports whether name, at the call, is the handler's own
+// parameter of that name and not a shadowing one (the context.Context of a
+// Retry callback, say).
+func sameObject(pass *analysis.Pass, call *ast.CallExpr, handler ast.Node, name string) bool {
+	var ft *ast.FuncType
+	switch h := handler.(type) {
+	case *ast.FuncLit:
+		ft = h.Type
+	case *ast.FuncDecl:
+		ft = h.Type
+	}
+	param := pass.TypesInfo.Defs[ft.Params.List[0].Names[0]]
+	scope := pass.Pkg.Scope().Innermost(call.Pos())
+	if scope == nil {
+		return false
+	}
+	_, obj := scope.LookupParent(name, call.Pos())
+	return obj != nil && obj == param
+}
+
+// dataReason returns the constant reason a factory call's
+// mcperr.WithData(map[string]any{"reason": …}) option gives, if any.
+func dataReason(pass *analysis.Pass, call *ast.CallExpr) (string, bool) {
+	for _, a := range call.Args {
+		opt, ok := ast.Unparen(a).(*ast.CallExpr)
+		if !ok || !mcpapi.IsFunc(mcpapi.Callee(pass.TypesInfo, opt), mcpapi.ErrPath, "WithData") || len(opt.Args) != 1 {
+			continue
+		}
+		lit, ok := ast.Unparen(opt.Args[0]).(*ast.CompositeLit)
+		if !ok {
+			continue
+		}
+		for _, elt := range lit.Elts {
+			kv, ok := elt.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			if k, ok := mcpapi.ConstString(pass.TypesInfo, kv.Key); ok && k == "reason" {
+				return mcpapi.ConstString(pass.TypesInfo, kv.Value)
+			}
+		}
+	}
+	return "", false
 }

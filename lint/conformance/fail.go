@@ -16,8 +16,9 @@ import (
 // is declared (error-contract-undeclared) and that it forwards a recovery
 // (error-contract-recovery-unforwarded).
 func failSites(pass *analysis.Pass, ds *suppress.Directives, res *defs.Result, d *defs.Def, body *ast.BlockStmt, seen map[ast.Node]bool) {
-	// Without Errors, no Failure is declared.
-	known := d.ErrorsKnown || d.Errors == nil
+	// Without Errors, no Failure is declared, unless the package sets
+	// Errors after the literal.
+	known := d.ErrorsKnown || d.Errors == nil && !res.ErrorsAssigned
 	// Closures in the body (a Retry callback, say) fail with the same
 	// contract.
 	ast.Inspect(body, func(n ast.Node) bool {

@@ -31,6 +31,10 @@ type Result struct {
 	// Failures are the Failure literals that initialise variables of the
 	// package, so that an entry named by its variable can be read.
 	Failures map[*types.Var]*mcpapi.Failure
+	// ErrorsAssigned says that the package sets the Errors of a Tool or
+	// Resource outside its literal (t.Errors = …): a literal without Errors
+	// may then have a contract after all.
+	ErrorsAssigned bool
 }
 
 // A Def is one tool or resource definition.
@@ -75,6 +79,16 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	}
 	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
+	ins.Preorder([]ast.Node{(*ast.AssignStmt)(nil)}, func(n ast.Node) {
+		for _, lhs := range n.(*ast.AssignStmt).Lhs {
+			if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && sel.Sel.Name == "Errors" {
+				t := pass.TypesInfo.TypeOf(sel.X)
+				if mcpapi.IsNamed(t, mcpapi.CorePath, "Tool") || mcpapi.IsNamed(t, mcpapi.CorePath, "Resource") {
+					res.ErrorsAssigned = true
+				}
+			}
+		}
+	})
 	ins.Preorder([]ast.Node{(*ast.CompositeLit)(nil)}, func(n ast.Node) {
 		lit := n.(*ast.CompositeLit)
 		t := pass.TypesInfo.TypeOf(lit)
@@ -129,6 +143,7 @@ func read(pass *analysis.Pass, res *Result, funcs map[*types.Func]*ast.FuncDecl,
 				d.Handler = h
 			case *ast.Ident, *ast.SelectorExpr:
 				if fn, ok := objectOf(pass.TypesInfo, h).(*types.Func); ok {
+					fn = fn.Origin() // a method of a generic type, instantiated
 					d.HandlerFunc = fn
 					if fd := funcs[fn]; fd != nil {
 						d.Handler = fd

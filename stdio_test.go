@@ -271,10 +271,11 @@ func TestStdioProtocolVersionReachesTheSDK(t *testing.T) {
 // refused, never answered with the cancelled request's result.
 func TestStdioCancelledIDIsNotReused(t *testing.T) {
 	t.Parallel()
-	release := make(chan struct{})
+	started, release := make(chan struct{}), make(chan struct{})
 	slow := mcpcore.Tool[caseInput, okOutput]{
 		Name: "slow",
 		Handler: func(ctx *mcpcore.Context, _ caseInput) (okOutput, error) {
+			close(started)
 			<-ctx.Done()
 			<-release // the answer is written after the id is reused
 			return okOutput{}, ctx.Err()
@@ -284,6 +285,9 @@ func TestStdioCancelledIDIsNotReused(t *testing.T) {
 	s := openStream(t, srv.ServeTransport)
 	s.handshake(t, "2025-06-18")
 	s.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow","arguments":{}}}` + "\n")
+	// Cancelled before its handler starts, the SDK answers a request at
+	// once; the sequence that matters is a cancellation of a running one.
+	<-started
 	s.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7}}` + "\n")
 	s.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"render","arguments":{}}}` + "\n")
 	if l := s.next(t); l != rpcErr("null", "-32600", `Invalid Request: the \"id\" is in use by a pending request`) {

@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -180,7 +181,8 @@ func TestStdioLineOverLimit(t *testing.T) {
 }
 
 // batchSession runs initialize at version, then a batch, then a ping, and
-// returns every line the server wrote until the ping's answer or the end.
+// returns every line the server wrote until both the batch and the ping are
+// answered, sorted, or until the end.
 func batchSession(t *testing.T, serve func(context.Context, mcp.Transport) error, version string) []string {
 	s := openStream(t, serve)
 	s.send(initLine(version))
@@ -188,7 +190,10 @@ func batchSession(t *testing.T, serve func(context.Context, mcp.Transport) error
 	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
 	s.send(`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":"two","method":"nope"},{"jsonrpc":"2.0","id":3,"method":"ping"}]` + "\n")
 	s.send(`{"jsonrpc":"2.0","id":"last","method":"ping"}` + "\n")
+	// The batch's answer and the ping's may come in either order: the
+	// batch is answered when its slowest call is.
 	var out []string
+	last, batch := false, false
 	for {
 		select {
 		case l, ok := <-s.lines:
@@ -196,7 +201,10 @@ func batchSession(t *testing.T, serve func(context.Context, mcp.Transport) error
 				return append(out, "(end)")
 			}
 			out = append(out, l)
-			if strings.Contains(l, `"id":"last"`) {
+			last = last || strings.Contains(l, `"id":"last"`)
+			batch = batch || strings.HasPrefix(l, "[")
+			if last && batch {
+				slices.Sort(out)
 				return out
 			}
 		case <-s.ended:

@@ -61,3 +61,13 @@ var plain = mcpcore.Tool[in, out]{
 		return out{}, ctx.Fail(noMatch, "No item", ctx.RecoveryFor(noMatch)) // want `error-contract-undeclared: ctx.Fail is given Failure "no_match", which tool plain does not declare in Errors`
 	},
 }
+
+// A resource's handler is checked against its contract like a tool's.
+var item = mcpcore.Resource[in, string]{
+	Name:        "item",
+	URITemplate: "test://items/{id}",
+	Errors:      []mcpcore.Failure{noMatch},
+	Handler: func(ctx *mcpcore.Context, i in) (string, error) {
+		return "", ctx.Fail(queueFull, "Busy", ctx.RecoveryFor(queueFull)) // want `error-contract-undeclared: ctx.Fail is given Failure "queue_full", which resource item does not declare in Errors`
+	},
+}

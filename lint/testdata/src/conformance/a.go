@@ -68,6 +68,6 @@ var item = mcpcore.Resource[in, string]{
 	URITemplate: "test://items/{id}",
 	Errors:      []mcpcore.Failure{noMatch},
 	Handler: func(ctx *mcpcore.Context, i in) (string, error) {
-		return "", ctx.Fail(queueFull, "Busy", ctx.RecoveryFor(queueFull)) // want `error-contract-undeclared: ctx.Fail is given Failure "queue_full", which resource item does not declare in Errors`
+		return "", ctx.Fail(queueFull, "Busy", ctx.RecoveryFor(queueFull)) // want `error-contract-undeclared: ctx.Fail is given Failure "queue_full", which resource item does not declare in Errors` `error-contract-conformance: resource item can return RateLimited`
 	},
 }

@@ -59,7 +59,8 @@ type RetryOptions struct {
 	// error returned when the attempts run out.
 	Operation string
 
-	// Logger receives one debug record per retry; nil means
+	// Logger receives one debug record per retry; nil means the logger
+	// of the request ctx belongs to (see WithRequestLogger), or else
 	// slog.Default().
 	Logger *slog.Logger
 
@@ -125,6 +126,9 @@ func IsTransient(err error) bool {
 //     when ctx is done while it waits.
 func Retry[T any](ctx context.Context, opts RetryOptions, fn func(context.Context) (T, error)) (T, error) {
 	r := opts.withDefaults()
+	if r.Logger == nil {
+		r.Logger, _ = loggerFor(ctx)
+	}
 	var zero T
 	var last error
 	for attempt := 0; ; attempt++ {
@@ -196,9 +200,6 @@ func (o RetryOptions) withDefaults() RetryOptions {
 	}
 	if o.Operation == "" {
 		o.Operation = "operation"
-	}
-	if o.Logger == nil {
-		o.Logger = slog.Default()
 	}
 	if o.IsTransient == nil {
 		o.IsTransient = IsTransient

@@ -21,7 +21,9 @@ type TryCatchOptions struct {
 	// "ArticleStore.Get".
 	Operation string
 
-	// Logger receives the record; nil means slog.Default().
+	// Logger receives the record; nil means the logger of the request ctx
+	// belongs to (see WithRequestLogger), at debug, or else slog.Default(),
+	// at error.
 	Logger *slog.Logger
 
 	// Attrs are the caller's context (request id, tenant, …), added to the
@@ -104,11 +106,16 @@ func catch(ctx context.Context, opts *TryCatchOptions, err error, stack string) 
 		final = New(code, msg, WithCause(err))
 	}
 
-	logger := opts.Logger
+	logger, level := opts.Logger, slog.LevelError
 	if logger == nil {
-		logger = slog.Default()
+		var inRequest bool
+		logger, inRequest = loggerFor(ctx)
+		if inRequest {
+			// The request's answer logs the failure at its level.
+			level = slog.LevelDebug
+		}
 	}
-	if !logger.Enabled(ctx, slog.LevelError) {
+	if !logger.Enabled(ctx, level) {
 		return final
 	}
 	// The caller's logger may be anyone's: redact the record as the
@@ -150,7 +157,7 @@ func catch(ctx context.Context, opts *TryCatchOptions, err error, stack string) 
 	if stack != "" {
 		attrs = append(attrs, slog.String("stack", stack))
 	}
-	logger.LogAttrs(ctx, slog.LevelError, "Error in "+op+": "+final.Error(), attrs...)
+	logger.LogAttrs(ctx, level, "Error in "+op+": "+final.Error(), attrs...)
 	return final
 }
 

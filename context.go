@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -19,9 +21,18 @@ type Context struct {
 	kind     string // "tool", "resource" or "prompt"
 	name     string
 	contract []Failure
-	log      *slog.Logger
-	session  *mcp.ServerSession
-	uri      string
+	// log is the server's logger of this request; attrs, what it adds.
+	log        *slog.Logger
+	attrs      []slog.Attr
+	session    *mcp.ServerSession
+	serverName string
+	uri        string
+
+	// The handler's logger and the client's, built on first use: most
+	// calls log nothing.
+	logOnce   sync.Once
+	userLog   *slog.Logger
+	clientLog *slog.Logger
 }
 
 // contextKey finds the *Context among a request context's values, so that
@@ -98,8 +109,53 @@ func RecoveryFor(ctx context.Context, reason string) mcperr.Option {
 
 func noOption(*mcperr.Error) {}
 
-// Log returns the logger of this request, with the definition's name attached.
-func (c *Context) Log() *slog.Logger { return c.log }
+// Log returns the logger of this request. Its records carry the request
+// id, the definition (operation, such as tool:fetch_articles) and the
+// session, and are redacted (see [ServerOptions.Logger]). They go to the
+// server's log and, when the client has asked for log notifications with
+// logging/setLevel, to the client as notifications/message at or above its
+// level, with the server's name as the logger name.
+func (c *Context) Log() *slog.Logger {
+	c.buildLogs()
+	return c.userLog
+}
+
+// buildLogs builds the handler's logger, and the client's when there is a
+// session to notify.
+func (c *Context) buildLogs() {
+	c.logOnce.Do(func() {
+		c.userLog = c.log
+		if c.session == nil {
+			return
+		}
+		//lint:ignore SA1019 log notifications stay in the protocol through its deprecation window, and clients use them.
+		client := mcp.NewLoggingHandler(c.session, &mcp.LoggingHandlerOptions{LoggerName: c.serverName})
+		// One redaction for both: the client gets exactly the attributes
+		// of the record, after the same redaction of secrets.
+		clientHandler := redact.Handler(client.WithAttrs(c.attrs))
+		c.clientLog = slog.New(clientHandler)
+		c.userLog = slog.New(redact.Handler(slog.NewMultiHandler(c.log.Handler(), clientHandler)))
+	})
+}
+
+// notifyClient sends a record to the client only, if it asked for log
+// notifications.
+func (c *Context) notifyClient(level slog.Level, msg string, attrs ...slog.Attr) {
+	c.buildLogs()
+	if c.clientLog != nil {
+		c.clientLog.LogAttrs(context.Background(), level, msg, attrs...)
+	}
+}
+
+// Logger returns the logger of the request ctx belongs to, as
+// [Context.Log] does, for services that hold only a context.Context; or
+// slog.Default() outside a served call.
+func Logger(ctx context.Context) *slog.Logger {
+	if c, _ := ctx.Value(contextKey{}).(*Context); c != nil {
+		return c.Log()
+	}
+	return slog.Default()
+}
 
 // Session returns the client session the request came from.
 func (c *Context) Session() *mcp.ServerSession { return c.session }

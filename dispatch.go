@@ -29,10 +29,15 @@ func (s *Server) addTool(def *mcp.Tool, rt *toolRuntime) {
 func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToolRequest) *mcp.CallToolResult {
 	c, refused := s.begin(ctx, "tool", rt.name, rt.contract, req.Session)
 	if refused != nil {
-		return (&failure{err: refused}).toolResult()
+		return newFailure(refused, nil).toolResult()
 	}
+	c.inputBytes = len(req.Params.Arguments)
 	res, err := guard(func() (*mcp.CallToolResult, error) { return s.runTool(c, rt, req.Params.Arguments) })
-	if f := s.end(c, err); f != nil {
+	size := 0
+	if res != nil {
+		size = len(res.StructuredContent.(json.RawMessage))
+	}
+	if f := s.end(c, err, size); f != nil {
 		return f.toolResult()
 	}
 	return res

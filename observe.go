@@ -2,6 +2,7 @@ package mcpcore
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -20,6 +21,9 @@ type call struct {
 	start    time.Time
 	ctx      *Context
 	release  func()
+	// inputBytes is the size of what the client sent: a tool's arguments,
+	// a resource's URI, a prompt's arguments.
+	inputBytes int
 }
 
 // begin admits a call: it refuses new work while the server shuts down, and
@@ -32,22 +36,27 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	stop := context.AfterFunc(s.inflight.stopped, func() { cancel(errServerStopped) })
-	log := s.logger.With(slog.String("operation", kind+":"+name))
+	// Every record of the call, the server's and the handler's, says which
+	// request it belongs to.
+	attrs := []slog.Attr{slog.String("requestId", newRequestID()), slog.String("operation", kind+":"+name)}
 	if session != nil && session.ID() != "" {
-		log = log.With(slog.String("sessionId", session.ID()))
+		attrs = append(attrs, slog.String("sessionId", session.ID()))
 	}
+	log := slog.New(s.logger.Handler().WithAttrs(attrs))
 	return &call{
 		kind:     kind,
 		name:     name,
 		contract: contract,
 		start:    time.Now(),
 		ctx: &Context{
-			Context:  ctx,
-			kind:     kind,
-			name:     name,
-			contract: contract,
-			log:      log,
-			session:  session,
+			Context:    mcperr.WithRequestLogger(ctx, log),
+			kind:       kind,
+			name:       name,
+			contract:   contract,
+			log:        log,
+			attrs:      attrs,
+			session:    session,
+			serverName: s.info.Name,
 		},
 		release: func() {
 			stop()
@@ -66,17 +75,43 @@ var errServerStopped = errors.New("server stopped")
 // All of that runs under the panic guard: neither a bug of ours nor an error
 // value whose methods panic can take the server down or leave a call
 // unanswered. Such a call is answered with a generic InternalError.
-func (s *Server) end(c *call, err error) *failure {
+//
+// outputBytes is the size of a successful result; a failure's is that of
+// its error object.
+func (s *Server) end(c *call, err error, outputBytes int) *failure {
 	defer c.release()
-	if err == nil {
-		return nil
+	var f *failure
+	if err != nil {
+		var bug error
+		f, bug = guard(func() (*failure, error) { return s.observe(c, err), nil })
+		if bug != nil {
+			f = newFailure(internalError(c.kind, c.name), nil)
+			s.logBug(c, bug)
+		}
+		outputBytes = len(f.object)
 	}
-	f, bug := guard(func() (*failure, error) { return s.observe(c, err), nil })
-	if bug != nil {
-		f = &failure{err: internalError(c.kind, c.name)}
-		s.logBug(c, bug)
-	}
+	s.complete(c, f, outputBytes)
 	return f
+}
+
+// complete writes the call's completion record, at debug: with
+// MCP_LOG_LEVEL=debug every call shows, and info stays quiet on success.
+func (s *Server) complete(c *call, f *failure, outputBytes int) {
+	defer func() { _ = recover() }() // a record is not worth a call
+	log := c.ctx.log
+	if !log.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	attrs := []slog.Attr{
+		slog.Float64("durationMs", float64(time.Since(c.start).Microseconds())/1000),
+		slog.Bool("success", f == nil),
+		slog.Int("inputBytes", c.inputBytes),
+		slog.Int("outputBytes", outputBytes),
+	}
+	if f != nil {
+		attrs = append(attrs, slog.Int("code", int(f.err.Code())))
+	}
+	log.LogAttrs(context.WithoutCancel(c.ctx), slog.LevelDebug, "Finished "+c.kind+":"+c.name, attrs...)
 }
 
 // observe classifies, encodes and logs a call's failure.
@@ -84,7 +119,7 @@ func (s *Server) observe(c *call, err error) *failure {
 	e := failureOf(c.ctx, c.kind, c.name, err)
 	data, dropped := encodeData(e.Data())
 	s.logFailure(c, e, err, dropped)
-	return &failure{err: e, data: data}
+	return newFailure(e, data)
 }
 
 // internalError is what a call that failed through a bug is sent: nothing
@@ -164,6 +199,9 @@ func (s *Server) logFailure(c *call, e *mcperr.Error, original error, dropped []
 		attrs = append(attrs, slog.Any("unencodableData", dropped))
 	}
 	c.ctx.log.LogAttrs(context.WithoutCancel(c.ctx), level, msg, attrs...)
+	// The client, if it asked for log notifications, learns of the
+	// failure what the result tells it: the code and the message.
+	c.ctx.notifyClient(level, msg, slog.Int("code", int(e.Code())))
 }
 
 // declaredFailure returns the contract entry e was raised as. A declared
@@ -181,4 +219,11 @@ func declaredFailure(contract []Failure, e *mcperr.Error) (Failure, bool) {
 		return Failure{}, false
 	}
 	return f, true
+}
+
+// newRequestID returns a fresh id for a call, such as 7KQ2M-XW4ZD, which
+// ties together the records of one request.
+func newRequestID() string {
+	t := rand.Text()
+	return t[:5] + "-" + t[5:10]
 }

@@ -48,12 +48,15 @@ func (p Prompt[Args]) register(s *Server) error {
 	s.mcp.AddPrompt(def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		c, e := s.begin(ctx, "prompt", p.Name, nil, req.Session)
 		if e != nil {
-			return nil, (&failure{err: e}).rpcError()
+			return nil, newFailure(e, nil).rpcError()
+		}
+		for k, v := range req.Params.Arguments {
+			c.inputBytes += len(k) + len(v)
 		}
 		res, err := guard(func() (*mcp.GetPromptResult, error) {
 			return p.get(c.ctx, validator, req.Params.Arguments)
 		})
-		if f := s.end(c, err); f != nil {
+		if f := s.end(c, err, 0); f != nil {
 			return nil, f.rpcError()
 		}
 		return res, nil

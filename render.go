@@ -11,8 +11,15 @@ import (
 // A failure is what a failed call sends: the error, with its data already
 // encoded for the wire (see encodeData), so that rendering cannot fail.
 type failure struct {
-	err  *mcperr.Error
-	data json.RawMessage // nil when err has no data
+	err    *mcperr.Error
+	data   json.RawMessage // nil when err has no data
+	object json.RawMessage // the JSON-RPC error object, {code, message, data?}
+}
+
+// newFailure builds the failure of e, whose data is data, encoded.
+func newFailure(e *mcperr.Error, data json.RawMessage) *failure {
+	object, _ := json.Marshal(wireObject{int64(e.Code()), e.Message(), data})
+	return &failure{err: e, data: data, object: object}
 }
 
 // wireObject is the JSON-RPC error object, {"code":…,"message":…,"data":…}.
@@ -36,9 +43,7 @@ func (f *failure) toolResult() *mcp.CallToolResult {
 	if hint := f.err.RecoveryHint(); hint != "" {
 		text += "\n\nRecovery: " + hint
 	}
-	envelope, _ := json.Marshal(struct {
-		Error wireObject `json:"error"`
-	}{wireObject{int64(f.err.Code()), f.err.Message(), f.data}})
+	envelope := append(append([]byte(`{"error":`), f.object...), '}')
 	return &mcp.CallToolResult{
 		IsError:           true,
 		Content:           []mcp.Content{&mcp.TextContent{Text: text}},

@@ -93,13 +93,20 @@ func (r Resource[Params, Out]) register(s *Server) error {
 	s.mcp.AddResourceTemplate(def, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		c, e := s.begin(ctx, "resource", r.Name, r.Errors, req.Session)
 		if e != nil {
-			return nil, (&failure{err: e}).rpcError()
+			return nil, newFailure(e, nil).rpcError()
 		}
 		c.ctx.uri = req.Params.URI
+		c.inputBytes = len(req.Params.URI)
 		res, err := guard(func() (*mcp.ReadResourceResult, error) {
 			return r.read(c.ctx, tmpl, validator, mime)
 		})
-		if f := s.end(c, err); f != nil {
+		size := 0
+		if res != nil {
+			for _, rc := range res.Contents {
+				size += len(rc.Text) + len(rc.Blob)
+			}
+		}
+		if f := s.end(c, err, size); f != nil {
 			return nil, f.rpcError()
 		}
 		return res, nil

@@ -60,6 +60,11 @@ func (sc *scanner) keyBefore(i int) (key string, jsonKey bool) {
 	for k > lo && i-k < maxKeyScan && isKeyByte(s[k-1]) {
 		k--
 	}
+	if k > 0 && s[k-1] == ':' && s[i] == ':' {
+		// tool:reset_password: not found — a qualified name, such as
+		// the operation of a log record, not a key and its value.
+		return "", false
+	}
 	return s[k:j], false
 }
 

@@ -34,6 +34,7 @@ func TestString(t *testing.T) {
 		{"value ends at a final colon", "token=abc:", "token=[REDACTED]:"},
 		{"empty value", "password=&user=ann password=", "password=&user=ann password="},
 		{"operators", "password == x, token := y", "password == x, token := y"},
+		{"qualified name", "Error in tool:reset_password: No user ann", "Error in tool:reset_password: No user ann"},
 		{"hash arrow", `'password' => 'hunter2', user => ann`, `'password' => '[REDACTED]', user => ann`},
 		{"ruby hash", `{"password"=>"hunter2", "n"=>1}`, `{"password"=>"[REDACTED]", "n"=>1}`},
 

@@ -1,0 +1,208 @@
+package telemetry
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/propagation"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed417024ea/mcpcore/internal/redact"
+)
+
+// CallInfo describes a call as the dispatch admits it.
+type CallInfo struct {
+	// Kind is "tool", "resource" or "prompt".
+	Kind string
+	// Name is the definition's name: a tool's or prompt's name, a
+	// resource's name (or its URI template). It is the metric attribute,
+	// so it must come from the definition, never from the request.
+	Name string
+	// URI is the URI a resources/read asked for. Its user information,
+	// query and fragment are dropped before it is recorded anywhere.
+	URI string
+	// SessionID is the MCP session's id; "" when the transport has none.
+	SessionID string
+	// RequestID is the JSON-RPC id, as a string.
+	RequestID string
+	// Transport is "stdio" or "http": network.transport pipe or tcp.
+	Transport string
+	// ProtocolVersion is the MCP protocol version the session negotiated;
+	// "" when unknown.
+	ProtocolVersion string
+	// Meta is the request's params._meta, where a client puts its trace
+	// context (traceparent, tracestate) as the MCP conventions recommend.
+	Meta map[string]any
+	// Header holds the HTTP request's headers, another place for the trace
+	// context; nil on stdio.
+	Header http.Header
+	// InputBytes is the size of the arguments, in bytes of JSON.
+	InputBytes int
+}
+
+// A Call is one call being observed, from [Telemetry.Start] to [Call.End].
+// A nil *Call is valid: its End does nothing.
+type Call struct {
+	t     *Telemetry
+	kind  kind
+	info  CallInfo
+	ctx   context.Context
+	span  trace.Span
+	start time.Time
+}
+
+// A kind indexes surfaces and methods.
+type kind uint8
+
+const (
+	kindTool kind = iota
+	kindResource
+	kindPrompt
+)
+
+func kindOf(s string) (kind, bool) {
+	switch s {
+	case "tool":
+		return kindTool, true
+	case "resource":
+		return kindResource, true
+	case "prompt":
+		return kindPrompt, true
+	}
+	return 0, false
+}
+
+// Start begins observing one call. It reads the client's trace context from
+// c.Header, then from c.Meta (so _meta wins, as the conventions say),
+// falling back to whatever span ctx already carries, and starts the SERVER
+// span "<method> <target>": "tools/call fetch_articles",
+// "resources/read <uri>", "prompts/get <name>". The returned context carries
+// the span, so spans a handler starts, and calls it makes through
+// instrumented clients, nest under it.
+//
+// When nothing is recorded (no exporter, no provider given), or for an
+// unknown kind, Start returns ctx and a nil *Call at once.
+func (t *Telemetry) Start(ctx context.Context, c CallInfo) (context.Context, *Call) {
+	k, ok := kindOf(c.Kind)
+	if !ok || !t.Enabled() {
+		return ctx, nil
+	}
+	call := &Call{t: t, kind: k, info: c, start: time.Now()}
+	if t.metering {
+		t.inst.active.Add(ctx, 1)
+	}
+	if t.tracing {
+		if c.Header != nil {
+			ctx = t.prop.Extract(ctx, propagation.HeaderCarrier(c.Header))
+		}
+		if c.Meta != nil {
+			ctx = t.prop.Extract(ctx, metaCarrier(c.Meta))
+		}
+		attrs := make([]attribute.KeyValue, 0, 9)
+		attrs = append(attrs, keyMethod.String(methods[k]))
+		attrs = call.operationAttrs(attrs)
+		if c.SessionID != "" {
+			attrs = append(attrs, keySessionID.String(c.SessionID))
+		}
+		if c.RequestID != "" {
+			attrs = append(attrs, keyRequestID.String(c.RequestID))
+		}
+		ctx, call.span = t.tracer.Start(ctx, call.spanName(),
+			trace.WithSpanKind(trace.SpanKindServer), trace.WithAttributes(attrs...))
+	}
+	call.ctx = ctx
+	return ctx, call
+}
+
+// spanName is "<mcp.method.name> <target>".
+func (c *Call) spanName() string {
+	target := c.info.Name
+	if c.kind == kindResource && c.info.URI != "" {
+		target = safeURI(c.info.URI)
+	}
+	return methods[c.kind] + " " + target
+}
+
+// operationAttrs appends the attributes the span and
+// mcp.server.operation.duration share, but for mcp.method.name, which the
+// typed mcpconv helper adds itself.
+func (c *Call) operationAttrs(attrs []attribute.KeyValue) []attribute.KeyValue {
+	switch c.kind {
+	case kindTool:
+		attrs = append(attrs, keyToolName.String(c.info.Name), keyOperationName.String(executeTool))
+	case kindResource:
+		uri := c.info.URI
+		if uri == "" {
+			uri = c.info.Name
+		}
+		attrs = append(attrs, keyResourceURI.String(safeURI(uri)))
+	case kindPrompt:
+		attrs = append(attrs, keyPromptName.String(c.info.Name))
+	}
+	switch c.info.Transport {
+	case "stdio":
+		attrs = append(attrs, keyTransport.String("pipe"))
+	case "http":
+		attrs = append(attrs, keyTransport.String("tcp"), keyProtocolName.String("http"))
+	}
+	if c.info.ProtocolVersion != "" {
+		attrs = append(attrs, keyProtocolVersion.String(c.info.ProtocolVersion))
+	}
+	return attrs
+}
+
+// safeURI is uri without user information, query and fragment, which may
+// hold credentials or personal data (reference 6.1: the original logs the
+// URI so too). What cannot be parsed is cut at '?' and '#' and scrubbed.
+func safeURI(uri string) string {
+	if !strings.ContainsAny(uri, "@?#") {
+		return uri
+	}
+	u, err := url.Parse(uri)
+	if err != nil {
+		uri, _, _ = strings.Cut(uri, "?")
+		uri, _, _ = strings.Cut(uri, "#")
+		return redact.String(uri)
+	}
+	u.User = nil
+	u.RawQuery, u.ForceQuery = "", false
+	u.Fragment, u.RawFragment = "", ""
+	return u.String()
+}
+
+// metaCarrier reads and writes trace context in params._meta. Only string
+// values are read: anything else under those keys is not trace context.
+type metaCarrier map[string]any
+
+var _ propagation.TextMapCarrier = metaCarrier(nil)
+
+// Get returns the string value of key, or "".
+func (m metaCarrier) Get(key string) string {
+	s, _ := m[key].(string)
+	return s
+}
+
+// Set stores value under key.
+func (m metaCarrier) Set(key, value string) { m[key] = value }
+
+// Keys lists the keys that hold strings.
+func (m metaCarrier) Keys() []string {
+	keys := make([]string, 0, len(m))
+	for k, v := range m {
+		if _, ok := v.(string); ok {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// Inject writes the trace context of ctx into meta, under traceparent and
+// tracestate: what a server that calls another MCP server puts in its
+// request's _meta.
+func (t *Telemetry) Inject(ctx context.Context, meta map[string]any) {
+	t.prop.Inject(ctx, metaCarrier(meta))
+}

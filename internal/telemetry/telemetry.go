@@ -1,0 +1,154 @@
+package telemetry
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+
+	"go.opentelemetry.io/otel/metric"
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
+	"go.opentelemetry.io/otel/propagation"
+	semconv "go.opentelemetry.io/otel/semconv/v1.41.0"
+	"go.opentelemetry.io/otel/trace"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
+)
+
+// Config configures [New]. The zero value is valid: providers from the
+// environment, no exporter when the environment names none.
+type Config struct {
+	// ServiceName and ServiceVersion describe the server in the exported
+	// resource (service.name, service.version). OTEL_SERVICE_NAME, when
+	// set, takes the place of ServiceName.
+	ServiceName    string
+	ServiceVersion string
+
+	// MeterProvider and TracerProvider, when not nil, are used as they are,
+	// for servers that configure OpenTelemetry themselves; the environment
+	// is then not read for that signal, and Shutdown leaves them running:
+	// they belong to the caller.
+	MeterProvider  metric.MeterProvider
+	TracerProvider trace.TracerProvider
+
+	// Propagator reads the trace context of a call from params._meta and
+	// from HTTP headers. Nil means W3C Trace Context and Baggage, the
+	// formats the MCP semantic conventions name.
+	Propagator propagation.TextMapPropagator
+
+	// Getenv reads the OTEL_* configuration; nil means os.Getenv.
+	Getenv func(string) string
+
+	// Console is where the console exporters write. Nil means os.Stderr:
+	// stdout belongs to the stdio transport, and a span written there would
+	// corrupt the stream.
+	Console io.Writer
+}
+
+// Telemetry holds a server's instruments and tracer. Build it once per
+// server with [New]; it is safe for concurrent use.
+type Telemetry struct {
+	tracer trace.Tracer
+	prop   propagation.TextMapPropagator
+	inst   *instruments
+
+	// tracing and metering are false when the provider is the no-op one
+	// New chose itself: then Start and End skip building attributes, which
+	// is most of their cost. A provider the caller gave is always used.
+	tracing, metering bool
+
+	// shutdown stops the providers New built, in order.
+	shutdown []func(context.Context) error
+}
+
+// New builds the instruments and the tracer. Providers given in cfg are used
+// as they are; a nil one comes from the standard environment (read through
+// cfg.Getenv):
+//
+//   - OTEL_TRACES_EXPORTER and OTEL_METRICS_EXPORTER: a comma-separated list
+//     of otlp, console and none. Unset, a signal is exported over OTLP when
+//     an OTLP endpoint is set for it (OTEL_EXPORTER_OTLP_ENDPOINT or
+//     OTEL_EXPORTER_OTLP_TRACES_ENDPOINT / _METRICS_ENDPOINT), and not at all
+//     otherwise. OTEL_SDK_DISABLED=true turns both off.
+//   - otlp is OTLP over HTTP/protobuf, the protocol the specification makes
+//     the default; OTEL_EXPORTER_OTLP_PROTOCOL (or its per-signal form) set
+//     to anything else is an error rather than a silent change of protocol.
+//     The endpoint and headers are read through cfg.Getenv; the exporters
+//     read the other OTEL_EXPORTER_OTLP_* variables (timeout, compression,
+//     certificates) from the process environment themselves.
+//   - console writes JSON lines to cfg.Console.
+//   - OTEL_SERVICE_NAME names the service (default cfg.ServiceName);
+//     OTEL_RESOURCE_ATTRIBUTES adds to the resource.
+//
+// With no exporter configured no SDK provider is built: the no-op providers
+// are used and the call path costs almost nothing. An unknown exporter or
+// protocol is an error, so that a typo does not silently turn telemetry
+// off.
+func New(cfg Config) (*Telemetry, error) {
+	if cfg.Getenv == nil {
+		cfg.Getenv = os.Getenv
+	}
+	if cfg.Console == nil {
+		cfg.Console = os.Stderr
+	}
+	t := &Telemetry{prop: cfg.Propagator, tracing: true, metering: true}
+	if t.prop == nil {
+		t.prop = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
+	}
+	env, err := readEnv(cfg.Getenv)
+	if err != nil {
+		return nil, err
+	}
+
+	tp := cfg.TracerProvider
+	mp := cfg.MeterProvider
+	if tp == nil {
+		p, stop, err := env.tracerProvider(cfg)
+		if err != nil {
+			return nil, err
+		}
+		if p == nil {
+			tp, t.tracing = tracenoop.NewTracerProvider(), false
+		} else {
+			tp = p
+			t.shutdown = append(t.shutdown, stop)
+		}
+	}
+	if mp == nil {
+		p, stop, err := env.meterProvider(cfg)
+		if err != nil {
+			_ = t.Shutdown(context.Background())
+			return nil, err
+		}
+		if p == nil {
+			mp, t.metering = metricnoop.NewMeterProvider(), false
+		} else {
+			mp = p
+			t.shutdown = append(t.shutdown, stop)
+		}
+	}
+
+	t.tracer = tp.Tracer(ScopeName, trace.WithSchemaURL(semconv.SchemaURL))
+	t.inst, err = newInstruments(mp.Meter(ScopeName, metric.WithSchemaURL(semconv.SchemaURL)))
+	if err != nil {
+		_ = t.Shutdown(context.Background())
+		return nil, err
+	}
+	return t, nil
+}
+
+// Shutdown flushes and stops the providers New built, so that no span or
+// metric point of a drained call is lost; providers the caller gave are left
+// alone. It returns every error met, joined.
+func (t *Telemetry) Shutdown(ctx context.Context) error {
+	var errs []error
+	for _, stop := range t.shutdown {
+		errs = append(errs, stop(ctx))
+	}
+	t.shutdown = nil
+	return errors.Join(errs...)
+}
+
+// Enabled reports whether anything is recorded at all: false when both
+// signals fell back to no-op providers. The root may use it to skip
+// measuring input and output sizes.
+func (t *Telemetry) Enabled() bool { return t.tracing || t.metering }

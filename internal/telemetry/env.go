@@ -31,18 +31,23 @@ type env struct {
 }
 
 // readEnv reads which exporters each signal uses, and checks the values it
-// cannot serve.
-func readEnv(getenv func(string) string) (env, error) {
+// cannot serve. A signal whose provider the caller gave is not read: its
+// variables may be meant for another SDK in the same process.
+func readEnv(getenv func(string) string, traces, metrics bool) (env, error) {
 	e := env{getenv: getenv}
 	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") {
 		return e, nil
 	}
 	var err error
-	if e.traces, err = exporters(getenv, "OTEL_TRACES_EXPORTER", "TRACES"); err != nil {
-		return e, err
+	if traces {
+		if e.traces, err = exporters(getenv, "OTEL_TRACES_EXPORTER", "TRACES"); err != nil {
+			return e, err
+		}
 	}
-	if e.metrics, err = exporters(getenv, "OTEL_METRICS_EXPORTER", "METRICS"); err != nil {
-		return e, err
+	if metrics {
+		if e.metrics, err = exporters(getenv, "OTEL_METRICS_EXPORTER", "METRICS"); err != nil {
+			return e, err
+		}
 	}
 	return e, nil
 }
@@ -54,10 +59,10 @@ func readEnv(getenv func(string) string) (env, error) {
 func exporters(getenv func(string) string, variable, signal string) ([]string, error) {
 	v := strings.TrimSpace(getenv(variable))
 	if v == "" {
-		if endpoint(getenv, signal) != "" {
-			return []string{exporterOTLP}, nil
+		if endpoint(getenv, signal) == "" {
+			return nil, nil
 		}
-		return nil, nil
+		v = exporterOTLP
 	}
 	var names []string
 	for n := range strings.SplitSeq(v, ",") {

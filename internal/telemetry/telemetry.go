@@ -94,13 +94,12 @@ func New(cfg Config) (*Telemetry, error) {
 	if t.prop == nil {
 		t.prop = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
 	}
-	env, err := readEnv(cfg.Getenv)
+	tp := cfg.TracerProvider
+	mp := cfg.MeterProvider
+	env, err := readEnv(cfg.Getenv, tp == nil, mp == nil)
 	if err != nil {
 		return nil, err
 	}
-
-	tp := cfg.TracerProvider
-	mp := cfg.MeterProvider
 	if tp == nil {
 		p, stop, err := env.tracerProvider(cfg)
 		if err != nil {

@@ -77,7 +77,8 @@ type Telemetry struct {
 //     certificates) from the process environment themselves.
 //   - console writes JSON lines to cfg.Console.
 //   - OTEL_SERVICE_NAME names the service (default cfg.ServiceName);
-//     OTEL_RESOURCE_ATTRIBUTES adds to the resource.
+//     OTEL_RESOURCE_ATTRIBUTES adds to the resource (the SDK reads it from
+//     the process environment).
 //
 // With no exporter configured no SDK provider is built: the no-op providers
 // are used and the call path costs almost nothing. An unknown exporter or

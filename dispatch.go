@@ -27,11 +27,11 @@ func (s *Server) addTool(def *mcp.Tool, rt *toolRuntime) {
 // whatever its kind, becomes an error result; nothing escapes as a JSON-RPC
 // error, so the model always sees what went wrong.
 func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToolRequest) *mcp.CallToolResult {
-	c, refused := s.begin(ctx, "tool", rt.name, rt.contract, req.Session)
+	c, refused := s.begin(ctx, "tool", rt.name, rt.contract, request{
+		session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: len(req.Params.Arguments)})
 	if refused != nil {
 		return newFailure(refused, nil).toolResult()
 	}
-	c.inputBytes = len(req.Params.Arguments)
 	res, err := guard(func() (*mcp.CallToolResult, error) { return s.runTool(c, rt, req.Params.Arguments) })
 	size := 0
 	if res != nil {

@@ -9,6 +9,9 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/trace"
+
+	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -21,33 +24,58 @@ type call struct {
 	start    time.Time
 	ctx      *Context
 	release  func()
+	span     *telemetry.Call // nil when nothing is recorded
 	// inputBytes is the size of what the client sent: a tool's arguments,
 	// a resource's URI, a prompt's arguments.
 	inputBytes int
 }
 
-// begin admits a call: it refuses new work while the server shuts down, and
-// builds the handler's Context, cancelled when the client cancels or the
-// server stops waiting for in-flight calls.
-func (s *Server) begin(ctx context.Context, kind, name string, contract []Failure, session *mcp.ServerSession) (*call, *mcperr.Error) {
+// A request is what begin needs of the SDK's request of a call.
+type request struct {
+	session *mcp.ServerSession
+	meta    map[string]any // params._meta, with the client's trace context
+	extra   *mcp.RequestExtra
+	uri     string // a resource's
+	input   int    // the size of what the client sent
+}
+
+// begin admits a call: it refuses new work while the server shuts down,
+// starts its span, and builds the handler's Context, cancelled when the
+// client cancels or the server stops waiting for in-flight calls.
+func (s *Server) begin(ctx context.Context, kind, name string, contract []Failure, req request) (*call, *mcperr.Error) {
 	release, ok := s.inflight.enter()
 	if !ok {
 		return nil, mcperr.ServiceUnavailable("The server is shutting down; retry the request on a new connection.")
 	}
+	requestID := newRequestID()
+	info := telemetry.CallInfo{Kind: kind, Name: name, URI: req.uri, RequestID: requestID,
+		Transport: s.transport, Meta: req.meta, InputBytes: req.input}
+	if req.session != nil {
+		info.SessionID = req.session.ID()
+	}
+	if req.extra != nil {
+		info.Header = req.extra.Header
+	}
+	ctx, span := s.telemetry.Start(ctx, info)
 	ctx, cancel := context.WithCancelCause(ctx)
 	stop := context.AfterFunc(s.inflight.stopped, func() { cancel(errServerStopped) })
 	// Every record of the call, the server's and the handler's, says which
-	// request it belongs to.
-	attrs := []slog.Attr{slog.String("requestId", newRequestID()), slog.String("operation", kind+":"+name)}
-	if session != nil && session.ID() != "" {
-		attrs = append(attrs, slog.String("sessionId", session.ID()))
+	// request it belongs to, and which trace when one is recorded.
+	attrs := []slog.Attr{slog.String("requestId", requestID), slog.String("operation", kind+":"+name)}
+	if info.SessionID != "" {
+		attrs = append(attrs, slog.String("sessionId", info.SessionID))
+	}
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
+		attrs = append(attrs, slog.String("traceId", sc.TraceID().String()), slog.String("spanId", sc.SpanID().String()))
 	}
 	log := slog.New(s.logger.Handler().WithAttrs(attrs))
 	return &call{
-		kind:     kind,
-		name:     name,
-		contract: contract,
-		start:    time.Now(),
+		kind:       kind,
+		name:       name,
+		contract:   contract,
+		start:      time.Now(),
+		span:       span,
+		inputBytes: req.input,
 		ctx: &Context{
 			Context:    mcperr.WithRequestLogger(ctx, log),
 			kind:       kind,
@@ -55,8 +83,9 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 			contract:   contract,
 			log:        log,
 			attrs:      attrs,
-			session:    session,
+			session:    req.session,
 			serverName: s.info.Name,
+			uri:        req.uri,
 		},
 		release: func() {
 			stop()
@@ -91,7 +120,22 @@ func (s *Server) end(c *call, err error, outputBytes int) *failure {
 		outputBytes = len(f.object)
 	}
 	s.complete(c, f, outputBytes)
+	s.record(c, f, err, outputBytes)
 	return f
+}
+
+// record ends the call's span and metric points. A declared severity adds
+// mcp.error.severity to mcp.errors.classified and changes nothing else.
+func (s *Server) record(c *call, f *failure, original error, outputBytes int) {
+	defer func() { _ = recover() }() // telemetry is not worth a call
+	o := telemetry.Outcome{OutputBytes: outputBytes}
+	if f != nil {
+		o.Failed, o.Code, o.Message, o.Cause = true, f.err.Code(), f.err.Message(), original
+		if d, ok := declaredFailure(c.contract, f.err); ok && c.kind == "tool" && d.Severity != SeverityError {
+			o.Severity = string(d.Severity)
+		}
+	}
+	c.span.End(o)
 }
 
 // complete writes the call's completion record, at debug: with

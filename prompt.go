@@ -46,12 +46,14 @@ func (p Prompt[Args]) register(s *Server) error {
 	}
 	def := &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: promptArguments(argSchema)}
 	s.mcp.AddPrompt(def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		c, e := s.begin(ctx, "prompt", p.Name, nil, req.Session)
+		input := 0
+		for k, v := range req.Params.Arguments {
+			input += len(k) + len(v)
+		}
+		c, e := s.begin(ctx, "prompt", p.Name, nil, request{
+			session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: input})
 		if e != nil {
 			return nil, newFailure(e, nil).rpcError()
-		}
-		for k, v := range req.Params.Arguments {
-			c.inputBytes += len(k) + len(v)
 		}
 		res, err := guard(func() (*mcp.GetPromptResult, error) {
 			return p.get(c.ctx, validator, req.Params.Arguments)

@@ -91,12 +91,11 @@ func (r Resource[Params, Out]) register(s *Server) error {
 		URITemplate: r.URITemplate,
 	}
 	s.mcp.AddResourceTemplate(def, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		c, e := s.begin(ctx, "resource", r.Name, r.Errors, req.Session)
+		c, e := s.begin(ctx, "resource", r.Name, r.Errors, request{
+			session: req.Session, meta: req.Params.Meta, extra: req.Extra, uri: req.Params.URI, input: len(req.Params.URI)})
 		if e != nil {
 			return nil, newFailure(e, nil).rpcError()
 		}
-		c.ctx.uri = req.Params.URI
-		c.inputBytes = len(req.Params.URI)
 		res, err := guard(func() (*mcp.ReadResourceResult, error) {
 			return r.read(c.ctx, tmpl, validator, mime)
 		})

@@ -40,6 +40,8 @@ func (s *Server) Run(ctx context.Context) error {
 // client closes stdin. The stream is guarded as [Server.ServeTransport]
 // says.
 func (s *Server) ServeStdio(ctx context.Context) error {
+	defer s.closeTelemetry()
+	s.transport = "stdio"
 	s.logger.Info(fmt.Sprintf("mcpcore: serving %s over stdio: %s. Connect an MCP client that launches this command; logs go to stderr.",
 		s.describe(), s.inventory()))
 	return s.ServeTransport(ctx, &mcp.StdioTransport{})
@@ -99,21 +101,32 @@ func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
 	if err != nil {
 		return err
 	}
+	span := s.telemetry.StartSession(s.transport)
 	closed := make(chan error, 1)
 	go func() { closed <- session.Wait() }()
 	select {
 	case err := <-closed:
 		s.inflight.stop()
 		if errors.Is(err, mcp.ErrConnectionClosed) {
-			return nil
+			err = nil
 		}
+		span.End(protocolVersion(session), err)
 		return err
 	case <-ctx.Done():
 	}
 	s.drain(guard)
 	session.Close()
 	<-closed
+	span.End(protocolVersion(session), nil)
 	return nil
+}
+
+// protocolVersion is the version a session negotiated, or "".
+func protocolVersion(ss *mcp.ServerSession) string {
+	if p := ss.InitializeParams(); p != nil {
+		return p.ProtocolVersion
+	}
+	return ""
 }
 
 // Handler returns the Streamable HTTP handler, serving [HTTPPath], in the
@@ -128,6 +141,7 @@ func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
 // alone answers such bodies in plain text, and some ids, such as 1.5 or a
 // 30-digit number, under another id.)
 func (s *Server) Handler() http.Handler {
+	s.transport = "http"
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, guardHTTP(mcp.NewStreamableHTTPHandler(
 		func(*http.Request) *mcp.Server { return s.mcp },
@@ -173,7 +187,9 @@ func writeRPCError(w http.ResponseWriter, status int, answer []byte) {
 // ServeHTTP serves Streamable HTTP on addr until ctx ends, then shuts down
 // gracefully.
 func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
+	defer s.closeTelemetry()
 	defer s.repeats.flush()
+	s.transport = "http"
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return err
@@ -238,4 +254,14 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// closeTelemetry flushes the spans and metric points of the calls served,
+// drained ones included, and stops the exporters the server started.
+func (s *Server) closeTelemetry() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := s.telemetry.Shutdown(ctx); err != nil {
+		s.logger.Warn("mcpcore: flushing telemetry failed", "error", err.Error())
+	}
 }

@@ -9,8 +9,12 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/metric"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/redact"
+	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -43,6 +47,14 @@ type ServerOptions struct {
 	// record with a count, after the first is logged. Zero means
 	// [DefaultRepeatWindow]; a negative value logs every failure.
 	RepeatWindow time.Duration
+	// MeterProvider and TracerProvider receive the server's metrics and
+	// spans, for a program that configures OpenTelemetry itself. When nil,
+	// they come from the standard environment (OTEL_METRICS_EXPORTER,
+	// OTEL_TRACES_EXPORTER = otlp, console or none; OTEL_EXPORTER_OTLP_*;
+	// OTEL_SERVICE_NAME); with none of it set, nothing is recorded and the
+	// call path pays almost nothing.
+	MeterProvider  metric.MeterProvider
+	TracerProvider trace.TracerProvider
 	// Getenv reads the configuration; nil means os.Getenv. Tests set it to
 	// configure a server without touching the process environment.
 	Getenv func(string) string
@@ -62,8 +74,10 @@ type Server struct {
 	logger   *slog.Logger
 	shutdown time.Duration
 	mcp      *mcp.Server
-	inflight *inflight
-	repeats  *repeats
+	inflight  *inflight
+	repeats   *repeats
+	telemetry *telemetry.Telemetry
+	transport string // "stdio" or "http", as served; for network.transport
 
 	tools, resources, prompts int
 	names                     map[string]bool // "tool:echo": names taken
@@ -108,6 +122,17 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		window = DefaultRepeatWindow
 	}
 	s.repeats = newRepeats(window, s.logger)
+	s.transport = "stdio"
+	if cfg.Transport == config.HTTP {
+		s.transport = "http"
+	}
+	s.telemetry, err = telemetry.New(telemetry.Config{
+		ServiceName: info.Name, ServiceVersion: info.Version,
+		MeterProvider: opts.MeterProvider, TracerProvider: opts.TracerProvider, Getenv: getenv,
+	})
+	if err != nil {
+		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad telemetry configuration: "+err.Error(), mcperr.WithCause(err))
+	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Version: info.Version, Title: info.Title},
 		&mcp.ServerOptions{Instructions: info.Instructions, Logger: s.logger})
 	var errs []error

@@ -69,11 +69,11 @@ type Definition interface {
 // A Server serves tools, resources and prompts over MCP, with the error
 // behaviour of the package documentation.
 type Server struct {
-	info     Info
-	cfg      config.Config
-	logger   *slog.Logger
-	shutdown time.Duration
-	mcp      *mcp.Server
+	info      Info
+	cfg       config.Config
+	logger    *slog.Logger
+	shutdown  time.Duration
+	mcp       *mcp.Server
 	inflight  *inflight
 	repeats   *repeats
 	telemetry *telemetry.Telemetry

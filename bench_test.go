@@ -59,6 +59,18 @@ func sdkServer() *mcp.Server {
 }
 
 func mcpcoreServer(b *testing.B) *mcp.Server {
+	return newBenchServer(b).MCPServer()
+}
+
+// mcpcoreUntraced is mcpcore without telemetry at all: the baseline of what
+// telemetry costs when no exporter is configured (server=mcpcore).
+func mcpcoreUntraced(b *testing.B) *mcp.Server {
+	srv := newBenchServer(b)
+	mcpcore.WithoutTelemetry(srv)
+	return srv.MCPServer()
+}
+
+func newBenchServer(b *testing.B) *mcpcore.Server {
 	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "bench"}, &mcpcore.ServerOptions{
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Getenv: noEnv,
@@ -66,7 +78,7 @@ func mcpcoreServer(b *testing.B) *mcp.Server {
 	if err != nil {
 		b.Fatal(err)
 	}
-	return srv.MCPServer()
+	return srv
 }
 
 func BenchmarkToolCall(b *testing.B) {
@@ -76,6 +88,7 @@ func BenchmarkToolCall(b *testing.B) {
 	}{
 		{"sdk", func(*testing.B) *mcp.Server { return sdkServer() }},
 		{"mcpcore", mcpcoreServer},
+		{"mcpcore-untraced", mcpcoreUntraced},
 	} {
 		for _, outcome := range []struct {
 			name string

@@ -24,7 +24,7 @@ type Session struct {
 // StartSession begins observing a session served over transport ("stdio" or
 // "http"). It returns nil when no metric is recorded.
 func (t *Telemetry) StartSession(transport string) *Session {
-	if !t.metering {
+	if t == nil || !t.metering {
 		return nil
 	}
 	return &Session{t: t, transport: transport, start: time.Now()}

@@ -140,6 +140,9 @@ func New(cfg Config) (*Telemetry, error) {
 // metric point of a drained call is lost; providers the caller gave are left
 // alone. It returns every error met, joined.
 func (t *Telemetry) Shutdown(ctx context.Context) error {
+	if t == nil {
+		return nil
+	}
 	var errs []error
 	for _, stop := range t.shutdown {
 		errs = append(errs, stop(ctx))

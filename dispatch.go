@@ -28,7 +28,7 @@ func (s *Server) addTool(def *mcp.Tool, rt *toolRuntime) {
 // error, so the model always sees what went wrong.
 func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToolRequest) *mcp.CallToolResult {
 	c, refused := s.begin(ctx, "tool", rt.name, rt.contract, request{
-		session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: len(req.Params.Arguments)})
+		session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: len(req.Params.Arguments), version: req.ProtocolVersion()})
 	if refused != nil {
 		return newFailure(refused, nil).toolResult()
 	}

@@ -37,6 +37,7 @@ type request struct {
 	extra   *mcp.RequestExtra
 	uri     string // a resource's
 	input   int    // the size of what the client sent
+	version string // the protocol version the session negotiated
 }
 
 // begin admits a call: it refuses new work while the server shuts down,
@@ -48,8 +49,10 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 		return nil, mcperr.ServiceUnavailable("The server is shutting down; retry the request on a new connection.")
 	}
 	requestID := newRequestID()
-	info := telemetry.CallInfo{Kind: kind, Name: name, URI: req.uri, RequestID: requestID,
-		Transport: s.transport, Meta: req.meta, InputBytes: req.input}
+	// The SDK does not hand the JSON-RPC id to handlers: jsonrpc.request.id
+	// stays unset rather than carry another id.
+	info := telemetry.CallInfo{Kind: kind, Name: name, URI: req.uri,
+		Transport: s.transport, ProtocolVersion: req.version, Meta: req.meta, InputBytes: req.input}
 	if req.session != nil {
 		info.SessionID = req.session.ID()
 	}

@@ -51,7 +51,7 @@ func (p Prompt[Args]) register(s *Server) error {
 			input += len(k) + len(v)
 		}
 		c, e := s.begin(ctx, "prompt", p.Name, nil, request{
-			session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: input})
+			session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: input, version: req.ProtocolVersion()})
 		if e != nil {
 			return nil, newFailure(e, nil).rpcError()
 		}

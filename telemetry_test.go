@@ -5,7 +5,9 @@ package mcpcore_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -138,5 +140,54 @@ func TestTelemetryOfACall(t *testing.T) {
 	}
 	if d := o.points(t, "mcp.server.operation.duration"); len(d) == 0 {
 		t.Errorf("no mcp.server.operation.duration points")
+	}
+}
+
+// Concurrent calls never mix their request ids or trace ids: each record
+// names the trace of its own call.
+func TestConcurrentCallsKeepTheirIDs(t *testing.T) {
+	t.Parallel()
+	o := observe(t, severityServer(t)...)
+	const n = 40
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			tp := fmt.Sprintf("00-%032x-%016x-01", i+1, i+1)
+			args := map[string]any{}
+			if i%2 == 0 {
+				args["case"] = "fail"
+			}
+			if _, err := o.cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "sev_default", Arguments: args, Meta: mcp.Meta{"traceparent": tp}}); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	for _, sp := range o.spans.Ended() {
+		if sp.Parent().TraceID() != sp.SpanContext().TraceID() {
+			t.Errorf("span %s left its client's trace", sp.Name())
+		}
+	}
+	traceOf := map[string]string{}
+	for _, r := range o.logs.Records(t) {
+		id, _ := r["requestId"].(string)
+		tr, _ := r["traceId"].(string)
+		if id == "" {
+			continue
+		}
+		if prev, ok := traceOf[id]; ok && prev != tr {
+			t.Errorf("request %s logged under traces %s and %s", id, prev, tr)
+		}
+		traceOf[id] = tr
+	}
+	seen := map[string]bool{}
+	for _, tr := range traceOf {
+		if seen[tr] {
+			t.Errorf("trace %s shared by two requests", tr)
+		}
+		seen[tr] = true
+	}
+	if len(traceOf) != n {
+		t.Errorf("%d requests logged, want %d", len(traceOf), n)
 	}
 }

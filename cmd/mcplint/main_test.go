@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,7 +16,7 @@ import (
 // handler, in another package, among them): every rule must fire, and
 // mcplint must fail.
 func TestEveryRuleFires(t *testing.T) {
-	t.Chdir("testdata/demo")
+	t.Chdir(demoModule(t))
 	var out, errs bytes.Buffer
 	tool := driver.Tool{Analyzers: lint.Analyzers, Rules: lint.Rules, Level: lint.LevelOf}
 	code := tool.Run([]string{"./..."}, &out, &errs)
@@ -37,4 +39,34 @@ func TestEveryRuleFires(t *testing.T) {
 	if t.Failed() {
 		t.Logf("output:\n%s", out.String())
 	}
+}
+
+// demoModule copies testdata/demo to a temporary directory, as a module
+// that requires this repository as it is: its go.mod names the repository
+// by absolute path and takes the repository's go.sum, so that a change of
+// the repository's dependencies needs no change of the demo.
+func demoModule(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS("testdata/demo")); err != nil {
+		t.Fatal(err)
+	}
+	mod := "module example.com/demo\n\ngo 1.26\n\nrequire github.com/seed417024ea/mcpcore v0.0.0\n\nreplace github.com/seed417024ea/mcpcore => " + root + "\n"
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The copy's requirements follow the repository's.
+	t.Setenv("GOFLAGS", "-mod=mod")
+	return dir
 }

@@ -1,21 +1,9 @@
 module example.com/demo
 
-go 1.26.0
+go 1.26
 
 require github.com/seed417024ea/mcpcore v0.0.0
 
-require (
-	github.com/google/jsonschema-go v0.4.3 // indirect
-	github.com/modelcontextprotocol/go-sdk v1.8.0 // indirect
-	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3 // indirect
-	github.com/segmentio/asm v1.1.3 // indirect
-	github.com/segmentio/encoding v0.5.4 // indirect
-	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	golang.org/x/oauth2 v0.35.0 // indirect
-	golang.org/x/sync v0.24.0 // indirect
-	golang.org/x/sys v0.49.0 // indirect
-	golang.org/x/text v0.14.0 // indirect
-	golang.org/x/time v0.15.0 // indirect
-)
-
+// The test copies this module and points it at the repository by absolute
+// path; from here, the repository is four directories up.
 replace github.com/seed417024ea/mcpcore => ../../../..

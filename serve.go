@@ -101,24 +101,37 @@ func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
 	if err != nil {
 		return err
 	}
-	span := s.telemetry.StartSession(s.transport)
 	closed := make(chan error, 1)
 	go func() { closed <- session.Wait() }()
 	select {
 	case err := <-closed:
 		s.inflight.stop()
 		if errors.Is(err, mcp.ErrConnectionClosed) {
-			err = nil
+			return nil
 		}
-		span.End(protocolVersion(session), err)
 		return err
 	case <-ctx.Done():
 	}
 	s.drain(guard)
 	session.Close()
 	<-closed
-	span.End(protocolVersion(session), nil)
 	return nil
+}
+
+// sessionStarted measures a session from its initialization to its end,
+// on any transport (mcp.server.session.duration).
+func (s *Server) sessionStarted(_ context.Context, req *mcp.InitializedRequest) {
+	span := s.telemetry.StartSession(s.transport)
+	if span == nil || req.Session == nil {
+		return
+	}
+	go func() {
+		err := req.Session.Wait()
+		if errors.Is(err, mcp.ErrConnectionClosed) {
+			err = nil
+		}
+		span.End(protocolVersion(req.Session), err)
+	}()
 }
 
 // protocolVersion is the version a session negotiated, or "".

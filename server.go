@@ -134,7 +134,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad telemetry configuration: "+err.Error(), mcperr.WithCause(err))
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Version: info.Version, Title: info.Title},
-		&mcp.ServerOptions{Instructions: info.Instructions, Logger: s.logger})
+		&mcp.ServerOptions{Instructions: info.Instructions, Logger: s.logger, InitializedHandler: s.sessionStarted})
 	var errs []error
 	if info.Name == "" {
 		errs = append(errs, errors.New("Info.Name is empty"))

@@ -6,6 +6,7 @@ package mcpcore_test
 import (
 	"context"
 	"fmt"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -190,4 +191,29 @@ func TestConcurrentCallsKeepTheirIDs(t *testing.T) {
 	if len(traceOf) != n {
 		t.Errorf("%d requests logged, want %d", len(traceOf), n)
 	}
+}
+
+// A session is measured on any transport, from initialize to its end.
+func TestSessionDurationOverHTTP(t *testing.T) {
+	t.Parallel()
+	reader := sdkmetric.NewManualReader()
+	srv, _ := newServer(t, &mcpcore.ServerOptions{MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))}, renderTool)
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + mcpcore.HTTPPath}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wiretest.CallTool(t, cs, "render", map[string]any{})
+	cs.Close()
+	o := &observed{reader: reader}
+	wiretest.WaitFor(t, "the session's duration", func() bool {
+		for k := range o.points(t, "mcp.server.session.duration") {
+			if strings.Contains(k, "network.transport=tcp") {
+				return true
+			}
+		}
+		return false
+	})
 }

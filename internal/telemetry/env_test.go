@@ -1,7 +1,6 @@
 package telemetry
 
 import (
-	"bytes"
 	"context"
 	"io"
 	"net/http"
@@ -10,6 +9,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
@@ -66,29 +66,11 @@ func TestBadEnv(t *testing.T) {
 	}
 }
 
-// syncBuffer is a bytes.Buffer the exporters' goroutines may write to.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 // TestConsole: OTEL_*_EXPORTER=console writes spans and metrics to the
 // Console writer, and Shutdown flushes them: the batch has not been written
 // before it.
 func TestConsole(t *testing.T) {
-	var out syncBuffer
+	var out wiretest.LogBuffer
 	tel, err := New(Config{ServiceName: "articles", ServiceVersion: "1.2.3", Console: &out, Getenv: envOf(map[string]string{
 		"OTEL_TRACES_EXPORTER":  "console",
 		"OTEL_METRICS_EXPORTER": "console",
@@ -134,7 +116,7 @@ func TestConsole(t *testing.T) {
 // TestServiceNameFromEnv: OTEL_SERVICE_NAME takes the place of the
 // server's name.
 func TestServiceNameFromEnv(t *testing.T) {
-	var out syncBuffer
+	var out wiretest.LogBuffer
 	tel, err := New(Config{ServiceName: "articles", Console: &out, Getenv: envOf(map[string]string{
 		"OTEL_TRACES_EXPORTER": "console", "OTEL_SERVICE_NAME": "articles-prod",
 	})})

@@ -74,7 +74,9 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // package documents the details.
 //
 // On shutdown, the guard also lets the server wait until the result of
-// every call that finished is written. Any other transport is served as it
+// every call that finished is written; and when the input ends, the calls
+// read before the end are answered (within the shutdown timeout) before the
+// session ends. Any other transport is served as it
 // is: the SDK's behaviour on malformed input is its own, and a result that
 // races shutdown may be lost.
 func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
@@ -90,6 +92,9 @@ func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
 		guard = rpcguard.New(os.Stdin, struct{ io.Writer }{os.Stdout}, tt.MaxLineLength)
 	}
 	if guard != nil {
+		// Input that ends (printf … | server) still gets its answers,
+		// within the time a shutdown would give them.
+		guard.HoldEOF(s.shutdown)
 		// The guard bounds each line; the SDK's frame limit, which counts
 		// the bytes its decoder reads ahead, could refuse a line the guard
 		// let through, and would end the connection.

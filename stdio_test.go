@@ -313,3 +313,38 @@ func TestStdioCancelledIDIsNotReused(t *testing.T) {
 	}
 	s.stillServes(t)
 }
+
+// TestStdioAnswersWhatWasSentBeforeEOF: input that ends right after its
+// requests (printf … | server) still gets every answer; a handler that never
+// returns holds the end only as long as a shutdown would.
+func TestStdioAnswersWhatWasSentBeforeEOF(t *testing.T) {
+	t.Parallel()
+	slow := mcpcore.Tool[caseInput, okOutput]{
+		Name: "slow",
+		Handler: func(ctx *mcpcore.Context, in caseInput) (okOutput, error) {
+			if in.Case == "stuck" {
+				<-ctx.Done()
+				return okOutput{}, ctx.Err()
+			}
+			time.Sleep(50 * time.Millisecond)
+			return okOutput{OK: true}, nil
+		},
+	}
+	srv, _ := newServer(t, &mcpcore.ServerOptions{ShutdownTimeout: 200 * time.Millisecond}, slow)
+	s := openStream(t, srv.ServeTransport)
+	s.handshake(t, "2025-06-18")
+	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{}}}` + "\n")
+	s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"case":"stuck"}}}` + "\n")
+	s.in.Close()
+	if l := s.next(t); !strings.HasPrefix(l, `{"jsonrpc":"2.0","id":1,"result":{"content"`) {
+		t.Errorf("the call sent before EOF was answered %s", l)
+	}
+	select {
+	case err := <-s.ended:
+		if err != nil {
+			t.Errorf("ServeTransport: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a stuck handler held the end of the input for good")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"context"
 	"io"
 	"sync"
+	"time"
 )
 
 // DefaultMaxLineLength is the line limit when none is given: the SDK's own
@@ -53,6 +54,12 @@ func (g *Guard) Writer() io.WriteCloser { return writer{g} }
 // Wait blocks until every request read so far has its answer written, until
 // the stream is closed, or until ctx ends.
 func (g *Guard) Wait(ctx context.Context) { g.st.wait(ctx) }
+
+// HoldEOF makes the end of the input wait, at most d, for the answers of
+// the requests read before it. The SDK ends a connection when its input
+// ends, answers unwritten: `printf '…' | server` would get nothing for its
+// last calls. Zero, the default, passes the end on at once.
+func (g *Guard) HoldEOF(d time.Duration) { g.in.holdEOF = d }
 
 // write puts one or more whole lines on the stream.
 func (g *Guard) write(p []byte) (int, error) {

@@ -132,7 +132,7 @@ func (c *Context) buildLogs() {
 		client := mcp.NewLoggingHandler(c.session, &mcp.LoggingHandlerOptions{LoggerName: c.serverName})
 		// One redaction for both: the client gets exactly the attributes
 		// of the record, after the same redaction of secrets.
-		clientHandler := redact.Handler(client.WithAttrs(c.attrs))
+		clientHandler := redact.Handler(callContext{client.WithAttrs(c.attrs), context.WithoutCancel(c)})
 		c.clientLog = slog.New(clientHandler)
 		c.userLog = slog.New(redact.Handler(slog.NewMultiHandler(c.log.Handler(), clientHandler)))
 	})
@@ -143,8 +143,30 @@ func (c *Context) buildLogs() {
 func (c *Context) notifyClient(level slog.Level, msg string, attrs ...slog.Attr) {
 	c.buildLogs()
 	if c.clientLog != nil {
-		c.clientLog.LogAttrs(context.Background(), level, msg, attrs...)
+		c.clientLog.LogAttrs(context.WithoutCancel(c), level, msg, attrs...)
 	}
+}
+
+// callContext sends a record to the client in the context of the call: the
+// SDK routes a notification by the request in its context (over HTTP, on
+// the request's own stream; without it, on a stream the client may never
+// open), and under newer protocol versions reads the client's level from
+// the request. A record logged without a context is sent in the call's.
+type callContext struct {
+	slog.Handler
+	call context.Context
+}
+
+func (h callContext) Enabled(_ context.Context, l slog.Level) bool { return h.Handler.Enabled(h.call, l) }
+
+func (h callContext) Handle(_ context.Context, r slog.Record) error { return h.Handler.Handle(h.call, r) }
+
+func (h callContext) WithAttrs(as []slog.Attr) slog.Handler {
+	return callContext{h.Handler.WithAttrs(as), h.call}
+}
+
+func (h callContext) WithGroup(name string) slog.Handler {
+	return callContext{h.Handler.WithGroup(name), h.call}
 }
 
 // Logger returns the logger of the request ctx belongs to, as

@@ -220,6 +220,11 @@ func (s *Server) logFailure(c *call, e *mcperr.Error, original error, dropped []
 	if !isNil(original) && errors.As(original, &p) {
 		site = panicSite(p.stack)
 	}
+	// The client, if it asked for log notifications, learns of the
+	// failure what the result tells it: the code and the message. Repeats
+	// are collapsed in the server's log only: each client hears of its
+	// own failures.
+	c.ctx.notifyClient(level, msg, slog.Int("code", int(e.Code())))
 	if !s.repeats.admit(repeatKey(c.kind, c.name, int(e.Code()), reason, site), level, msg, attrs) {
 		return
 	}
@@ -246,9 +251,6 @@ func (s *Server) logFailure(c *call, e *mcperr.Error, original error, dropped []
 		attrs = append(attrs, slog.Any("unencodableData", dropped))
 	}
 	c.ctx.log.LogAttrs(context.WithoutCancel(c.ctx), level, msg, attrs...)
-	// The client, if it asked for log notifications, learns of the
-	// failure what the result tells it: the code and the message.
-	c.ctx.notifyClient(level, msg, slog.Int("code", int(e.Code())))
 }
 
 // declaredFailure returns the contract entry e was raised as. A declared

@@ -9,6 +9,7 @@ package mcpcore_test
 import (
 	"context"
 	"errors"
+	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -79,10 +80,14 @@ func TestRequestScopedLogs(t *testing.T) {
 	}
 
 	const secret = "tok-9f8e7d6c5b4a"
-	wiretest.CallTool(t, cs, "echo_secret", map[string]any{"token": secret})
-	res := wiretest.CallTool(t, cs, "echo_secret", map[string]any{"token": secret, "fail": true})
-	if !res.IsError {
-		t.Fatal("the failing call succeeded")
+	// Under newer protocol versions the level travels with each request.
+	meta := mcp.Meta{mcp.MetaKeyLogLevel: "info"}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo_secret", Arguments: map[string]any{"token": secret}, Meta: meta}); err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "echo_secret", Arguments: map[string]any{"token": secret, "fail": true}, Meta: meta})
+	if err != nil || !res.IsError {
+		t.Fatalf("the failing call: %v %v", res, err)
 	}
 
 	// Server records: each carries its request; the two calls differ.
@@ -162,4 +167,44 @@ func TestRequestScopedLogs(t *testing.T) {
 			t.Errorf("the token reached a notification: %v", m.Data)
 		}
 	}
+}
+
+// Over HTTP, a call's notifications travel on the call's own stream: a
+// client that opens no standalone stream still gets them.
+func TestLogNotificationsOverHTTP(t *testing.T) {
+	t.Parallel()
+	tool := mcpcore.Tool[secretInput, okOutput]{
+		Name:   "logs",
+		Errors: []mcpcore.Failure{noMatch},
+		Handler: func(ctx *mcpcore.Context, in secretInput) (okOutput, error) {
+			ctx.Log().Info("hello")
+			return okOutput{}, ctx.Fail(noMatch, "No items", ctx.RecoveryFor(noMatch))
+		},
+	}
+	srv, _ := newServer(t, nil, tool)
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	var got notifications
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{LoggingMessageHandler: got.handle}).
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: ts.URL + mcpcore.HTTPPath, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if err := cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "info"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "logs", Arguments: map[string]any{"token": "x"},
+		Meta: mcp.Meta{mcp.MetaKeyLogLevel: "info"}}); err != nil {
+		t.Fatal(err)
+	}
+	wiretest.WaitFor(t, "both notifications", func() bool {
+		msgs := map[string]bool{}
+		for _, m := range got.all() {
+			if d, ok := m.Data.(map[string]any); ok {
+				msgs[d["msg"].(string)] = true
+			}
+		}
+		return msgs["hello"] && msgs["Error in tool:logs: No items"]
+	})
 }

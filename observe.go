@@ -36,6 +36,7 @@ type request struct {
 	meta    map[string]any // params._meta, with the client's trace context
 	extra   *mcp.RequestExtra
 	uri     string // a resource's
+	tmpl    string // a resource's URI template
 	input   int    // the size of what the client sent
 	version string // the protocol version the session negotiated
 }
@@ -51,7 +52,7 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 	requestID := newRequestID()
 	// The SDK does not hand the JSON-RPC id to handlers: jsonrpc.request.id
 	// stays unset rather than carry another id.
-	info := telemetry.CallInfo{Kind: kind, Name: name, URI: req.uri,
+	info := telemetry.CallInfo{Kind: kind, Name: name, URI: req.uri, Template: req.tmpl,
 		Transport: s.transport, ProtocolVersion: req.version, Meta: req.meta, InputBytes: req.input}
 	if req.session != nil {
 		info.SessionID = req.session.ID()

@@ -92,7 +92,7 @@ func (r Resource[Params, Out]) register(s *Server) error {
 	}
 	s.mcp.AddResourceTemplate(def, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		c, e := s.begin(ctx, "resource", r.Name, r.Errors, request{
-			session: req.Session, meta: req.Params.Meta, extra: req.Extra, uri: req.Params.URI, input: len(req.Params.URI), version: req.ProtocolVersion()})
+			session: req.Session, meta: req.Params.Meta, extra: req.Extra, uri: req.Params.URI, tmpl: r.URITemplate, input: len(req.Params.URI), version: req.ProtocolVersion()})
 		if e != nil {
 			return nil, newFailure(e, nil).rpcError()
 		}

@@ -89,7 +89,7 @@ func (c *Call) recordMetrics(in *instruments, o Outcome, elapsed time.Duration) 
 	}
 
 	attrs := make([]attribute.KeyValue, 0, 8)
-	attrs = c.operationAttrs(attrs)
+	attrs = c.operationAttrs(attrs, true)
 	if o.Failed {
 		codeName := o.Code.String()
 		ki.errors.Add(ctx, 1, metric.WithAttributes(name, s.category.String(codeName)))

@@ -19,7 +19,7 @@ import (
 var (
 	toolCall = CallInfo{Kind: "tool", Name: "fetch_articles", SessionID: "s-1", RequestID: "7",
 		Transport: "stdio", ProtocolVersion: "2025-06-18", InputBytes: 42}
-	resourceCall = CallInfo{Kind: "resource", Name: "article", URI: "articles://user:pw@host/123?api_key=k#top",
+	resourceCall = CallInfo{Kind: "resource", Name: "article", URI: "articles://user:pw@host/123?api_key=k#top", Template: "articles://host/{id}",
 		SessionID: "s-2", RequestID: "\"abc\"", Transport: "http", InputBytes: 5}
 	promptCall = CallInfo{Kind: "prompt", Name: "summarize", RequestID: "9", Transport: "stdio", InputBytes: 17}
 
@@ -80,9 +80,9 @@ func TestEnd(t *testing.T) {
 			"mcp.resource.output_bytes": {"mcp.resource.name=article": "n=1 sum=2048"},
 			"mcp.requests.active":       {"": "0"},
 			"mcp.server.operation.duration": {
-				"mcp.method.name=resources/read,mcp.resource.uri=articles://host/123,network.protocol.name=http,network.transport=tcp": "n=1"},
+				"mcp.method.name=resources/read,mcp.resource.uri=articles://host/{id},network.protocol.name=http,network.transport=tcp": "n=1"},
 		},
-		span: spanView{Name: "resources/read articles://host/123", Kind: "server", Status: "Unset",
+		span: spanView{Name: "resources/read", Kind: "server", Status: "Unset",
 			Attrs: `jsonrpc.request.id="abc",mcp.method.name=resources/read,mcp.resource.uri=articles://host/123,mcp.session.id=s-2,network.protocol.name=http,network.transport=tcp`},
 	}, {
 		name: "resource failure",
@@ -96,9 +96,9 @@ func TestEnd(t *testing.T) {
 			"mcp.errors.classified": {"mcp.error.classified_code=-32001,operation=resource:article": "1"},
 			"mcp.requests.active":   {"": "0"},
 			"mcp.server.operation.duration": {
-				"error.type=NotFound,mcp.method.name=resources/read,mcp.resource.uri=articles://host/123,network.protocol.name=http,network.transport=tcp,rpc.response.status_code=-32001": "n=1"},
+				"error.type=NotFound,mcp.method.name=resources/read,mcp.resource.uri=articles://host/{id},network.protocol.name=http,network.transport=tcp,rpc.response.status_code=-32001": "n=1"},
 		},
-		span: spanView{Name: "resources/read articles://host/123", Kind: "server", Status: "Error: No article 123.",
+		span: spanView{Name: "resources/read", Kind: "server", Status: "Error: No article 123.",
 			Attrs:  `error.type=NotFound,jsonrpc.request.id="abc",mcp.method.name=resources/read,mcp.resource.uri=articles://host/123,mcp.session.id=s-2,network.protocol.name=http,network.transport=tcp,rpc.response.status_code=-32001`,
 			Events: []string{"exception exception.message=No article 123.,exception.type=*mcperr.Error"}},
 	}, {
@@ -326,6 +326,9 @@ func TestSafeURI(t *testing.T) {
 		"notes://x/%zz?password=hunter2":               "notes://x/%zz",
 		"weird://a b@c?d":                              "weird://a b@c",
 		"db://h/q?password=hunter2&x=1#token=abcdefgh": "db://h/q",
+		// A token in the path is scrubbed too.
+		"articles://items/ghp_abcdefghijklmnopqrstuvwxyz0123456789": "articles://items/[REDACTED]",
+		"articles://items/token=abc123secret":                       "articles://items/token=[REDACTED]",
 	} {
 		if got := safeURI(in); got != want {
 			t.Errorf("safeURI(%q) = %q, want %q", in, got, want)

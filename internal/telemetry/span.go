@@ -25,6 +25,9 @@ type CallInfo struct {
 	// URI is the URI a resources/read asked for. Its user information,
 	// query and fragment are dropped before it is recorded anywhere.
 	URI string
+	// Template is a resource's URI template, what mcp.resource.uri is on
+	// the metric: the URIs read are unbounded.
+	Template string
 	// SessionID is the MCP session's id; "" when the transport has none.
 	SessionID string
 	// RequestID is the JSON-RPC id, as a string.
@@ -107,7 +110,7 @@ func (t *Telemetry) Start(ctx context.Context, c CallInfo) (context.Context, *Ca
 		}
 		attrs := make([]attribute.KeyValue, 0, 9)
 		attrs = append(attrs, keyMethod.String(methods[k]))
-		attrs = call.operationAttrs(attrs)
+		attrs = call.operationAttrs(attrs, false)
 		if c.SessionID != "" {
 			attrs = append(attrs, keySessionID.String(c.SessionID))
 		}
@@ -121,24 +124,31 @@ func (t *Telemetry) Start(ctx context.Context, c CallInfo) (context.Context, *Ca
 	return ctx, call
 }
 
-// spanName is "<mcp.method.name> <target>".
+// spanName is "<mcp.method.name> <target>": the tool's or prompt's name.
+// A resource's span is named by its method alone, as the conventions
+// advise: a URI is unbounded, and may hold what should not be in a name.
 func (c *Call) spanName() string {
-	target := c.info.Name
-	if c.kind == kindResource && c.info.URI != "" {
-		target = safeURI(c.info.URI)
+	if c.kind == kindResource {
+		return methods[c.kind]
 	}
-	return methods[c.kind] + " " + target
+	return methods[c.kind] + " " + c.info.Name
 }
 
 // operationAttrs appends the attributes the span and
 // mcp.server.operation.duration share, but for mcp.method.name, which the
 // typed mcpconv helper adds itself.
-func (c *Call) operationAttrs(attrs []attribute.KeyValue) []attribute.KeyValue {
+//
+// A resource's mcp.resource.uri is the URI read (scrubbed) on the span, and
+// its template on the metric, whose series must stay bounded.
+func (c *Call) operationAttrs(attrs []attribute.KeyValue, metric bool) []attribute.KeyValue {
 	switch c.kind {
 	case kindTool:
 		attrs = append(attrs, keyToolName.String(c.info.Name), keyOperationName.String(executeTool))
 	case kindResource:
 		uri := c.info.URI
+		if metric || uri == "" {
+			uri = c.info.Template
+		}
 		if uri == "" {
 			uri = c.info.Name
 		}
@@ -163,7 +173,7 @@ func (c *Call) operationAttrs(attrs []attribute.KeyValue) []attribute.KeyValue {
 // URI so too). What cannot be parsed is cut at '?' and '#' and scrubbed.
 func safeURI(uri string) string {
 	if !strings.ContainsAny(uri, "@?#") {
-		return uri
+		return redact.String(uri) // a token can stand in a path too
 	}
 	u, err := url.Parse(uri)
 	if err != nil {
@@ -174,7 +184,7 @@ func safeURI(uri string) string {
 	u.User = nil
 	u.RawQuery, u.ForceQuery = "", false
 	u.Fragment, u.RawFragment = "", ""
-	return u.String()
+	return redact.String(u.String())
 }
 
 // metaCarrier reads and writes trace context in params._meta. Only string

@@ -157,9 +157,13 @@ type callContext struct {
 	call context.Context
 }
 
-func (h callContext) Enabled(_ context.Context, l slog.Level) bool { return h.Handler.Enabled(h.call, l) }
+func (h callContext) Enabled(_ context.Context, l slog.Level) bool {
+	return h.Handler.Enabled(h.call, l)
+}
 
-func (h callContext) Handle(_ context.Context, r slog.Record) error { return h.Handler.Handle(h.call, r) }
+func (h callContext) Handle(_ context.Context, r slog.Record) error {
+	return h.Handler.Handle(h.call, r)
+}
 
 func (h callContext) WithAttrs(as []slog.Attr) slog.Handler {
 	return callContext{h.Handler.WithAttrs(as), h.call}

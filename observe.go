@@ -28,6 +28,8 @@ type call struct {
 	// inputBytes is the size of what the client sent: a tool's arguments,
 	// a resource's URI, a prompt's arguments.
 	inputBytes int
+	// messages is the number of messages a prompt generated.
+	messages int
 }
 
 // A request is what begin needs of the SDK's request of a call.
@@ -132,7 +134,7 @@ func (s *Server) end(c *call, err error, outputBytes int) *failure {
 // mcp.error.severity to mcp.errors.classified and changes nothing else.
 func (s *Server) record(c *call, f *failure, original error, outputBytes int) {
 	defer func() { _ = recover() }() // telemetry is not worth a call
-	o := telemetry.Outcome{OutputBytes: outputBytes}
+	o := telemetry.Outcome{OutputBytes: outputBytes, Messages: c.messages}
 	if f != nil {
 		o.Failed, o.Code, o.Message, o.Cause = true, f.err.Code(), f.err.Message(), original
 		if d, ok := declaredFailure(c.contract, f.err); ok && c.kind == "tool" && d.Severity != SeverityError {

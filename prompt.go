@@ -58,7 +58,16 @@ func (p Prompt[Args]) register(s *Server) error {
 		res, err := guard(func() (*mcp.GetPromptResult, error) {
 			return p.get(c.ctx, validator, req.Params.Arguments)
 		})
-		if f := s.end(c, err, 0); f != nil {
+		size := 0
+		if res != nil {
+			c.messages = len(res.Messages)
+			for _, m := range res.Messages {
+				if t, ok := m.Content.(*mcp.TextContent); ok {
+					size += len(t.Text)
+				}
+			}
+		}
+		if f := s.end(c, err, size); f != nil {
 			return nil, f.rpcError()
 		}
 		return res, nil

@@ -130,13 +130,49 @@ func (s *Server) sessionStarted(_ context.Context, req *mcp.InitializedRequest) 
 	if span == nil || req.Session == nil {
 		return
 	}
+	ss := req.Session
+	s.sessionsMu.Lock()
+	if s.sessions == nil {
+		s.sessions = make(map[*mcp.ServerSession]bool)
+	}
+	s.sessions[ss] = true
+	s.sessionsMu.Unlock()
+	s.sessionsWG.Add(1)
 	go func() {
-		err := req.Session.Wait()
+		defer s.sessionsWG.Done()
+		err := ss.Wait()
 		if errors.Is(err, mcp.ErrConnectionClosed) {
 			err = nil
 		}
-		span.End(protocolVersion(req.Session), err)
+		span.End(protocolVersion(ss), err)
+		s.sessionsMu.Lock()
+		delete(s.sessions, ss)
+		s.sessionsMu.Unlock()
 	}()
+}
+
+// endSessions closes the sessions still open (an HTTP client that never
+// said goodbye) and waits, a moment at most, for their durations to be
+// recorded, so that the flush that follows has them.
+func (s *Server) endSessions() {
+	s.sessionsMu.Lock()
+	open := make([]*mcp.ServerSession, 0, len(s.sessions))
+	for ss := range s.sessions {
+		open = append(open, ss)
+	}
+	s.sessionsMu.Unlock()
+	for _, ss := range open {
+		ss.Close()
+	}
+	done := make(chan struct{})
+	go func() {
+		s.sessionsWG.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(time.Second):
+	}
 }
 
 // protocolVersion is the version a session negotiated, or "".
@@ -163,7 +199,7 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, guardHTTP(mcp.NewStreamableHTTPHandler(
 		func(*http.Request) *mcp.Server { return s.mcp },
-		&mcp.StreamableHTTPOptions{Stateless: s.cfg.Stateless, Logger: s.logger},
+		&mcp.StreamableHTTPOptions{Stateless: s.cfg.Stateless, Logger: s.logger, SessionTimeout: s.sessionTimeout},
 	), mcp.DefaultMaxRequestBodyBytes))
 	return mux
 }
@@ -277,6 +313,7 @@ func plural(n int, noun string) string {
 // closeTelemetry flushes the spans and metric points of the calls served,
 // drained ones included, and stops the exporters the server started.
 func (s *Server) closeTelemetry() {
+	s.endSessions()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := s.telemetry.Shutdown(ctx); err != nil {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -55,6 +56,11 @@ type ServerOptions struct {
 	// call path pays almost nothing.
 	MeterProvider  metric.MeterProvider
 	TracerProvider trace.TracerProvider
+	// SessionTimeout closes a Streamable HTTP session that has seen no
+	// request for that long, so that a client that leaves without a word
+	// costs nothing for good. Zero means 30 minutes; a negative value
+	// keeps idle sessions open.
+	SessionTimeout time.Duration
 	// Getenv reads the configuration; nil means os.Getenv. Tests set it to
 	// configure a server without touching the process environment.
 	Getenv func(string) string
@@ -78,6 +84,12 @@ type Server struct {
 	repeats   *repeats
 	telemetry *telemetry.Telemetry
 	transport string // "stdio" or "http", as served; for network.transport
+
+	// The sessions being measured, to end and flush at shutdown.
+	sessionsMu     sync.Mutex
+	sessions       map[*mcp.ServerSession]bool
+	sessionsWG     sync.WaitGroup
+	sessionTimeout time.Duration
 
 	tools, resources, prompts int
 	names                     map[string]bool // "tool:echo": names taken
@@ -116,6 +128,12 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	}
 	if s.shutdown == 0 {
 		s.shutdown = 10 * time.Second
+	}
+	switch s.sessionTimeout = opts.SessionTimeout; {
+	case s.sessionTimeout == 0:
+		s.sessionTimeout = 30 * time.Minute
+	case s.sessionTimeout < 0:
+		s.sessionTimeout = 0 // the SDK's "never"
 	}
 	window := opts.RepeatWindow
 	if window == 0 {

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"io"
+	"log/slog"
 	"os"
 
+	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/metric"
 	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	"go.opentelemetry.io/otel/propagation"
@@ -37,6 +39,12 @@ type Config struct {
 
 	// Getenv reads the OTEL_* configuration; nil means os.Getenv.
 	Getenv func(string) string
+
+	// Logger receives the errors of the exporters New builds (a collector
+	// that is down, say), at warning: in the server's format, at its level,
+	// redacted, rather than on stderr in the standard logger's. Nil leaves
+	// OpenTelemetry's global error handler as it is.
+	Logger *slog.Logger
 
 	// Console is where the console exporters write. Nil means os.Stderr:
 	// stdout belongs to the stdio transport, and a span written there would
@@ -127,6 +135,14 @@ func New(cfg Config) (*Telemetry, error) {
 		}
 	}
 
+	if len(t.shutdown) > 0 && cfg.Logger != nil {
+		// The handler is global: set it only when this server runs
+		// exporters of its own, never over a caller's configuration.
+		log := cfg.Logger
+		otel.SetErrorHandler(otel.ErrorHandlerFunc(func(err error) {
+			log.Warn("mcpcore: telemetry export failed", "error", err.Error())
+		}))
+	}
 	t.tracer = tp.Tracer(ScopeName, trace.WithSchemaURL(semconv.SchemaURL))
 	t.inst, err = newInstruments(mp.Meter(ScopeName, metric.WithSchemaURL(semconv.SchemaURL)))
 	if err != nil {

@@ -25,13 +25,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ds := suppress.Read(pass)
 	seen := map[ast.Node]bool{} // Fail calls reported, for a handler shared by definitions
 	for _, d := range res.Defs {
-		var body *ast.BlockStmt
-		switch h := d.Handler.(type) {
-		case *ast.FuncLit:
-			body = h.Body
-		case *ast.FuncDecl:
-			body = h.Body
-		}
+		_, body := defs.Func(d.Handler)
 		if body == nil {
 			continue
 		}

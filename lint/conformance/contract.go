@@ -196,10 +196,8 @@ func returnsError(t types.Type) bool {
 		}
 		return false
 	}
-	return t != nil && types.Implements(t, errorInterface)
+	return mcpapi.IsError(t)
 }
-
-var errorInterface = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
 
 // preferFail reports a factory or mcperr.New call in the handler whose code
 // a contract entry declares, and offers ctx.Fail with that entry when it is
@@ -272,13 +270,7 @@ func failFix(pass *analysis.Pass, call *ast.CallExpr, handler ast.Node, ctxName 
 
 // contextParam returns the name of a handler's *mcpcore.Context parameter.
 func contextParam(h ast.Node) string {
-	var ft *ast.FuncType
-	switch h := h.(type) {
-	case *ast.FuncLit:
-		ft = h.Type
-	case *ast.FuncDecl:
-		ft = h.Type
-	}
+	ft, _ := defs.Func(h)
 	if ft == nil || ft.Params == nil || len(ft.Params.List) == 0 || len(ft.Params.List[0].Names) == 0 {
 		return ""
 	}
@@ -292,13 +284,7 @@ func contextParam(h ast.Node) string {
 // parameter of that name and not a shadowing one (the context.Context of a
 // Retry callback, say).
 func sameObject(pass *analysis.Pass, call *ast.CallExpr, handler ast.Node, name string) bool {
-	var ft *ast.FuncType
-	switch h := handler.(type) {
-	case *ast.FuncLit:
-		ft = h.Type
-	case *ast.FuncDecl:
-		ft = h.Type
-	}
+	ft, _ := defs.Func(handler)
 	param := pass.TypesInfo.Defs[ft.Params.List[0].Names[0]]
 	scope := pass.Pkg.Scope().Innermost(call.Pos())
 	if scope == nil {

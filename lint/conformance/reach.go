@@ -70,7 +70,7 @@ func checksAndReturns(info *types.Info, st ast.Stmt, ifst *ast.IfStmt) bool {
 	if !ok {
 		return false
 	}
-	v := checkedVar(info, ifst.Cond)
+	v := mcpapi.CheckedErr(info, ifst.Cond)
 	if v == nil {
 		return false
 	}
@@ -113,28 +113,6 @@ func carries(info *types.Info, e ast.Expr, v *types.Var) bool {
 		}
 	}
 	return false
-}
-
-// checkedVar returns v of a condition v != nil.
-func checkedVar(info *types.Info, cond ast.Expr) *types.Var {
-	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	if !ok || be.Op != token.NEQ {
-		return nil
-	}
-	for _, pair := range [][2]ast.Expr{{be.X, be.Y}, {be.Y, be.X}} {
-		id, ok := ast.Unparen(pair[0]).(*ast.Ident)
-		nilID, isNil := ast.Unparen(pair[1]).(*ast.Ident)
-		if !ok || !isNil {
-			continue
-		}
-		if _, ok := info.Uses[nilID].(*types.Nil); !ok {
-			continue
-		}
-		if v, ok := info.Uses[id].(*types.Var); ok {
-			return v
-		}
-	}
-	return nil
 }
 
 // branchedOn returns the codes body compares with or switches on (mcperr

@@ -3,7 +3,6 @@ package handlerbody
 import (
 	"fmt"
 	"go/ast"
-	"go/token"
 	"go/types"
 	"strings"
 
@@ -28,7 +27,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ds := suppress.Read(pass)
 	seen := map[ast.Node]bool{} // a named handler serves many definitions
 	for _, d := range res.Defs {
-		body := bodyOf(d.Handler)
+		_, body := defs.Func(d.Handler)
 		if body == nil || seen[d.Handler] {
 			continue
 		}
@@ -37,16 +36,6 @@ func run(pass *analysis.Pass) (any, error) {
 		c.block(body, nil)
 	}
 	return nil, nil
-}
-
-func bodyOf(n ast.Node) *ast.BlockStmt {
-	switch h := n.(type) {
-	case *ast.FuncLit:
-		return h.Body
-	case *ast.FuncDecl:
-		return h.Body
-	}
-	return nil
 }
 
 type checker struct {
@@ -66,7 +55,7 @@ func (c *checker) block(n ast.Node, errVar *types.Var) {
 			if n.Init != nil {
 				c.block(n.Init, errVar)
 			}
-			c.block(n.Body, c.errCheck(n.Cond))
+			c.block(n.Body, mcpapi.CheckedErr(c.pass.TypesInfo, n.Cond))
 			if n.Else != nil {
 				c.block(n.Else, errVar)
 			}
@@ -82,46 +71,7 @@ func (c *checker) block(n ast.Node, errVar *types.Var) {
 	})
 }
 
-// errCheck returns the variable v of a condition v != nil whose type is
-// error.
-func (c *checker) errCheck(cond ast.Expr) *types.Var {
-	be, ok := ast.Unparen(cond).(*ast.BinaryExpr)
-	if !ok || be.Op != token.NEQ {
-		return nil
-	}
-	x, y := ast.Unparen(be.X), ast.Unparen(be.Y)
-	if isNil(c.pass, x) {
-		x, y = y, x
-	}
-	if !isNil(c.pass, y) {
-		return nil // err != errStale is no check for an error
-	}
-	id, ok := x.(*ast.Ident)
-	if !ok {
-		return nil
-	}
-	v, _ := c.pass.TypesInfo.Uses[id].(*types.Var)
-	if v == nil || !isErrorType(v.Type()) {
-		return nil
-	}
-	return v
-}
-
-// isNil reports whether e is the predeclared nil.
-func isNil(pass *analysis.Pass, e ast.Expr) bool {
-	id, ok := e.(*ast.Ident)
-	_, isNil := pass.TypesInfo.Uses[id].(*types.Nil)
-	return ok && isNil
-}
-
-func (c *checker) isError(e ast.Expr) bool {
-	t := c.pass.TypesInfo.TypeOf(e)
-	return t != nil && types.Implements(t, errorType)
-}
-
-var errorType = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
-
-func isErrorType(t types.Type) bool { return types.Identical(t, types.Universe.Lookup("error").Type()) }
+func (c *checker) isError(e ast.Expr) bool { return mcpapi.IsError(c.pass.TypesInfo.TypeOf(e)) }
 
 // result checks one returned error expression.
 func (c *checker) result(r ast.Expr, errVar *types.Var) {
@@ -268,7 +218,7 @@ func formatted(pass *analysis.Pass, call *ast.CallExpr) string {
 		if t == nil {
 			continue
 		}
-		if types.Implements(t, errorType) || isBytes(t) || mcpapi.IsNamed(t, "net/http", "Response") {
+		if mcpapi.IsError(t) || isBytes(t) || mcpapi.IsNamed(t, "net/http", "Response") {
 			return fmt.Sprintf("%%%c of %s", verbs[i], types.ExprString(a))
 		}
 	}
@@ -300,7 +250,7 @@ func isErrorCall(pass *analysis.Pass, call *ast.CallExpr) bool {
 		return false
 	}
 	t := pass.TypesInfo.TypeOf(sel.X)
-	return t != nil && types.Implements(t, errorType)
+	return mcpapi.IsError(t)
 }
 
 func isStringConversion(pass *analysis.Pass, call *ast.CallExpr) bool {

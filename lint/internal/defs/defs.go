@@ -183,3 +183,15 @@ func objectOf(info *types.Info, e ast.Expr) types.Object {
 
 // Label names a definition in a message: tool fetch_articles.
 func (d *Def) Label() string { return d.Kind + " " + d.Name }
+
+// Func returns the signature and body of a handler node: a *ast.FuncLit or
+// a *ast.FuncDecl; nils for anything else.
+func Func(n ast.Node) (*ast.FuncType, *ast.BlockStmt) {
+	switch h := n.(type) {
+	case *ast.FuncLit:
+		return h.Type, h.Body
+	case *ast.FuncDecl:
+		return h.Type, h.Body
+	}
+	return nil, nil
+}

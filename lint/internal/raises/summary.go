@@ -188,12 +188,8 @@ func (s *summarizer) returns(ftype *ast.FuncType, body *ast.BlockStmt) value {
 	return val
 }
 
-var errorType = types.Universe.Lookup("error").Type().Underlying().(*types.Interface)
-
 // isError reports whether a value of type t can be returned as an error.
-func isError(t types.Type) bool {
-	return t != nil && types.Implements(t, errorType)
-}
+func isError(t types.Type) bool { return mcpapi.IsError(t) }
 
 // eval returns what the error expression e can carry.
 func (s *summarizer) eval(e ast.Expr) value {

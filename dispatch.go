@@ -144,12 +144,12 @@ func guard[T any](f func() (T, error)) (v T, err error) {
 //   - anything else is classified, and carries code and message only.
 func failureOf(ctx context.Context, kind, name string, err error) *mcperr.Error {
 	if isNil(err) {
-		return mcperr.InternalError(internalError(kind, name).Message(),
+		return internalError(kind, name,
 			mcperr.WithCause(fmt.Errorf("the %s handler returned a nil %T as a non-nil error", kind, err)))
 	}
 	var p *panicError
 	if errors.As(err, &p) {
-		return mcperr.InternalError(internalError(kind, name).Message(), mcperr.WithCause(err))
+		return internalError(kind, name, mcperr.WithCause(err))
 	}
 	if ctx.Err() == context.Canceled && mcperr.CodeOf(err) != mcperr.CodeRequestCancelled {
 		return mcperr.RequestCancelled("The request was cancelled.", mcperr.WithCause(err))

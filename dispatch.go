@@ -17,30 +17,68 @@ import (
 // goes through.
 func (s *Server) addTool(def *mcp.Tool, rt *toolRuntime) {
 	s.mcp.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return s.callTool(ctx, rt, req), nil
+		return s.callTool(ctx, rt, req)
 	})
 	s.tools++
 }
 
 // callTool runs one tools/call: decode and validate the input, run the
 // handler with panic recovery, validate the output, render. Every failure,
-// whatever its kind, becomes an error result; nothing escapes as a JSON-RPC
-// error, so the model always sees what went wrong.
-func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToolRequest) *mcp.CallToolResult {
+// whatever its kind, becomes an error result, so the model always sees what
+// went wrong; but for the two that MCP defines as protocol errors (see
+// protocolError), which are JSON-RPC errors.
+func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	x := newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities(), req.Params.InputResponses)
 	c, refused := s.begin(ctx, "tool", rt.name, rt.contract, request{
-		session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: len(req.Params.Arguments), version: req.ProtocolVersion()})
+		session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: len(req.Params.Arguments), version: req.ProtocolVersion(), x: x})
 	if refused != nil {
-		return newFailure(refused, nil).toolResult()
+		return newFailure(refused, nil).toolResult(), nil
 	}
-	res, err := guard(func() (*mcp.CallToolResult, error) { return s.runTool(c, rt, req.Params.Arguments) })
+	res, err := guard(func() (*mcp.CallToolResult, error) {
+		if err := s.admitState(c, req.Params.RequestState); err != nil {
+			return nil, err
+		}
+		return s.runTool(c, rt, req.Params.Arguments)
+	})
+	if questions, state := s.questions(c, err); questions != nil {
+		return &mcp.CallToolResult{InputRequests: questions, RequestState: state}, nil
+	}
 	size := 0
 	if res != nil {
 		size = len(res.StructuredContent.(json.RawMessage))
 	}
 	if f := s.end(c, err, size); f != nil {
-		return f.toolResult()
+		if protocolError(f.err) {
+			return nil, f.rpcError()
+		}
+		return f.toolResult(), nil
 	}
-	return res
+	return res, nil
+}
+
+// admitState verifies the requestState a client echoed, for the handler to
+// read with RequestState.
+func (s *Server) admitState(c *call, wire string) error {
+	state, err := s.openState(c.kind, c.name, wire)
+	if err != nil {
+		return badState()
+	}
+	if c.ctx.x != nil {
+		c.ctx.x.stateIn = state
+	}
+	return nil
+}
+
+// questions returns, when a call ended because the client must answer
+// first (see ErrInputRequired), the questions to send and the signed
+// requestState; the call is then observed as a success of its round.
+func (s *Server) questions(c *call, err error) (mcp.InputRequestMap, string) {
+	questions, state := c.ctx.x.inputRequired(err)
+	if questions == nil {
+		return nil, ""
+	}
+	s.end(c, nil, 0)
+	return questions, s.signState(c.kind, c.name, state)
 }
 
 // runTool produces a call's result, or whatever it failed with. Panics are

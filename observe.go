@@ -41,6 +41,7 @@ type request struct {
 	tmpl    string // a resource's URI template
 	input   int    // the size of what the client sent
 	version string // the protocol version the session negotiated
+	x       *exchange
 }
 
 // begin admits a call: it refuses new work while the server shuts down,
@@ -92,6 +93,7 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 			session:    req.session,
 			serverName: s.info.Name,
 			uri:        req.uri,
+			x:          req.x,
 		},
 		release: func() {
 			stop()

@@ -25,9 +25,15 @@ type Prompt[Args any] struct {
 	Title string
 	// Description tells the client what the prompt is for.
 	Description string
+	// Complete suggests values for the prompt's arguments
+	// (completion/complete), by argument name.
+	Complete map[string]CompleteFunc
 	// Handler builds the prompt's messages.
 	Handler func(ctx *Context, args Args) ([]*mcp.PromptMessage, error)
 }
+
+func (p Prompt[Args]) subscribes() bool { return false }
+func (p Prompt[Args]) completes() bool  { return len(p.Complete) > 0 }
 
 func (p Prompt[Args]) register(s *Server) error {
 	if err := checkDefinition("prompt", p.Name, p.Handler != nil, nil); err != nil {
@@ -45,19 +51,33 @@ func (p Prompt[Args]) register(s *Server) error {
 		return fmt.Errorf("prompt %q: arguments schema: %w", p.Name, err)
 	}
 	def := &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: promptArguments(argSchema)}
+	names := make([]string, len(def.Arguments))
+	for i, a := range def.Arguments {
+		names[i] = a.Name
+	}
+	if err := s.addCompletions("ref/prompt:"+p.Name, p.Complete, names); err != nil {
+		return fmt.Errorf("prompt %q: %w", p.Name, err)
+	}
 	s.mcp.AddPrompt(def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		input := 0
 		for k, v := range req.Params.Arguments {
 			input += len(k) + len(v)
 		}
+		x := newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities(), req.Params.InputResponses)
 		c, e := s.begin(ctx, "prompt", p.Name, nil, request{
-			session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: input, version: req.ProtocolVersion()})
+			session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: input, version: req.ProtocolVersion(), x: x})
 		if e != nil {
 			return nil, newFailure(e, nil).rpcError()
 		}
 		res, err := guard(func() (*mcp.GetPromptResult, error) {
+			if err := s.admitState(c, req.Params.RequestState); err != nil {
+				return nil, err
+			}
 			return p.get(c.ctx, validator, req.Params.Arguments)
 		})
+		if questions, state := s.questions(c, err); questions != nil {
+			return &mcp.GetPromptResult{InputRequests: questions, RequestState: state}, nil
+		}
 		size := 0
 		if res != nil {
 			c.messages = len(res.Messages)

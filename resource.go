@@ -19,7 +19,10 @@ import (
 // A Resource defines a family of readable resources by a URI template
 // (RFC 6570), such as "articles://items/{itemId}". The template's variables
 // are decoded into Params, a struct whose JSON field names are the variable
-// names, and validated against its schema.
+// names, and validated against its schema. A URI with no variables, such as
+// "config://app", defines one resource (Params is then struct{}): it is
+// listed in resources/list, where a template is listed in
+// resources/templates/list.
 //
 // Variables arrive percent-decoded: "articles://items/..%2F..%2Fetc" gives
 // itemId "../../etc". A value with a control character (NUL, newline, any
@@ -52,16 +55,26 @@ type Resource[Params, Out any] struct {
 	// NUL or a newline passed on to a file name, a log line or a query is a
 	// classic injection.
 	AllowControlCharacters bool
+	// Subscribe lets clients subscribe to the resources of this definition
+	// (resources/subscribe); tell the subscribers of a change with
+	// [Server.NotifyResourceUpdated].
+	Subscribe bool
+	// Complete suggests values for the template's variables
+	// (completion/complete), by variable name.
+	Complete map[string]CompleteFunc
 	// Handler reads one resource. ctx.URI() is the URI being read.
 	Handler func(ctx *Context, params Params) (Out, error)
 }
+
+func (r Resource[Params, Out]) subscribes() bool { return r.Subscribe }
+func (r Resource[Params, Out]) completes() bool  { return len(r.Complete) > 0 }
 
 func (r Resource[Params, Out]) register(s *Server) error {
 	if err := checkDefinition("resource", r.Name, r.Handler != nil, r.Errors); err != nil {
 		return err
 	}
-	// The SDK keys resource templates by their URI template.
-	if err := s.claim("resource template", r.URITemplate); err != nil {
+	// The SDK keys resources and templates by their URI (template).
+	if err := s.claim("resource", r.URITemplate); err != nil {
 		return err
 	}
 	tmpl, err := uritemplate.New(r.URITemplate)
@@ -83,22 +96,31 @@ func (r Resource[Params, Out]) register(s *Server) error {
 	if mime == "" {
 		mime = "application/json"
 	}
-	def := &mcp.ResourceTemplate{
-		Name:        r.Name,
-		Title:       r.Title,
-		Description: r.Description,
-		MIMEType:    mime,
-		URITemplate: r.URITemplate,
+	static := len(tmpl.Varnames()) == 0
+	if err := s.addCompletions("ref/resource:"+r.URITemplate, r.Complete, tmpl.Varnames()); err != nil {
+		return fmt.Errorf("resource %q: %w", r.Name, err)
 	}
-	s.mcp.AddResourceTemplate(def, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	if r.Subscribe {
+		s.subscriptions = append(s.subscriptions, func(uri string) bool {
+			return uri == r.URITemplate || (!static && tmpl.Match(uri) != nil)
+		})
+	}
+	handler := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		x := newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities(), req.Params.InputResponses)
 		c, e := s.begin(ctx, "resource", r.Name, r.Errors, request{
-			session: req.Session, meta: req.Params.Meta, extra: req.Extra, uri: req.Params.URI, tmpl: r.URITemplate, input: len(req.Params.URI), version: req.ProtocolVersion()})
+			session: req.Session, meta: req.Params.Meta, extra: req.Extra, uri: req.Params.URI, tmpl: r.URITemplate, input: len(req.Params.URI), version: req.ProtocolVersion(), x: x})
 		if e != nil {
 			return nil, newFailure(e, nil).rpcError()
 		}
 		res, err := guard(func() (*mcp.ReadResourceResult, error) {
+			if err := s.admitState(c, req.Params.RequestState); err != nil {
+				return nil, err
+			}
 			return r.read(c.ctx, tmpl, validator, mime)
 		})
+		if questions, state := s.questions(c, err); questions != nil {
+			return &mcp.ReadResourceResult{InputRequests: questions, RequestState: state}, nil
+		}
 		size := 0
 		if res != nil {
 			for _, rc := range res.Contents {
@@ -109,7 +131,12 @@ func (r Resource[Params, Out]) register(s *Server) error {
 			return nil, f.rpcError()
 		}
 		return res, nil
-	})
+	}
+	if static {
+		s.mcp.AddResource(&mcp.Resource{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URI: r.URITemplate}, handler)
+	} else {
+		s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URITemplate: r.URITemplate}, handler)
+	}
 	s.resources++
 	return nil
 }
@@ -117,7 +144,7 @@ func (r Resource[Params, Out]) register(s *Server) error {
 // read decodes the URI's variables, runs the handler and renders its output.
 func (r Resource[Params, Out]) read(c *Context, tmpl *uritemplate.Template, v *schema.Validator, mime string) (*mcp.ReadResourceResult, error) {
 	match := tmpl.Match(c.uri)
-	if match == nil {
+	if match == nil && c.uri != tmpl.Raw() {
 		return nil, mcp.ResourceNotFoundError(c.uri)
 	}
 	vars := make(map[string]string, len(match))

@@ -300,7 +300,7 @@ func (s *Server) describe() string {
 
 func (s *Server) inventory() string {
 	return fmt.Sprintf("%s, %s, %s",
-		plural(s.tools, "tool"), plural(s.resources, "resource template"), plural(s.prompts, "prompt"))
+		plural(s.tools, "tool"), plural(s.resources, "resource"), plural(s.prompts, "prompt"))
 }
 
 func plural(n int, noun string) string {

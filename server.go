@@ -1,6 +1,7 @@
 package mcpcore
 
 import (
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -61,6 +62,14 @@ type ServerOptions struct {
 	// costs nothing for good. Zero means 30 minutes; a negative value
 	// keeps idle sessions open.
 	SessionTimeout time.Duration
+	// StateKey signs the requestState of calls that ask the client for
+	// input over several rounds (see [Context.SetRequestState]), so that a
+	// client can neither alter it nor replay it into another definition.
+	// When nil, each server draws a random key: enough for one process, but
+	// replicas of a stateless server behind a load balancer must share one
+	// key of at least 32 bytes, or a round served by another replica is
+	// refused.
+	StateKey []byte
 	// Getenv reads the configuration; nil means os.Getenv. Tests set it to
 	// configure a server without touching the process environment.
 	Getenv func(string) string
@@ -84,6 +93,7 @@ type Server struct {
 	repeats   *repeats
 	telemetry *telemetry.Telemetry
 	transport string // "stdio" or "http", as served; for network.transport
+	stateKey  []byte // signs requestState (see input.go)
 
 	// The sessions being measured, to end and flush at shutdown.
 	sessionsMu     sync.Mutex
@@ -93,6 +103,19 @@ type Server struct {
 
 	tools, resources, prompts int
 	names                     map[string]bool // "tool:echo": names taken
+	// subscriptions match the URIs of the resources that accept
+	// subscriptions; completions are the completers of prompts and
+	// resource templates, by reference and argument.
+	subscriptions []func(uri string) bool
+	completions   map[string]map[string]CompleteFunc
+}
+
+// A feature is what a definition may need of the server as a whole: the
+// SDK advertises subscriptions and completions, and answers them, only when
+// a handler for them is set.
+type feature interface {
+	subscribes() bool
+	completes() bool
 }
 
 // NewServer builds a server for the given definitions. It checks every
@@ -118,6 +141,13 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		logger:   opts.Logger,
 		shutdown: opts.ShutdownTimeout,
 		inflight: newInflight(),
+	}
+	switch s.stateKey = opts.StateKey; {
+	case s.stateKey == nil:
+		s.stateKey = make([]byte, 32)
+		rand.Read(s.stateKey)
+	case len(s.stateKey) < 32:
+		return nil, mcperr.New(mcperr.CodeConfigurationError, fmt.Sprintf("mcpcore: ServerOptions.StateKey has %d bytes; it needs at least 32", len(s.stateKey)))
 	}
 	if s.logger == nil {
 		s.logger = slog.New(NewLogHandler(os.Stderr, cfg.LogLevel, cfg.LogJSON))
@@ -151,8 +181,18 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	if err != nil {
 		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad telemetry configuration: "+err.Error(), mcperr.WithCause(err))
 	}
-	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Version: info.Version, Title: info.Title},
-		&mcp.ServerOptions{Instructions: info.Instructions, Logger: s.logger, InitializedHandler: s.sessionStarted})
+	sdkOpts := &mcp.ServerOptions{Instructions: info.Instructions, Logger: s.logger, InitializedHandler: s.sessionStarted}
+	for _, d := range defs {
+		if f, ok := d.(feature); ok {
+			if f.subscribes() {
+				sdkOpts.SubscribeHandler, sdkOpts.UnsubscribeHandler = s.subscribe, s.unsubscribe
+			}
+			if f.completes() {
+				sdkOpts.CompletionHandler = s.completion
+			}
+		}
+	}
+	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Version: info.Version, Title: info.Title}, sdkOpts)
 	var errs []error
 	if info.Name == "" {
 		errs = append(errs, errors.New("Info.Name is empty"))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/internal/schema"
 )
@@ -37,6 +38,13 @@ type Tool[In, Out any] struct {
 	Description string
 	// Annotations are optional hints about the tool's behaviour.
 	Annotations *mcp.ToolAnnotations
+	// InputSchema, when set, is the tool's input schema as written by hand
+	// (a JSON Schema 2020-12 object schema), published verbatim in
+	// tools/list and used to validate the arguments instead of the schema
+	// inferred from In. Use it for what struct tags cannot say ($defs,
+	// allOf, if/then/else); In must still decode every valid argument
+	// object (map[string]any always does).
+	InputSchema json.RawMessage
 	// Errors is the tool's error contract: every failure mode it declares.
 	// It is checked when the server starts and published in tools/list.
 	Errors []Failure
@@ -57,9 +65,9 @@ func (t Tool[In, Out]) register(s *Server) error {
 	if err := s.claim("tool", t.Name); err != nil {
 		return err
 	}
-	in, err := schema.Input(reflect.TypeFor[In]())
+	in, published, err := t.inputSchema()
 	if err != nil {
-		return fmt.Errorf("tool %q: input type: %w", t.Name, err)
+		return fmt.Errorf("tool %q: %w", t.Name, err)
 	}
 	out, err := schema.Output(reflect.TypeFor[Out]())
 	if err != nil {
@@ -78,7 +86,7 @@ func (t Tool[In, Out]) register(s *Server) error {
 		Title:        t.Title,
 		Description:  t.Description,
 		Annotations:  t.Annotations,
-		InputSchema:  in,
+		InputSchema:  published,
 		OutputSchema: schema.Envelope(out, schemaReasons(t.Errors)),
 	}
 	if len(t.Errors) > 0 {
@@ -93,6 +101,27 @@ func (t Tool[In, Out]) register(s *Server) error {
 		},
 	})
 	return nil
+}
+
+// inputSchema returns the schema that validates the tool's arguments, and
+// the one published: the hand-written InputSchema as it is, or the schema
+// inferred from In.
+func (t Tool[In, Out]) inputSchema() (*jsonschema.Schema, any, error) {
+	if t.InputSchema == nil {
+		in, err := schema.Input(reflect.TypeFor[In]())
+		if err != nil {
+			return nil, nil, fmt.Errorf("input type: %w", err)
+		}
+		return in, in, nil
+	}
+	var in jsonschema.Schema
+	if err := json.Unmarshal(t.InputSchema, &in); err != nil {
+		return nil, nil, fmt.Errorf("InputSchema: %w", err)
+	}
+	if in.Type != "object" {
+		return nil, nil, fmt.Errorf("InputSchema: the type of a tool's input schema must be \"object\", not %q", in.Type)
+	}
+	return &in, t.InputSchema, nil
 }
 
 // run validates and decodes the arguments, calls the handler and encodes its

@@ -51,6 +51,11 @@ const (
 	CodeDatabaseError Code = -32010
 	// CodeRequestCancelled: the caller cancelled the request or went away.
 	CodeRequestCancelled Code = -32011
+	// CodeMissingClientCapability: serving the request needs a capability
+	// (sampling, elicitation, roots) that the client did not declare. MCP
+	// defines it as a protocol error (MissingRequiredClientCapabilityError),
+	// with the missing capabilities in data.requiredCapabilities.
+	CodeMissingClientCapability Code = -32021
 	// CodeSerializationError: encoding or decoding (JSON, XML, a parser) failed.
 	CodeSerializationError Code = -32070
 	// CodeUnknownError: a generic give-up code, for failures that cannot be
@@ -81,6 +86,7 @@ var codeNames = []struct {
 	{CodeInitializationFailed, "InitializationFailed"},
 	{CodeDatabaseError, "DatabaseError"},
 	{CodeRequestCancelled, "RequestCancelled"},
+	{CodeMissingClientCapability, "MissingClientCapability"},
 	{CodeSerializationError, "SerializationError"},
 	{CodeUnknownError, "UnknownError"},
 }

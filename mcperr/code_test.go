@@ -32,6 +32,7 @@ var codeTable = []struct {
 	{CodeInitializationFailed, -32009, "InitializationFailed", CategoryServer, false},
 	{CodeDatabaseError, -32010, "DatabaseError", CategoryServer, false},
 	{CodeRequestCancelled, -32011, "RequestCancelled", CategoryClient, false},
+	{CodeMissingClientCapability, -32021, "MissingClientCapability", CategoryClient, false},
 	{CodeSerializationError, -32070, "SerializationError", CategoryServer, false},
 	{CodeUnknownError, -32099, "UnknownError", CategoryServer, false},
 }

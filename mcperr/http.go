@@ -68,6 +68,7 @@ func CodeForHTTPStatus(status int) (Code, bool) {
 // answered when it escapes to an HTTP transport:
 //
 //	InvalidParams, ValidationError, InvalidRequest  400
+//	MissingClientCapability                         400
 //	Unauthorized                                    401
 //	Forbidden                                       403
 //	NotFound                                        404
@@ -80,7 +81,7 @@ func CodeForHTTPStatus(status int) (Code, bool) {
 // It is not the inverse of [CodeForHTTPStatus]: several statuses share a code.
 func HTTPStatus(code Code) int {
 	switch code {
-	case CodeInvalidParams, CodeValidationError, CodeInvalidRequest:
+	case CodeInvalidParams, CodeValidationError, CodeInvalidRequest, CodeMissingClientCapability:
 		return http.StatusBadRequest
 	case CodeUnauthorized:
 		return http.StatusUnauthorized

@@ -70,16 +70,17 @@ func TestCodeForHTTPStatus(t *testing.T) {
 
 func TestHTTPStatus(t *testing.T) {
 	want := map[Code]int{
-		CodeNotFound:           404,
-		CodeUnauthorized:       401,
-		CodeForbidden:          403,
-		CodeInvalidParams:      400,
-		CodeValidationError:    400,
-		CodeInvalidRequest:     400,
-		CodeTimeout:            504,
-		CodeServiceUnavailable: 503,
-		CodeConflict:           409,
-		CodeRateLimited:        429,
+		CodeNotFound:                404,
+		CodeUnauthorized:            401,
+		CodeForbidden:               403,
+		CodeInvalidParams:           400,
+		CodeValidationError:         400,
+		CodeInvalidRequest:          400,
+		CodeMissingClientCapability: 400,
+		CodeTimeout:                 504,
+		CodeServiceUnavailable:      503,
+		CodeConflict:                409,
+		CodeRateLimited:             429,
 	}
 	for _, c := range append(Codes(), 0, -1, 12345) {
 		w, ok := want[c]

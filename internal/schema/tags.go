@@ -2,6 +2,7 @@ package schema
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"regexp"
@@ -22,6 +23,15 @@ import (
 //     (RE2 syntax, unanchored as JSON Schema's pattern is: write ^…$ to
 //     match the whole value). It is how a URI-template variable or a prompt
 //     argument is kept to a safe alphabet.
+//   - `enum:"a,b,c"` limits a string field, or the elements of a []string
+//     field, to the listed values (comma-separated; a value cannot hold a
+//     comma).
+//   - `enumTitles:"First,Second,Third"` gives each enum value a display
+//     title, one per value: the field's schema becomes oneOf (a string) or
+//     items.anyOf (a []string) of {"const": value, "title": title}, the
+//     titled enums of MCP elicitation (SEP-1330).
+//   - `enumNames:"First,Second,Third"` gives the titles in the older
+//     enumNames form, for clients that predate titled enums.
 func applyTags(s *jsonschema.Schema, t reflect.Type) error {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -57,6 +67,81 @@ func applyTags(s *jsonschema.Schema, t reflect.Type) error {
 			}
 			prop.Pattern = tag
 		}
+		if err := applyEnum(prop, f); err != nil {
+			return fmt.Errorf("field %v.%s: %w", t, f.Name, err)
+		}
+	}
+	return nil
+}
+
+// applyEnum applies the enum, enumTitles and enumNames tags of f to prop.
+func applyEnum(prop *jsonschema.Schema, f reflect.StructField) error {
+	tag, ok := f.Tag.Lookup("enum")
+	titles, hasTitles := f.Tag.Lookup("enumTitles")
+	names, hasNames := f.Tag.Lookup("enumNames")
+	if !ok {
+		if hasTitles || hasNames {
+			return errors.New("enumTitles and enumNames need an enum tag")
+		}
+		return nil
+	}
+	ft := f.Type
+	for ft.Kind() == reflect.Pointer {
+		ft = ft.Elem()
+	}
+	multi := ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.String
+	if ft.Kind() != reflect.String && !multi {
+		return fmt.Errorf("an enum tag needs a string or []string field, not %v", f.Type)
+	}
+	values := strings.Split(tag, ",")
+	split := func(what, list string) ([]string, error) {
+		parts := strings.Split(list, ",")
+		if len(parts) != len(values) {
+			return nil, fmt.Errorf("%s has %d entries for %d enum values", what, len(parts), len(values))
+		}
+		return parts, nil
+	}
+	target := prop
+	if multi {
+		if prop.Items == nil {
+			prop.Items = &jsonschema.Schema{Type: "string"}
+		}
+		target = prop.Items
+	}
+	switch {
+	case hasTitles && hasNames:
+		return errors.New("give enumTitles or enumNames, not both")
+	case hasTitles:
+		ts, err := split("enumTitles", titles)
+		if err != nil {
+			return err
+		}
+		opts := make([]*jsonschema.Schema, len(values))
+		for i, v := range values {
+			opts[i] = &jsonschema.Schema{Const: jsonschema.Ptr[any](v), Title: ts[i]}
+		}
+		if multi {
+			target.AnyOf = opts
+		} else {
+			target.OneOf = opts
+		}
+		return nil
+	case hasNames:
+		if multi {
+			return errors.New("enumNames applies to a string field; use enumTitles for a []string")
+		}
+		ns, err := split("enumNames", names)
+		if err != nil {
+			return err
+		}
+		if target.Extra == nil {
+			target.Extra = map[string]any{}
+		}
+		target.Extra["enumNames"] = ns
+	}
+	target.Enum = make([]any, len(values))
+	for i, v := range values {
+		target.Enum[i] = v
 	}
 	return nil
 }

@@ -18,10 +18,11 @@ import (
 
 // baseline are the codes any handler may return undeclared: what the
 // framework itself produces (a panic, a deadline, invalid input, bad
-// output) and an upstream that is down.
+// output, a client without a capability the call needs, which MCP makes a
+// protocol error) and an upstream that is down.
 var baseline = []mcperr.Code{
 	mcperr.CodeInternalError, mcperr.CodeServiceUnavailable, mcperr.CodeTimeout,
-	mcperr.CodeValidationError, mcperr.CodeSerializationError,
+	mcperr.CodeValidationError, mcperr.CodeSerializationError, mcperr.CodeMissingClientCapability,
 }
 
 // declaredEntry is what the conformance rules need of a contract entry.
@@ -83,7 +84,7 @@ func checkContract(pass *analysis.Pass, ds *suppress.Directives, rs *raises.Resu
 				}
 			}
 			ds.Report(pass, "error-contract-conformance", call, fmt.Sprintf(
-				"%s can return %s%s, which its contract does not declare (nor is it a baseline code: InternalError, ServiceUnavailable, Timeout, ValidationError, SerializationError); declare a failure with that code, or map the error to a declared one",
+				"%s can return %s%s, which its contract does not declare (nor is it a baseline code: InternalError, ServiceUnavailable, Timeout, ValidationError, SerializationError, MissingClientCapability); declare a failure with that code, or map the error to a declared one",
 				d.Label(), c.Code, through), nil)
 		}
 	}

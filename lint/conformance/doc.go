@@ -21,7 +21,7 @@
 //     calls (in any package, any number of calls down), can return a code
 //     that the contract does not declare and that is not a baseline code
 //     (InternalError, ServiceUnavailable, Timeout, ValidationError,
-//     SerializationError). It is reported at the handler's call of the
+//     SerializationError, MissingClientCapability). It is reported at the handler's call of the
 //     service, naming it and the function that raises the code.
 //
 //   - error-contract-prefer-fail (warning): a factory or mcperr.New in the

@@ -1,0 +1,81 @@
+package mcpcore
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// A CompleteFunc suggests values for one argument of a prompt, or one
+// variable of a resource template, as the user types (completion/complete):
+// value is what the user typed so far, and args holds the values the client
+// has already filled in for the other arguments or variables. Return the
+// best suggestions first; the client is sent at most [MaxCompletions].
+// An error is sent to the client as a JSON-RPC error, as a prompt's is.
+type CompleteFunc func(ctx context.Context, value string, args map[string]string) ([]string, error)
+
+// MaxCompletions is the number of suggestions MCP lets a server send in one
+// answer; the answer says when there were more.
+const MaxCompletions = 100
+
+// addCompletions registers the completers of a definition, keyed by
+// reference ("ref/prompt:<name>" or "ref/resource:<template>"), after
+// checking that each names one of its arguments.
+func (s *Server) addCompletions(ref string, complete map[string]CompleteFunc, names []string) error {
+	if len(complete) == 0 {
+		return nil
+	}
+	for _, arg := range slices.Sorted(maps.Keys(complete)) {
+		if !slices.Contains(names, arg) {
+			return fmt.Errorf("Complete has a completer for %q, which is not one of %q", arg, names)
+		}
+		if complete[arg] == nil {
+			return fmt.Errorf("Complete has a nil completer for %q", arg)
+		}
+	}
+	if s.completions == nil {
+		s.completions = map[string]map[string]CompleteFunc{}
+	}
+	s.completions[ref] = complete
+	return nil
+}
+
+// completion answers completion/complete. A reference or argument without a
+// completer gets no suggestions.
+func (s *Server) completion(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	p := req.Params
+	res := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
+	if p == nil || p.Ref == nil {
+		return res, nil
+	}
+	key := p.Ref.Type + ":" + p.Ref.Name
+	if p.Ref.Type == "ref/resource" {
+		key = p.Ref.Type + ":" + p.Ref.URI
+	}
+	f := s.completions[key][p.Argument.Name]
+	if f == nil {
+		return res, nil
+	}
+	var args map[string]string
+	if p.Context != nil {
+		args = p.Context.Arguments
+	}
+	values, err := guard(func() ([]string, error) { return f(ctx, p.Argument.Value, args) })
+	if err != nil {
+		e := failureOf(ctx, "completion", key, err)
+		s.logger.Warn("mcpcore: a completer failed", "ref", key, "argument", p.Argument.Name, "code", int(e.Code()), "error", e.Message())
+		data, _ := encodeData(e.Data())
+		return nil, newFailure(e, data).rpcError()
+	}
+	res.Completion.Total = len(values)
+	if len(values) > MaxCompletions {
+		values, res.Completion.HasMore = values[:MaxCompletions], true
+	}
+	if values != nil {
+		res.Completion.Values = values
+	}
+	return res, nil
+}

@@ -1,0 +1,169 @@
+package mcpcore
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed417024ea/mcpcore/internal/schema"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// ReasonConsentDeclined is data.reason of the error [Elicit] returns when the
+// user declines to answer, or dismisses the question.
+const ReasonConsentDeclined = "consent_declined"
+
+// ErrDeclined is in the chain of the error [Elicit] returns when the user
+// declines to answer or dismisses the question: errors.Is(err,
+// mcpcore.ErrDeclined).
+var ErrDeclined = errors.New("mcpcore: the user declined to answer")
+
+// An AskOption adjusts a question put to the client ([Elicit],
+// [Context.Sample], [Context.Roots]).
+type AskOption func(*ask)
+
+type ask struct{ key string }
+
+// Key names a question. Under MCP 2026-07-28 and later the client answers
+// each question of a round under its key (see [ErrInputRequired]); without
+// Key, questions are numbered in the order the handler asks them, which is
+// stable as long as the handler asks them in the same order every round.
+func Key(key string) AskOption { return func(a *ask) { a.key = key } }
+
+func askOptions(opts []AskOption) ask {
+	var a ask
+	for _, o := range opts {
+		if o != nil {
+			o(&a)
+		}
+	}
+	return a
+}
+
+// Elicit asks the user, through the client, to fill in a T, and returns
+// the answer. T is a struct of the fields of a form: strings, numbers,
+// integers, booleans, and []string multi-selects; its requested schema is
+// derived from T as a tool's input schema is, descriptions (`jsonschema`
+// tags), defaults (`default`) and closed choices (`enum`, `enumTitles`,
+// `enumNames`) included. The answer is validated against that schema and
+// its defaults applied before it is decoded into T.
+//
+// The outcomes, each an error the handler can return as it is:
+//   - the user declines or dismisses the question: an error with code
+//     InvalidRequest and data.reason "consent_declined" (and data.action,
+//     "decline" or "cancel"), which wraps [ErrDeclined]. A tool that declares
+//     a Failure with reason "consent_declined" in its Errors gets that
+//     failure instead, with its code, severity and recovery hint: declare
+//     one (severity notice) when declining is an ordinary answer;
+//   - the client did not declare the elicitation capability: the protocol
+//     error of [Context.RequireClient];
+//   - under MCP 2026-07-28 and later, before the client has answered: an
+//     error wrapping [ErrInputRequired];
+//   - an answer that does not fit the schema: ValidationError;
+//   - the client failing to answer: ServiceUnavailable.
+func Elicit[T any](ctx *Context, message string, opts ...AskOption) (T, error) {
+	var zero T
+	form, err := elicitationFor(reflect.TypeFor[T]())
+	if err != nil {
+		return zero, mcperr.InternalError("Elicit: "+err.Error(), mcperr.WithCause(err))
+	}
+	if err := ctx.RequireClient(CapabilityElicitation); err != nil {
+		return zero, err
+	}
+	params := &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: form.schema}
+	var res *mcp.ElicitResult
+	if ctx.x.mrtr {
+		a := askOptions(opts)
+		answer, err := ctx.x.answer(ctx.x.key(a.key, "elicitation"), params, func(r mcp.InputResponse) bool {
+			_, ok := r.(*mcp.ElicitResult)
+			return ok
+		})
+		if err != nil {
+			return zero, err
+		}
+		res = answer.(*mcp.ElicitResult)
+	} else {
+		ctx.x.key("", "")
+		if ctx.session == nil {
+			return zero, mcperr.ServiceUnavailable("Elicit: there is no client session to ask.")
+		}
+		res, err = ctx.session.Elicit(ctx, params)
+		if err != nil {
+			return zero, clientFailure(ctx, "elicitation/create", err)
+		}
+	}
+	switch res.Action {
+	case "accept":
+	case "decline", "cancel":
+		return zero, ctx.declined(res.Action)
+	default:
+		return zero, mcperr.ValidationError(fmt.Sprintf("The client answered the elicitation with the unknown action %q.", res.Action))
+	}
+	raw, err := json.Marshal(res.Content)
+	if err != nil {
+		return zero, mcperr.ValidationError("The elicitation answer is not valid JSON: " + err.Error())
+	}
+	// A ValidationError listing the issues, as for a tool's arguments.
+	return decodeArgs[T](form.validator, raw)
+}
+
+// declined is the error of a declined or dismissed question: the contract's
+// own consent_declined failure when there is one.
+func (c *Context) declined(action string) *mcperr.Error {
+	msg := "The user declined to answer."
+	if action == "cancel" {
+		msg = "The user dismissed the question without answering."
+	}
+	if f, ok := byReason(c.contract, ReasonConsentDeclined); ok {
+		return c.Fail(f, msg, mcperr.WithCause(ErrDeclined), mcperr.WithData(map[string]any{"action": action}), c.RecoveryFor(f))
+	}
+	return mcperr.InvalidRequest(msg, mcperr.WithCause(ErrDeclined),
+		mcperr.WithData(map[string]any{"reason": ReasonConsentDeclined, "action": action}))
+}
+
+// clientFailure maps the failure of a request the server sent the client.
+// A cancelled or expired call keeps its own outcome (see failureOf).
+func clientFailure(ctx *Context, method string, err error) error {
+	if ctx.Err() != nil {
+		return err
+	}
+	return mcperr.ServiceUnavailable(fmt.Sprintf("The client did not answer %s: %s", method, mcperr.Scrub(err.Error())),
+		mcperr.WithCause(err), mcperr.WithData(map[string]any{"method": method}))
+}
+
+// A form is the requested schema of an elicitation type, and its validator.
+type form struct {
+	schema    *jsonschema.Schema
+	validator *schema.Validator
+}
+
+var forms sync.Map // reflect.Type → formOrErr
+
+type formOrErr struct {
+	form *form
+	err  error
+}
+
+// elicitationFor derives (once per type) the form of an elicitation type.
+func elicitationFor(t reflect.Type) (*form, error) {
+	if f, ok := forms.Load(t); ok {
+		fe := f.(formOrErr)
+		return fe.form, fe.err
+	}
+	var fe formOrErr
+	s, err := schema.Elicitation(t)
+	if err == nil {
+		var v *schema.Validator
+		if v, err = schema.NewValidator(s); err == nil {
+			fe.form = &form{schema: s, validator: v}
+		}
+	}
+	fe.err = err
+	forms.Store(t, fe)
+	return fe.form, fe.err
+}

@@ -1,0 +1,70 @@
+package mcpcore
+
+import (
+	"context"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"golang.org/x/time/rate"
+
+	"github.com/seed417024ea/mcpcore/internal/redact"
+)
+
+// Progress throttling: a burst of ProgressBurst notifications, then at most
+// one every ProgressInterval, so that a handler reporting from a tight loop
+// cannot flood the client (or a slow client's stream).
+const (
+	ProgressBurst    = 10
+	ProgressInterval = 50 * time.Millisecond
+)
+
+// progress is the progress state of one call.
+type progress struct {
+	limiter *rate.Limiter
+	sent    bool
+	last    float64
+}
+
+// Progress tells the client how far the call has come: done out of total
+// (total 0 when unknown), with an optional message for a human. It sends
+// notifications/progress when the client asked for progress (it sent a
+// progress token with the call); otherwise it does nothing, so a handler
+// can report unconditionally.
+//
+// Progress only ever moves forward: a report whose done is not greater
+// than the last one sent is dropped, as MCP requires. Reports are
+// throttled (see [ProgressBurst]); a dropped report costs nothing, and the
+// report that completes the work (done >= total > 0) is always sent. The
+// message is scrubbed of secrets like every log record. Progress is best
+// effort: a notification that cannot be delivered does not fail the call.
+func (c *Context) Progress(done, total float64, message string) {
+	x := c.x
+	if x == nil || x.progressToken == nil || c.session == nil {
+		return
+	}
+	x.mu.Lock()
+	p := &x.progress
+	if p.sent && done <= p.last {
+		x.mu.Unlock()
+		return
+	}
+	if p.limiter == nil {
+		p.limiter = rate.NewLimiter(rate.Every(ProgressInterval), ProgressBurst)
+	}
+	final := total > 0 && done >= total
+	if !p.limiter.Allow() && !final {
+		x.mu.Unlock()
+		return
+	}
+	p.sent, p.last = true, done
+	x.mu.Unlock()
+	err := c.session.NotifyProgress(context.WithoutCancel(c), &mcp.ProgressNotificationParams{
+		ProgressToken: x.progressToken,
+		Progress:      done,
+		Total:         total,
+		Message:       redact.String(message),
+	})
+	if err != nil {
+		c.log.Debug("mcpcore: a progress notification could not be sent", "error", err.Error())
+	}
+}

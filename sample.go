@@ -1,0 +1,125 @@
+package mcpcore
+
+import (
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// A Sampling asks the client's model for a completion
+// (sampling/createMessage). Give Prompt for a single user message, or
+// Messages for a conversation.
+type Sampling struct {
+	// Prompt is the text of a single user message.
+	Prompt string
+	// Messages is the conversation to complete, when Prompt is empty.
+	Messages []*mcp.SamplingMessage
+	// SystemPrompt is an optional system prompt; the client may ignore it.
+	SystemPrompt string
+	// MaxTokens bounds the completion; zero means 1000.
+	MaxTokens int64
+	// Temperature, StopSequences and ModelPreferences are hints the client
+	// may ignore.
+	Temperature      float64
+	StopSequences    []string
+	ModelPreferences *mcp.ModelPreferences
+}
+
+// A Sample is the client's completion.
+type Sample struct {
+	// Text is the text of the completion: its text blocks, joined.
+	Text string
+	// Content is every block of the completion.
+	Content []mcp.Content
+	// Model names the model that answered, as the client reports it.
+	Model string
+	// StopReason is why the model stopped, such as "endTurn".
+	StopReason string
+}
+
+// Sample asks the client's model for a completion and returns it. The
+// client may show the request to its user, change it, or refuse it.
+//
+// The outcomes: the client did not declare sampling, the protocol error of
+// [Context.RequireClient]; under MCP 2026-07-28 and later, before the client
+// has answered, an error wrapping [ErrInputRequired] (see it); the client
+// refusing or failing, ServiceUnavailable with data.method.
+func (c *Context) Sample(s Sampling, opts ...AskOption) (*Sample, error) {
+	if err := c.RequireClient(CapabilitySampling); err != nil {
+		return nil, err
+	}
+	msgs := s.Messages
+	if s.Prompt != "" {
+		msgs = []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: s.Prompt}}}
+	}
+	if len(msgs) == 0 {
+		return nil, mcperr.InvalidParams("Sample: a Sampling needs a Prompt or Messages.")
+	}
+	maxTokens := s.MaxTokens
+	if maxTokens == 0 {
+		maxTokens = 1000
+	}
+	//lint:ignore SA1019 sampling stays in the protocol through its deprecation window, and clients use it.
+	params := &mcp.CreateMessageParams{Messages: msgs, SystemPrompt: s.SystemPrompt, MaxTokens: maxTokens,
+		Temperature: s.Temperature, StopSequences: s.StopSequences, ModelPreferences: s.ModelPreferences}
+	if c.x.mrtr {
+		a := askOptions(opts)
+		answer, err := c.x.answer(c.x.key(a.key, "sampling"), params, func(r mcp.InputResponse) bool {
+			_, ok := r.(*mcp.CreateMessageWithToolsResult)
+			return ok
+		})
+		if err != nil {
+			return nil, err
+		}
+		r := answer.(*mcp.CreateMessageWithToolsResult)
+		return newSample(r.Content, r.Model, r.StopReason), nil
+	}
+	c.x.key("", "")
+	if c.session == nil {
+		return nil, mcperr.ServiceUnavailable("Sample: there is no client session to ask.")
+	}
+	r, err := c.session.CreateMessage(c, params)
+	if err != nil {
+		return nil, clientFailure(c, "sampling/createMessage", err)
+	}
+	return newSample([]mcp.Content{r.Content}, r.Model, r.StopReason), nil
+}
+
+func newSample(content []mcp.Content, model, stop string) *Sample {
+	s := &Sample{Content: content, Model: model, StopReason: stop}
+	for _, b := range content {
+		if t, ok := b.(*mcp.TextContent); ok {
+			s.Text += t.Text
+		}
+	}
+	return s
+}
+
+// Roots returns the client's roots: the directories or other locations
+// the user has shared with the server. The outcomes are those of
+// [Context.Sample], for the roots capability.
+func (c *Context) Roots(opts ...AskOption) ([]*mcp.Root, error) {
+	if err := c.RequireClient(CapabilityRoots); err != nil {
+		return nil, err
+	}
+	if c.x.mrtr {
+		a := askOptions(opts)
+		answer, err := c.x.answer(c.x.key(a.key, "roots"), &mcp.ListRootsParams{}, func(r mcp.InputResponse) bool {
+			_, ok := r.(*mcp.ListRootsResult)
+			return ok
+		})
+		if err != nil {
+			return nil, err
+		}
+		return answer.(*mcp.ListRootsResult).Roots, nil
+	}
+	c.x.key("", "")
+	if c.session == nil {
+		return nil, mcperr.ServiceUnavailable("Roots: there is no client session to ask.")
+	}
+	r, err := c.session.ListRoots(c, &mcp.ListRootsParams{})
+	if err != nil {
+		return nil, clientFailure(c, "roots/list", err)
+	}
+	return r.Roots, nil
+}

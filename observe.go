@@ -94,6 +94,7 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 			serverName: s.info.Name,
 			uri:        req.uri,
 			x:          req.x,
+			srv:        s,
 		},
 		release: func() {
 			stop()

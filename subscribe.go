@@ -37,3 +37,12 @@ func (s *Server) NotifyResourceUpdated(ctx context.Context, uri string) error {
 	}
 	return s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
 }
+
+// NotifyResourceUpdated is [Server.NotifyResourceUpdated] for a handler: a
+// tool that changes a resource tells its subscribers.
+func (c *Context) NotifyResourceUpdated(uri string) error {
+	if c.srv == nil {
+		return fmt.Errorf("mcpcore: NotifyResourceUpdated(%q) outside a served call", uri)
+	}
+	return c.srv.NotifyResourceUpdated(context.WithoutCancel(c), uri)
+}

@@ -83,13 +83,20 @@ func (b *LogBuffer) Has(t testing.TB, msg string) bool {
 // session is closed when the test ends.
 func Connect(t testing.TB, srv *mcp.Server) *mcp.ClientSession {
 	t.Helper()
+	return ConnectWith(t, srv, nil, "")
+}
+
+// ConnectWith is Connect for a client with opts (its handlers and
+// capabilities) that asks for protocol version (the latest when "").
+func ConnectWith(t testing.TB, srv *mcp.Server, opts *mcp.ClientOptions, version string) *mcp.ClientSession {
+	t.Helper()
 	ct, st := mcp.NewInMemoryTransports()
 	ctx := context.Background()
 	ss, err := srv.Connect(ctx, st, nil)
 	if err != nil {
 		t.Fatalf("server Connect: %v", err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0.0.1"}, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0.0.1"}, opts).Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		t.Fatalf("client Connect: %v", err)
 	}

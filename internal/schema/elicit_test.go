@@ -1,0 +1,98 @@
+package schema
+
+import (
+	"encoding/json"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func schemaJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func TestElicitationEnums(t *testing.T) {
+	type form struct {
+		Plain  string   `json:"plain" enum:"a,b"`
+		Titled string   `json:"titled" enum:"a,b" enumTitles:"Alpha,Beta"`
+		Legacy string   `json:"legacy" enum:"a,b" enumNames:"Alpha,Beta"`
+		Multi  []string `json:"multi,omitempty" enum:"a,b"`
+		TMulti []string `json:"tmulti,omitempty" enum:"a,b" enumTitles:"Alpha,Beta"`
+		Count  int      `json:"count,omitempty" default:"3"`
+		OK     bool     `json:"ok,omitempty"`
+	}
+	s, err := Elicitation(reflect.TypeFor[form]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"plain":  `{"type":"string","enum":["a","b"]}`,
+		"titled": `{"type":"string","oneOf":[{"title":"Alpha","const":"a"},{"title":"Beta","const":"b"}]}`,
+		"legacy": `{"type":"string","enum":["a","b"],"enumNames":["Alpha","Beta"]}`,
+		"multi":  `{"type":"array","items":{"type":"string","enum":["a","b"]}}`,
+		"tmulti": `{"type":"array","items":{"type":"string","anyOf":[{"title":"Alpha","const":"a"},{"title":"Beta","const":"b"}]}}`,
+		"count":  `{"type":"integer","default":3}`,
+		"ok":     `{"type":"boolean"}`,
+	}
+	for name, w := range want {
+		if got := schemaJSON(t, s.Properties[name]); got != w {
+			t.Errorf("%s = %s, want %s", name, got, w)
+		}
+	}
+	if got := strings.Join(s.Required, ","); got != "plain,titled,legacy" {
+		t.Errorf("required = %s", got)
+	}
+	if s.AdditionalProperties != nil {
+		t.Errorf("a form is not closed with additionalProperties: %s", schemaJSON(t, s))
+	}
+	// The answer is validated against the form.
+	v, err := NewValidator(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res := v.Check(map[string]any{"plain": "c", "titled": "a", "legacy": "a"}); res.Valid() {
+		t.Error("a value outside the enum passed")
+	}
+	if res := v.Check(map[string]any{"plain": "a", "titled": "b", "legacy": "a", "tmulti": []any{"a", "b"}}); !res.Valid() {
+		t.Errorf("a valid answer failed: %v", res.Issues)
+	}
+}
+
+func TestElicitationRefusesWhatAFormCannotHold(t *testing.T) {
+	type nested struct{ X int }
+	cases := map[string]struct {
+		typ  reflect.Type
+		want string
+	}{
+		"nested struct":     {reflect.TypeFor[struct{ N nested }](), `property "N"`},
+		"pointer":           {reflect.TypeFor[struct{ P *string }](), `property "P"`},
+		"list of numbers":   {reflect.TypeFor[struct{ L []int }](), `property "L"`},
+		"list without enum": {reflect.TypeFor[struct{ L []string }](), `property "L"`},
+		"not a struct":      {reflect.TypeFor[map[string]string](), "must be a struct"},
+		"titles without enum": {reflect.TypeFor[struct {
+			S string `enumTitles:"A"`
+		}](), "need an enum tag"},
+		"titles miscounted": {reflect.TypeFor[struct {
+			S string `enum:"a,b" enumTitles:"A"`
+		}](), "1 entries for 2 enum values"},
+		"enum on a number": {reflect.TypeFor[struct {
+			N int `enum:"1,2"`
+		}](), "string or []string"},
+		"both title forms": {reflect.TypeFor[struct {
+			S string `enum:"a" enumTitles:"A" enumNames:"A"`
+		}](), "not both"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := Elicitation(tc.typ)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Elicitation(%v) = %v, want an error containing %q", tc.typ, err, tc.want)
+			}
+		})
+	}
+}

@@ -1,0 +1,562 @@
+package mcpcore_test
+
+// Wire tests of what a handler can do besides failing: progress, sampling,
+// elicitation, roots, questions over several rounds, subscriptions,
+// completion. Each runs a real SDK client against the server, under the
+// session protocol (2025-11-25: the server asks the client during the call)
+// and, where it differs, the 2026-07-28 protocol (the questions travel in
+// an input_required result and the client calls again).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/internal/wiretest"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// The protocol versions of the two ways of asking the client.
+const (
+	sessionEra = "2025-11-25"
+	resultEra  = "2026-07-28"
+)
+
+var eras = []string{sessionEra, resultEra}
+
+type none struct{}
+
+type said struct {
+	Text string `json:"text"`
+}
+
+func connectClient(t *testing.T, opts *mcp.ClientOptions, version string, defs ...mcpcore.Definition) (*mcp.ClientSession, *mcpcore.Server, *wiretest.LogBuffer) {
+	t.Helper()
+	srv, logs := newServer(t, nil, defs...)
+	return wiretest.ConnectWith(t, srv.MCPServer(), opts, version), srv, logs
+}
+
+func TestProgressIsThrottledForwardOnlyAndComplete(t *testing.T) {
+	t.Parallel()
+	const total = 5000
+	busy := mcpcore.Tool[none, said]{
+		Name: "busy", Description: "d",
+		Handler: func(ctx *mcpcore.Context, _ none) (said, error) {
+			for i := range total + 1 {
+				ctx.Progress(float64(i), total, fmt.Sprintf("step %d password=hunter2", i))
+				ctx.Progress(float64(i)/2, total, "backwards") // never sent: progress only moves forward
+			}
+			return said{"done"}, nil
+		},
+	}
+	var mu sync.Mutex
+	var got []*mcp.ProgressNotificationParams
+	opts := &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+		mu.Lock()
+		got = append(got, r.Params)
+		mu.Unlock()
+	}}
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			mu.Lock()
+			got = nil
+			mu.Unlock()
+			cs, _, _ := connectClient(t, opts, era, busy)
+			params := &mcp.CallToolParams{Name: "busy", Arguments: map[string]any{}}
+			params.SetProgressToken("tok-1")
+			if res, err := cs.CallTool(context.Background(), params); err != nil || res.IsError {
+				t.Fatalf("CallTool = %v, %v", res, err)
+			}
+			wiretest.WaitFor(t, "the final progress notification", func() bool {
+				mu.Lock()
+				defer mu.Unlock()
+				return len(got) > 0 && got[len(got)-1].Progress == total
+			})
+			mu.Lock()
+			defer mu.Unlock()
+			if len(got) > mcpcore.ProgressBurst+20 {
+				t.Errorf("%d notifications for %d reports in a tight loop; want the throttle to keep about %d", len(got), 2*(total+1), mcpcore.ProgressBurst)
+			}
+			for i, p := range got {
+				if p.ProgressToken != "tok-1" || p.Total != total {
+					t.Errorf("notification %d = %+v, want token tok-1 and total %d", i, p, total)
+				}
+				if i > 0 && p.Progress <= got[i-1].Progress {
+					t.Errorf("notification %d: progress %v after %v; progress must increase", i, p.Progress, got[i-1].Progress)
+				}
+				if strings.Contains(p.Message, "hunter2") {
+					t.Errorf("notification %d leaks a secret: %q", i, p.Message)
+				}
+			}
+		})
+	}
+	t.Run("no token, no notification", func(t *testing.T) {
+		mu.Lock()
+		got = nil
+		mu.Unlock()
+		cs, _, _ := connectClient(t, opts, "", busy)
+		wiretest.CallTool(t, cs, "busy", map[string]any{})
+		mu.Lock()
+		defer mu.Unlock()
+		if len(got) != 0 {
+			t.Errorf("got %d progress notifications for a call without a progress token", len(got))
+		}
+	})
+}
+
+var ask = mcpcore.Tool[none, said]{
+	Name: "ask", Description: "Asks the model.",
+	Handler: func(ctx *mcpcore.Context, _ none) (said, error) {
+		s, err := ctx.Sample(mcpcore.Sampling{Prompt: "Capital of France?", MaxTokens: 10})
+		if err != nil {
+			return said{}, err
+		}
+		return said{s.Text + " (" + s.Model + ")"}, nil
+	},
+	Format: func(s said) ([]mcp.Content, error) { return []mcp.Content{mcpcore.Text(s.Text)}, nil },
+}
+
+func TestSampleRoundTrip(t *testing.T) {
+	t.Parallel()
+	opts := &mcp.ClientOptions{CreateMessageHandler: func(_ context.Context, r *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+		prompt := r.Params.Messages[0].Content.(*mcp.TextContent).Text
+		if prompt != "Capital of France?" || r.Params.MaxTokens != 10 {
+			return nil, fmt.Errorf("unexpected request %q, %d", prompt, r.Params.MaxTokens)
+		}
+		return &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: "Paris"}, Model: "m1", Role: "assistant"}, nil
+	}}
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			t.Parallel()
+			cs, _, _ := connectClient(t, opts, era, ask)
+			if got := wiretest.Text(t, wiretest.CallTool(t, cs, "ask", map[string]any{})); got != "Paris (m1)" {
+				t.Errorf("text = %q, want the client's answer", got)
+			}
+		})
+	}
+}
+
+func TestSampleFailures(t *testing.T) {
+	t.Parallel()
+	t.Run("client without the capability", func(t *testing.T) {
+		t.Parallel()
+		for _, era := range eras {
+			cs, _, _ := connectClient(t, nil, era, ask)
+			_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{}})
+			e := rpcError(t, err)
+			if e.Code != int64(mcperr.CodeMissingClientCapability) || !strings.Contains(string(e.Data), `"requiredCapabilities":{"sampling":{}}`) {
+				t.Errorf("%s: error = %d %s %s, want -32021 naming sampling in data.requiredCapabilities", era, e.Code, e.Message, e.Data)
+			}
+		}
+	})
+	t.Run("client refuses", func(t *testing.T) {
+		t.Parallel()
+		opts := &mcp.ClientOptions{CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+			return nil, errors.New("the user rejected the sampling request")
+		}}
+		cs, _, _ := connectClient(t, opts, sessionEra, ask)
+		e := errorResult(t, wiretest.CallTool(t, cs, "ask", map[string]any{}))
+		if e["code"] != float64(mcperr.CodeServiceUnavailable) || !strings.Contains(e["message"].(string), "sampling/createMessage") {
+			t.Errorf("error = %v, want ServiceUnavailable naming the method", e)
+		}
+	})
+}
+
+// Account is the form of the elicitation tests.
+type Account struct {
+	Username string `json:"username" jsonschema:"Your preferred username"`
+	Plan     string `json:"plan,omitempty" enum:"free,pro" default:"free"`
+}
+
+var declinedFailure = mcpcore.Failure{
+	Reason: mcpcore.ReasonConsentDeclined, Code: mcperr.CodeInvalidRequest, Severity: mcpcore.SeverityNotice,
+	When: "The user declined.", Recovery: "Ask the user before calling the tool again.",
+}
+
+func signup(declares bool) mcpcore.Tool[none, said] {
+	tool := mcpcore.Tool[none, said]{
+		Name: "signup", Description: "Asks the user.",
+		Handler: func(ctx *mcpcore.Context, _ none) (said, error) {
+			a, err := mcpcore.Elicit[Account](ctx, "Pick a username")
+			if err != nil {
+				return said{}, err
+			}
+			return said{a.Username + "/" + a.Plan}, nil
+		},
+		Format: func(s said) ([]mcp.Content, error) { return []mcp.Content{mcpcore.Text(s.Text)}, nil },
+	}
+	if declares {
+		tool.Errors = []mcpcore.Failure{declinedFailure}
+	}
+	return tool
+}
+
+func answering(action string, content map[string]any, seen *mcp.ElicitParams) *mcp.ClientOptions {
+	return &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		if seen != nil {
+			*seen = *r.Params
+		}
+		return &mcp.ElicitResult{Action: action, Content: content}, nil
+	}}
+}
+
+func TestElicitAccept(t *testing.T) {
+	t.Parallel()
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			t.Parallel()
+			var seen mcp.ElicitParams
+			cs, _, _ := connectClient(t, answering("accept", map[string]any{"username": "ada"}, &seen), era, signup(true))
+			if got := wiretest.Text(t, wiretest.CallTool(t, cs, "signup", map[string]any{})); got != "ada/free" {
+				t.Errorf("text = %q, want the answer with the default applied", got)
+			}
+			wiretest.AssertJSON(t, "requested schema", wiretest.JSON(t, seen.RequestedSchema), `{
+				"type": "object",
+				"properties": {
+					"username": {"type": "string", "description": "Your preferred username"},
+					"plan": {"type": "string", "enum": ["free", "pro"], "default": "free"}
+				},
+				"required": ["username"]
+			}`)
+		})
+	}
+}
+
+func TestElicitDeclined(t *testing.T) {
+	t.Parallel()
+	for _, action := range []string{"decline", "cancel"} {
+		t.Run(action+" declared", func(t *testing.T) {
+			t.Parallel()
+			cs, _, logs := connectClient(t, answering(action, nil, nil), sessionEra, signup(true))
+			e := errorResult(t, wiretest.CallTool(t, cs, "signup", map[string]any{}))
+			data := e["data"].(map[string]any)
+			if e["code"] != float64(mcperr.CodeInvalidRequest) || data["reason"] != "consent_declined" || data["action"] != action ||
+				data["recovery"].(map[string]any)["hint"] != declinedFailure.Recovery {
+				t.Errorf("error = %v, want the declared consent_declined with its recovery", e)
+			}
+			recs := logs.Failures(t, "tool:signup")
+			if len(recs) != 1 || recs[0]["level"] != "NOTICE" {
+				t.Errorf("failure records = %v, want one at the declared severity NOTICE", recs)
+			}
+		})
+	}
+	t.Run("undeclared", func(t *testing.T) {
+		t.Parallel()
+		cs, _, _ := connectClient(t, answering("decline", nil, nil), sessionEra, signup(false))
+		e := errorResult(t, wiretest.CallTool(t, cs, "signup", map[string]any{}))
+		if e["code"] != float64(mcperr.CodeInvalidRequest) || e["data"].(map[string]any)["reason"] != "consent_declined" {
+			t.Errorf("error = %v, want InvalidRequest with reason consent_declined", e)
+		}
+	})
+	t.Run("answer that does not fit the form", func(t *testing.T) {
+		t.Parallel()
+		// The SDK's client checks the answers it relays; a client that does
+		// not is caught by the server.
+		opts := &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+			ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, nil }}
+		cs, _, _ := connectClient(t, opts, resultEra, signup(true))
+		ctx := context.Background()
+		first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup", Arguments: map[string]any{}})
+		if err != nil || len(first.InputRequests) != 1 || first.InputRequests["elicitation-1"] == nil {
+			t.Fatalf("first round = %v, %v; want one question, keyed elicitation-1", first, err)
+		}
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup", Arguments: map[string]any{}, RequestState: first.RequestState,
+			InputResponses: mcp.InputResponseMap{"elicitation-1": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"username": "ada", "plan": "gold"}}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := errorResult(t, res); e["code"] != float64(mcperr.CodeValidationError) || !strings.Contains(wiretest.Canonical(t, e), "plan") {
+			t.Errorf("error = %v, want ValidationError about plan", e)
+		}
+	})
+}
+
+// greet asks two questions in one round and keeps what it learns in the
+// request state.
+var greet = mcpcore.Tool[none, said]{
+	Name: "greet", Description: "d",
+	Handler: func(ctx *mcpcore.Context, _ none) (said, error) {
+		ctx.SetRequestState("round-1")
+		a, errName := mcpcore.Elicit[Account](ctx, "Name?", mcpcore.Key("name"))
+		s, errModel := ctx.Sample(mcpcore.Sampling{Prompt: "Greeting?"}, mcpcore.Key("greeting"))
+		if err := errors.Join(errName, errModel); err != nil {
+			return said{}, err
+		}
+		return said{s.Text + " " + a.Username + " [" + ctx.RequestState() + "]"}, nil
+	},
+	Format: func(s said) ([]mcp.Content, error) { return []mcp.Content{mcpcore.Text(s.Text)}, nil },
+}
+
+func TestInputRequiredRounds(t *testing.T) {
+	t.Parallel()
+	opts := &mcp.ClientOptions{
+		MultiRoundTrip:       &mcp.MultiRoundTripOptions{Disabled: true},
+		ElicitationHandler:   func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, nil },
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) { return nil, nil },
+	}
+	cs, _, _ := connectClient(t, opts, resultEra, greet, ask)
+	ctx := context.Background()
+	first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !first.NeedsInput() || first.RequestState == "" {
+		t.Fatalf("first round = %s, want input_required with a requestState", wiretest.Canonical(t, first))
+	}
+	keys := slices.Sorted(func(yield func(string) bool) {
+		for k := range first.InputRequests {
+			if !yield(k) {
+				return
+			}
+		}
+	})
+	if !slices.Equal(keys, []string{"greeting", "name"}) {
+		t.Fatalf("questions %v, want both questions of the round at once", keys)
+	}
+	if strings.Contains(first.RequestState, "round-1") {
+		t.Errorf("requestState %q holds the handler's state in clear text... and that is allowed, but it must be signed", first.RequestState)
+	}
+	answers := mcp.InputResponseMap{
+		"name":     &mcp.ElicitResult{Action: "accept", Content: map[string]any{"username": "ada"}},
+		"greeting": &mcp.CreateMessageWithToolsResult{Content: []mcp.Content{&mcp.TextContent{Text: "Hello"}}, Model: "m", Role: "assistant"},
+	}
+	retry := func(name, state string, answers mcp.InputResponseMap) (*mcp.CallToolResult, error) {
+		return cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}, InputResponses: answers, RequestState: state})
+	}
+
+	t.Run("answered", func(t *testing.T) {
+		res, err := retry("greet", first.RequestState, answers)
+		if err != nil || res.NeedsInput() {
+			t.Fatalf("second round = %v, %v", res, err)
+		}
+		if got := wiretest.Text(t, res); got != "Hello ada [round-1]" {
+			t.Errorf("text = %q, want the answers and the state of round 1", got)
+		}
+	})
+	t.Run("one answer missing is asked again", func(t *testing.T) {
+		res, err := retry("greet", first.RequestState, mcp.InputResponseMap{"name": answers["name"]})
+		if err != nil || !res.NeedsInput() || len(res.InputRequests) != 1 || res.InputRequests["greeting"] == nil {
+			t.Fatalf("round = %v, %v; want the missing question asked again", res, err)
+		}
+	})
+	for name, state := range map[string]string{
+		"altered state":            first.RequestState + "-TAMPERED",
+		"forged state":             "cm91bmQtMg.AAAA",
+		"state of another request": strings.Replace(first.RequestState, ".", "x.", 1),
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := retry("greet", state, answers)
+			if e := rpcError(t, err); e.Code != int64(mcperr.CodeInvalidParams) || !strings.Contains(e.Message, "requestState") {
+				t.Errorf("error = %d %s, want InvalidParams about the requestState", e.Code, e.Message)
+			}
+		})
+	}
+	t.Run("state replayed into another tool", func(t *testing.T) {
+		_, err := retry("ask", first.RequestState, nil)
+		if e := rpcError(t, err); e.Code != int64(mcperr.CodeInvalidParams) {
+			t.Errorf("error = %d %s, want InvalidParams", e.Code, e.Message)
+		}
+	})
+}
+
+func TestRoots(t *testing.T) {
+	t.Parallel()
+	roots := mcpcore.Tool[none, said]{
+		Name: "roots", Description: "d",
+		Handler: func(ctx *mcpcore.Context, _ none) (said, error) {
+			rs, err := ctx.Roots()
+			if err != nil {
+				return said{}, err
+			}
+			return said{rs[0].URI}, nil
+		},
+		Format: func(s said) ([]mcp.Content, error) { return []mcp.Content{mcpcore.Text(s.Text)}, nil },
+	}
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			t.Parallel()
+			srv, _ := newServer(t, nil, roots)
+			client := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{RootsV2: &mcp.RootCapabilities{}}})
+			client.AddRoots(&mcp.Root{URI: "file:///work", Name: "work"})
+			ct, st := mcp.NewInMemoryTransports()
+			ss, err := srv.MCPServer().Connect(context.Background(), st, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cs, err := client.Connect(context.Background(), ct, &mcp.ClientSessionOptions{ProtocolVersion: era})
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { cs.Close(); ss.Wait() })
+			if got := wiretest.Text(t, wiretest.CallTool(t, cs, "roots", map[string]any{})); got != "file:///work" {
+				t.Errorf("text = %q, want the client's root", got)
+			}
+		})
+	}
+}
+
+type itemParams struct {
+	ID string `json:"id"`
+}
+
+func TestSubscriptions(t *testing.T) {
+	t.Parallel()
+	watched := mcpcore.Resource[itemParams, string]{
+		Name: "item", URITemplate: "test://items/{id}", MIMEType: "text/plain", Subscribe: true,
+		Handler: func(_ *mcpcore.Context, p itemParams) (string, error) { return p.ID, nil },
+	}
+	fixed := mcpcore.Resource[struct{}, string]{
+		Name: "fixed", URITemplate: "test://fixed", MIMEType: "text/plain",
+		Handler: func(*mcpcore.Context, struct{}) (string, error) { return "fixed", nil },
+	}
+	touch := mcpcore.Tool[itemParams, said]{
+		Name: "touch", Description: "d",
+		Handler: func(ctx *mcpcore.Context, in itemParams) (said, error) {
+			return said{"ok"}, ctx.NotifyResourceUpdated("test://items/" + in.ID)
+		},
+	}
+	updated := make(chan string, 10)
+	cs, srv, _ := connectClient(t, &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
+		updated <- r.Params.URI
+	}}, sessionEra, watched, fixed, touch)
+	ctx := context.Background()
+
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://items/7"}); err != nil {
+		t.Fatalf("Subscribe: %v", err)
+	}
+	wiretest.CallTool(t, cs, "touch", map[string]any{"id": "8"}) // not subscribed
+	wiretest.CallTool(t, cs, "touch", map[string]any{"id": "7"})
+	if got := receive(t, "the update notification", updated); got != "test://items/7" {
+		t.Errorf("notification for %q, want test://items/7 only", got)
+	}
+	if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "test://items/7"}); err != nil {
+		t.Fatalf("Unsubscribe: %v", err)
+	}
+	if err := srv.NotifyResourceUpdated(ctx, "test://items/7"); err != nil {
+		t.Fatal(err)
+	}
+	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://fixed"}); err == nil {
+		t.Error("Subscribe to a resource that does not accept subscriptions succeeded")
+	}
+	if err := srv.NotifyResourceUpdated(ctx, "test://fixed"); err == nil {
+		t.Error("NotifyResourceUpdated for a resource without Subscribe succeeded")
+	}
+	select {
+	case uri := <-updated:
+		t.Errorf("notification for %q after unsubscribing", uri)
+	default:
+	}
+
+	list, err := cs.ListResources(ctx, nil)
+	if err != nil || len(list.Resources) != 1 || list.Resources[0].URI != "test://fixed" {
+		t.Errorf("resources/list = %v, %v; want the URI without variables as a resource", list, err)
+	}
+	read, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://fixed"})
+	if err != nil || read.Contents[0].Text != "fixed" {
+		t.Errorf("read = %v, %v", read, err)
+	}
+}
+
+type pickArgs struct {
+	Fruit string `json:"fruit"`
+	Size  string `json:"size,omitempty"`
+}
+
+func TestCompletion(t *testing.T) {
+	t.Parallel()
+	many := make([]string, 150)
+	for i := range many {
+		many[i] = fmt.Sprintf("s%03d", i)
+	}
+	pick := mcpcore.Prompt[pickArgs]{
+		Name: "pick", Description: "d",
+		Complete: map[string]mcpcore.CompleteFunc{
+			"fruit": func(_ context.Context, value string, _ map[string]string) ([]string, error) {
+				if value == "boom" {
+					return nil, mcperr.ServiceUnavailable("catalog down")
+				}
+				if value == "panic" {
+					panic("completer bug")
+				}
+				var out []string
+				for _, f := range []string{"apple", "apricot", "banana"} {
+					if strings.HasPrefix(f, value) {
+						out = append(out, f)
+					}
+				}
+				return out, nil
+			},
+			"size": func(context.Context, string, map[string]string) ([]string, error) { return many, nil },
+		},
+		Handler: func(*mcpcore.Context, pickArgs) ([]*mcp.PromptMessage, error) { return nil, nil },
+	}
+	cs, _, _ := connectClient(t, nil, "", pick)
+	complete := func(arg, value string) (*mcp.CompleteResult, error) {
+		return cs.Complete(context.Background(), &mcp.CompleteParams{
+			Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "pick"}, Argument: mcp.CompleteParamsArgument{Name: arg, Value: value}})
+	}
+	res, err := complete("fruit", "ap")
+	if err != nil || !slices.Equal(res.Completion.Values, []string{"apple", "apricot"}) {
+		t.Errorf("complete(fruit, ap) = %v, %v", res, err)
+	}
+	res, err = complete("size", "")
+	if err != nil || len(res.Completion.Values) != mcpcore.MaxCompletions || !res.Completion.HasMore || res.Completion.Total != 150 {
+		t.Errorf("complete(size) = %d values, hasMore %v, total %d, %v; want 100, true, 150", len(res.Completion.Values), res.Completion.HasMore, res.Completion.Total, err)
+	}
+	for value, code := range map[string]mcperr.Code{"boom": mcperr.CodeServiceUnavailable, "panic": mcperr.CodeInternalError} {
+		_, err = complete("fruit", value)
+		if e := rpcError(t, err); e.Code != int64(code) || strings.Contains(e.Message, "completer bug") {
+			t.Errorf("complete(fruit, %s) error = %d %q, want %v without the panic's text", value, e.Code, e.Message, code)
+		}
+	}
+	res, err = cs.Complete(context.Background(), &mcp.CompleteParams{
+		Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "other"}, Argument: mcp.CompleteParamsArgument{Name: "x", Value: "y"}})
+	if err != nil || len(res.Completion.Values) != 0 {
+		t.Errorf("complete of an unknown prompt = %v, %v; want no suggestions", res, err)
+	}
+}
+
+func TestCompletionOfUnknownArgumentIsRefusedAtStart(t *testing.T) {
+	t.Parallel()
+	bad := mcpcore.Prompt[pickArgs]{
+		Name: "pick", Description: "d",
+		Complete: map[string]mcpcore.CompleteFunc{"colour": func(context.Context, string, map[string]string) ([]string, error) { return nil, nil }},
+		Handler:  func(*mcpcore.Context, pickArgs) ([]*mcp.PromptMessage, error) { return nil, nil },
+	}
+	_, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{Getenv: noEnv}, bad)
+	if err == nil || !strings.Contains(err.Error(), `"colour"`) {
+		t.Errorf("NewServer = %v, want an error naming the unknown argument", err)
+	}
+}
+
+func TestHandWrittenInputSchema(t *testing.T) {
+	t.Parallel()
+	raw := `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"n":{"$anchor":"num","type":"integer"}},` +
+		`"properties":{"a":{"$ref":"#/$defs/n"}},"if":{"required":["a"]},"then":{"properties":{"a":{"minimum":1}}},"additionalProperties":false}`
+	tool := mcpcore.Tool[map[string]any, said]{
+		Name: "raw", Description: "d", InputSchema: []byte(raw),
+		Handler: func(_ *mcpcore.Context, in map[string]any) (said, error) { return said{fmt.Sprint(in["a"])}, nil },
+	}
+	cs, _, _ := connectClient(t, nil, "", tool)
+	list, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wiretest.AssertJSON(t, "inputSchema", wiretest.JSON(t, list.Tools[0].InputSchema), raw)
+	if e := errorResult(t, wiretest.CallTool(t, cs, "raw", map[string]any{"a": 0})); e["code"] != float64(mcperr.CodeValidationError) {
+		t.Errorf("a=0 error = %v, want ValidationError from the if/then rule", e)
+	}
+	if e := errorResult(t, wiretest.CallTool(t, cs, "raw", map[string]any{"b": 1})); e["code"] != float64(mcperr.CodeValidationError) {
+		t.Errorf("b=1 error = %v, want ValidationError from additionalProperties", e)
+	}
+	if res := wiretest.CallTool(t, cs, "raw", map[string]any{"a": 3}); res.IsError {
+		t.Errorf("a=3 failed: %v", wiretest.Text(t, res))
+	}
+}

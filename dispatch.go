@@ -59,12 +59,12 @@ func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToo
 // admitState verifies the requestState a client echoed, for the handler to
 // read with RequestState.
 func (s *Server) admitState(c *call, wire string) error {
-	state, err := s.openState(c.kind, c.name, wire)
+	r, err := s.openState(c.kind, c.name, wire)
 	if err != nil {
 		return badState()
 	}
 	if c.ctx.x != nil {
-		c.ctx.x.stateIn = state
+		c.ctx.x.resume(r)
 	}
 	return nil
 }
@@ -73,12 +73,12 @@ func (s *Server) admitState(c *call, wire string) error {
 // first (see ErrInputRequired), the questions to send and the signed
 // requestState; the call is then observed as a success of its round.
 func (s *Server) questions(c *call, err error) (mcp.InputRequestMap, string) {
-	questions, state := c.ctx.x.inputRequired(err)
+	questions, next := c.ctx.x.inputRequired(err)
 	if questions == nil {
 		return nil, ""
 	}
 	s.end(c, nil, 0)
-	return questions, s.signState(c.kind, c.name, state)
+	return questions, s.signState(c.kind, c.name, next)
 }
 
 // runTool produces a call's result, or whatever it failed with. Panics are

@@ -42,6 +42,12 @@ var orderItem = mcpcore.Tool[orderInput, orderOutput]{
 // exampleClient serves defs and returns a client connected over in-memory
 // transports.
 func exampleClient(defs ...mcpcore.Definition) (*mcp.ClientSession, error) {
+	return exampleClientWith(nil, defs...)
+}
+
+// exampleClientWith is exampleClient for a client with opts: the handlers
+// with which it answers the server's questions.
+func exampleClientWith(opts *mcp.ClientOptions, defs ...mcpcore.Definition) (*mcp.ClientSession, error) {
 	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "shop", Version: "1.0.0"}, &mcpcore.ServerOptions{
 		Logger: slog.New(slog.DiscardHandler),
 		Getenv: func(string) string { return "" },
@@ -54,7 +60,7 @@ func exampleClient(defs ...mcpcore.Definition) (*mcp.ClientSession, error) {
 	if _, err := srv.MCPServer().Connect(ctx, serverTransport, nil); err != nil {
 		return nil, err
 	}
-	return mcp.NewClient(&mcp.Implementation{Name: "example-client"}, nil).Connect(ctx, clientTransport, nil)
+	return mcp.NewClient(&mcp.Implementation{Name: "example-client"}, opts).Connect(ctx, clientTransport, nil)
 }
 
 // A tool declares how it fails; a failing call reaches the client as an

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -84,23 +85,32 @@ func (x *exchange) answer(key string, question mcp.InputRequest, fits func(mcp.I
 }
 
 // inputRequired returns the questions to send when err says the client must
-// answer first, or nil. It is only asked of an error when the handler has
-// asked something, and the error's own methods (which may panic) are called
-// under a guard.
-func (x *exchange) inputRequired(err error) (mcp.InputRequestMap, string) {
+// answer first, or nil, and what this round hands the next. It is only asked
+// of an error when the handler has asked something, and the error's own
+// methods (which may panic) are called under a guard.
+func (x *exchange) inputRequired(err error) (mcp.InputRequestMap, round) {
 	if x == nil || err == nil {
-		return nil, ""
+		return nil, round{}
 	}
 	x.mu.Lock()
-	pending, state := x.pending, x.stateOut
+	pending := x.pending
+	next := round{state: x.stateOut, progress: x.progress.last, progressed: x.progress.sent}
 	x.mu.Unlock()
 	if len(pending) == 0 {
-		return nil, ""
+		return nil, round{}
 	}
 	if is, bad := guard(func() (bool, error) { return errors.Is(err, ErrInputRequired), nil }); bad != nil || !is {
-		return nil, ""
+		return nil, round{}
 	}
-	return pending, state
+	return pending, next
+}
+
+// resume starts a round from what the previous one handed over.
+func (x *exchange) resume(r round) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.stateIn = r.state
+	x.progress.sent, x.progress.last = r.progressed, r.progress
 }
 
 // RequestState returns the state the handler saved with
@@ -133,27 +143,54 @@ func (c *Context) SetRequestState(state string) {
 // errBadState marks a requestState that fails verification.
 var errBadState = errors.New("mcpcore: requestState failed verification")
 
-// signState returns the wire form of a handler's state: the state and an
-// HMAC of it bound to the definition, so that a client can neither alter
-// it nor replay it into another tool. Every input_required result carries
-// one, even for an empty state: the next round then proves it answers a
-// round this server issued for this definition.
-func (s *Server) signState(kind, name, state string) string {
-	return base64.RawURLEncoding.EncodeToString([]byte(state)) + "." + base64.RawURLEncoding.EncodeToString(s.stateMAC(kind, name, state))
+// signState returns the wire form of a round's state: the handler's state,
+// the last progress sent (so that the next round, which runs the handler
+// again, never reports less), and an HMAC of both bound to the definition,
+// so that a client can neither alter them nor replay them into another
+// definition. Every input_required result carries one, even for an empty
+// state: the next round then proves it answers a round this server issued.
+func (s *Server) signState(kind, name string, r round) string {
+	payload := r.state
+	if r.progressed {
+		payload = strconv.FormatFloat(r.progress, 'g', -1, 64) + "\x00" + payload
+	} else {
+		payload = "\x00" + payload
+	}
+	return base64.RawURLEncoding.EncodeToString([]byte(payload)) + "." + base64.RawURLEncoding.EncodeToString(s.stateMAC(kind, name, payload))
 }
 
-// openState verifies a requestState from the client and returns the state.
-func (s *Server) openState(kind, name, wire string) (string, error) {
+// A round is what one round of a call hands the next.
+type round struct {
+	state      string
+	progress   float64
+	progressed bool
+}
+
+// openState verifies a requestState from the client and returns the round
+// it carries; the zero round for none.
+func (s *Server) openState(kind, name, wire string) (round, error) {
 	if wire == "" {
-		return "", nil
+		return round{}, nil
 	}
-	payload, sig, ok := strings.Cut(wire, ".")
-	state, err1 := base64.RawURLEncoding.DecodeString(payload)
+	encoded, sig, ok := strings.Cut(wire, ".")
+	payload, err1 := base64.RawURLEncoding.DecodeString(encoded)
 	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
-	if !ok || err1 != nil || err2 != nil || !hmac.Equal(mac, s.stateMAC(kind, name, string(state))) {
-		return "", errBadState
+	if !ok || err1 != nil || err2 != nil || !hmac.Equal(mac, s.stateMAC(kind, name, string(payload))) {
+		return round{}, errBadState
 	}
-	return string(state), nil
+	progress, state, ok := strings.Cut(string(payload), "\x00")
+	if !ok {
+		return round{}, errBadState
+	}
+	r := round{state: state}
+	if progress != "" {
+		p, err := strconv.ParseFloat(progress, 64)
+		if err != nil {
+			return round{}, errBadState
+		}
+		r.progress, r.progressed = p, true
+	}
+	return r, nil
 }
 
 func (s *Server) stateMAC(kind, name, state string) []byte {

@@ -38,6 +38,20 @@
 // -32700 or -32600 before the SDK sees it, and the server goes on serving;
 // see [Server.ServeTransport] and [Server.Handler].
 //
+// # The rest of the protocol
+//
+// A handler's [Context] also speaks the rest of MCP: [Context.Progress],
+// [Context.Sample], [Elicit], [Context.Roots], [Context.Log] (sent to the
+// client as log messages too), and [Context.NotifyResourceUpdated] for
+// resources that accept subscriptions ([Resource].Subscribe). Prompts and
+// resource templates declare completers ([CompleteFunc]). Each failure of
+// these is an [*mcperr.Error]: a client without the capability a call needs
+// gets MissingClientCapability (-32021) as a JSON-RPC error, which MCP makes
+// a protocol error; a user who declines a question gets the tool's declared
+// consent_declined failure. The same handler works under every protocol
+// version: from 2026-07-28 the questions travel in the call's result and the
+// handler runs again with the answers (see [ErrInputRequired]).
+//
 // # Logging
 //
 // Every failure is logged once, as "Error in tool:<name>: <message>", at

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed417024ea/mcpcore"
+)
+
+// The suite itself runs in interop/ (make interop); this test checks, with
+// Go alone, that the server starts and lists what the suite looks for.
+func TestServesWhatTheSuiteNames(t *testing.T) {
+	srv, err := mcpcore.NewServer(info, &mcpcore.ServerOptions{Logger: slog.New(slog.DiscardHandler), Getenv: func(string) string { return "" }}, definitions()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ct, st := mcp.NewInMemoryTransports()
+	ctx := context.Background()
+	if _, err := srv.MCPServer().Connect(ctx, st, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "t"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	var tools, resources, prompts []string
+	for tool, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tool.Description == "" {
+			t.Errorf("tool %s has no description", tool.Name)
+		}
+		tools = append(tools, tool.Name)
+	}
+	for r, err := range cs.Resources(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		resources = append(resources, r.URI)
+	}
+	for p, err := range cs.Prompts(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		prompts = append(prompts, p.Name)
+	}
+	for _, want := range []string{"test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource",
+		"test_multiple_content_types", "test_tool_with_logging", "test_tool_with_progress", "test_error_handling",
+		"test_sampling", "test_elicitation", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums",
+		"json_schema_2020_12_tool", "test_missing_capability", "test_input_required_result_elicitation"} {
+		if !slices.Contains(tools, want) {
+			t.Errorf("tools/list lacks %s", want)
+		}
+	}
+	for _, want := range []string{"test://static-text", "test://static-binary", "test://watched-resource"} {
+		if !slices.Contains(resources, want) {
+			t.Errorf("resources/list lacks %s", want)
+		}
+	}
+	for _, want := range []string{"test_simple_prompt", "test_prompt_with_arguments", "test_prompt_with_embedded_resource", "test_prompt_with_image"} {
+		if !slices.Contains(prompts, want) {
+			t.Errorf("prompts/list lacks %s", want)
+		}
+	}
+}

@@ -1,6 +1,19 @@
 // Command articles is the reference server of mcpcore: a small article
-// service whose tools exercise every error path of the framework. Clients,
-// interop tests and the README compare against it.
+// service whose tools exercise every error path of the framework, and every
+// exchange a tool can have with its client. Clients, interop tests and the
+// README compare against it.
+//
+// It serves five tools, one resource template and one prompt:
+//   - echo sends back its message;
+//   - fetch_articles fails in a different way for each magic first PMID;
+//   - notice_tool fails with a declared failure logged at notice;
+//   - summarize_abstract reports its progress and asks the client's model
+//     for a summary (sampling);
+//   - retract_article asks the user to confirm (elicitation), changes the
+//     in-memory library and notifies the subscribers of the changed item;
+//   - articles://items/{itemId} reads an item; it accepts subscriptions and
+//     completes itemId with the library's PMIDs;
+//   - the summarize_article prompt asks the model to fetch and summarize.
 //
 // It serves stdio by default; MCP_TRANSPORT_TYPE=http serves Streamable HTTP
 // on 127.0.0.1:3010/mcp.
@@ -19,12 +32,13 @@ var info = mcpcore.Info{
 	Version: "1.0.0",
 	Title:   "Articles (mcpcore reference server)",
 	Instructions: "Fetch articles by PMID with fetch_articles; read one item with the articles://items/{itemId} resource. " +
+		"summarize_abstract summarizes an article of the library with the client's model; retract_article retracts one once the user confirms. " +
 		"Every failure carries a code, a reason and, where there is one, a recovery hint.",
 }
 
 // definitions is everything the server serves.
 func definitions() []mcpcore.Definition {
-	return []mcpcore.Definition{echoTool, fetchArticles, noticeTool, itemResource, summarizePrompt}
+	return []mcpcore.Definition{echoTool, fetchArticles, noticeTool, summarizeAbstract, retractArticle, itemResource, summarizePrompt}
 }
 
 func main() {

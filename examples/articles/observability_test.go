@@ -44,6 +44,12 @@ func TestObservabilityOfEveryBranch(t *testing.T) {
 		{"panic", tool("fetch_articles", map[string]any{"pmids": []string{"panic"}}), "tool:fetch_articles", "ERROR", "InternalError", "InternalError"},
 		{"invalid input", tool("fetch_articles", map[string]any{"pmids": []int{1}}), "tool:fetch_articles", "ERROR", "ValidationError", "ValidationError"},
 		{"cancellation", cancelled, "tool:fetch_articles", "INFO", "RequestCancelled", "RequestCancelled"},
+		{"unknown pmid", tool("summarize_abstract", map[string]any{"pmid": "1"}), "tool:summarize_abstract", "ERROR", "NotFound", "NotFound"},
+		{"missing client capability", func(ctx context.Context, cs *mcp.ClientSession, _ *wiretest.LogBuffer) error {
+			_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "summarize_abstract", Arguments: map[string]any{"pmid": "31000001"}})
+			return ignore(err)
+		}, "tool:summarize_abstract", "ERROR", "MissingClientCapability", "MissingClientCapability"},
+		{"unknown pmid to retract", tool("retract_article", map[string]any{"pmid": "1"}), "tool:retract_article", "ERROR", "NotFound", "NotFound"},
 		{"resource not found", func(ctx context.Context, cs *mcp.ClientSession, _ *wiretest.LogBuffer) error {
 			_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "articles://items/missing"})
 			return ignore(err)
@@ -149,5 +155,6 @@ func cancelled(ctx context.Context, cs *mcp.ClientSession, logs *wiretest.LogBuf
 	return nil
 }
 
-// ignore drops the protocol error a resource or prompt failure is.
+// ignore drops the protocol error a resource or prompt failure is, or a
+// tool's missing client capability.
 func ignore(error) error { return nil }

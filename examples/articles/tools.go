@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/seed417024ea/mcpcore"
@@ -135,4 +136,159 @@ var noticeTool = mcpcore.Tool[noticeInput, noticeOutput]{
 		}
 		return noticeOutput{OK: true}, nil
 	},
+}
+
+// summarize_abstract: a tool that reports its progress and asks the client's
+// model for the summary it returns (sampling).
+
+var (
+	unknownPMID = mcpcore.Failure{
+		Reason:   "unknown_pmid",
+		Code:     mcperr.CodeNotFound,
+		When:     "The library holds no article with this PMID",
+		Recovery: "Complete the itemId of articles://items/{itemId} to list the PMIDs the library holds.",
+	}
+	emptySummary = mcpcore.Failure{
+		Reason:    "empty_summary",
+		Code:      mcperr.CodeServiceUnavailable,
+		When:      "The client's model answered without any text",
+		Recovery:  "Call again; if the answer stays empty, the client's model cannot summarize text.",
+		Retryable: mcpcore.Retryable,
+	}
+)
+
+type summarizeInput struct {
+	PMID string `json:"pmid" jsonschema:"PubMed ID of an article of the library, such as 31000001"`
+}
+
+type summarizeOutput struct {
+	PMID      string `json:"pmid" jsonschema:"the article's PubMed ID"`
+	Title     string `json:"title" jsonschema:"the article's title"`
+	Retracted bool   `json:"retracted,omitempty" jsonschema:"true when the article has been retracted"`
+	Summary   string `json:"summary" jsonschema:"the summary, written by the client's model"`
+	Model     string `json:"model,omitempty" jsonschema:"the model that wrote the summary, as the client reports it"`
+}
+
+var summarizeAbstract = mcpcore.Tool[summarizeInput, summarizeOutput]{
+	Name: "summarize_abstract",
+	Description: "Summarize the abstract of an article of the library in one sentence, written by the client's model " +
+		"(the client must support sampling). Reports progress when the call asks for it.",
+	Errors:  []mcpcore.Failure{unknownPMID, emptySummary},
+	Handler: summarize,
+}
+
+// summarize reports each of its steps as progress: the lookup, the question
+// to the client's model, the check of its answer.
+func summarize(ctx *mcpcore.Context, in summarizeInput) (summarizeOutput, error) {
+	const steps = 3
+	ctx.Progress(0, steps, "Looking up PMID "+in.PMID)
+	a, ok := lookup(in.PMID)
+	if !ok {
+		return summarizeOutput{}, ctx.Fail(unknownPMID,
+			fmt.Sprintf("No article with PMID %s; the library holds %s", in.PMID, strings.Join(pmids(""), ", ")),
+			ctx.RecoveryFor(unknownPMID))
+	}
+	ctx.Progress(1, steps, "Asking the client's model for a summary")
+	//mcplint:ignore error-contract-conformance Sample fails with InvalidParams only for a Sampling without Prompt or Messages, and this one has a Prompt
+	s, err := ctx.Sample(mcpcore.Sampling{
+		SystemPrompt: "You summarize scientific abstracts for a general reader.",
+		Prompt:       "Summarize this abstract in one sentence.\n\nTitle: " + a.Title + "\n\n" + a.Abstract,
+		MaxTokens:    200,
+	})
+	if err != nil {
+		// The client does not support sampling (a protocol error), or
+		// refused or failed to answer (ServiceUnavailable): the framework's
+		// errors, returned as they are.
+		return summarizeOutput{}, err
+	}
+	ctx.Progress(2, steps, "Checking the summary")
+	summary := strings.TrimSpace(s.Text)
+	if summary == "" {
+		return summarizeOutput{}, ctx.Fail(emptySummary, "The client's model answered PMID "+in.PMID+" without any text",
+			ctx.RecoveryFor(emptySummary))
+	}
+	ctx.Progress(steps, steps, "Summary ready")
+	return summarizeOutput{PMID: a.PMID, Title: a.Title, Retracted: a.Retracted, Summary: summary, Model: s.Model}, nil
+}
+
+// retract_article: a tool that asks the user to confirm a change
+// (elicitation), makes it, and tells the subscribers of the changed item.
+
+var (
+	alreadyRetracted = mcpcore.Failure{
+		Reason:   "already_retracted",
+		Code:     mcperr.CodeConflict,
+		When:     "The article is already retracted",
+		Recovery: "Nothing to do; read the article's item resource for the reason it was retracted.",
+		Severity: mcpcore.SeverityNotice,
+	}
+	// consentDeclined is the failure Elicit returns when the user declines
+	// or dismisses the question; the handler returns it too when the user
+	// answers without confirming.
+	consentDeclined = mcpcore.Failure{
+		Reason:   mcpcore.ReasonConsentDeclined,
+		Code:     mcperr.CodeInvalidRequest,
+		When:     "The user declined, dismissed or did not confirm the retraction",
+		Recovery: "Leave the article as it is; call again only if the user asks for the retraction.",
+		Severity: mcpcore.SeverityNotice,
+	}
+)
+
+type retractInput struct {
+	PMID string `json:"pmid" jsonschema:"PubMed ID of the article of the library to retract"`
+}
+
+// retraction is the form the user fills in.
+type retraction struct {
+	Confirm bool   `json:"confirm" jsonschema:"Retract the article? It stays readable, marked as retracted."`
+	Reason  string `json:"reason" jsonschema:"Why the article is retracted; shown with it"`
+}
+
+type retractOutput struct {
+	PMID   string `json:"pmid" jsonschema:"the retracted article's PubMed ID"`
+	Title  string `json:"title" jsonschema:"the retracted article's title"`
+	Reason string `json:"reason" jsonschema:"why the article was retracted, as the user said"`
+	URI    string `json:"uri" jsonschema:"the item resource that changed; its subscribers were notified"`
+}
+
+var retractArticle = mcpcore.Tool[retractInput, retractOutput]{
+	Name: "retract_article",
+	Description: "Retract an article of the library, after the user confirms and gives a reason (the client must " +
+		"support elicitation). Subscribers of its item resource are notified.",
+	Errors:  []mcpcore.Failure{unknownPMID, alreadyRetracted, consentDeclined},
+	Handler: retractOne,
+}
+
+func retractOne(ctx *mcpcore.Context, in retractInput) (retractOutput, error) {
+	a, ok := lookup(in.PMID)
+	if !ok {
+		return retractOutput{}, ctx.Fail(unknownPMID,
+			fmt.Sprintf("No article with PMID %s; the library holds %s", in.PMID, strings.Join(pmids(""), ", ")),
+			ctx.RecoveryFor(unknownPMID))
+	}
+	if a.Retracted {
+		return retractOutput{}, ctx.Fail(alreadyRetracted, fmt.Sprintf("PMID %s is already retracted", in.PMID),
+			ctx.RecoveryFor(alreadyRetracted))
+	}
+	r, err := mcpcore.Elicit[retraction](ctx,
+		fmt.Sprintf("Retract %q (PMID %s)? Every client will see it marked as retracted.", a.Title, a.PMID))
+	if err != nil {
+		// Declined or dismissed: consentDeclined, with its recovery hint.
+		return retractOutput{}, err
+	}
+	if !r.Confirm {
+		return retractOutput{}, ctx.Fail(consentDeclined, "The user did not confirm the retraction of PMID "+in.PMID,
+			ctx.RecoveryFor(consentDeclined))
+	}
+	// Another call may have retracted it while the user was answering.
+	if a, ok = retract(in.PMID, strings.TrimSpace(r.Reason)); !ok {
+		return retractOutput{}, ctx.Fail(alreadyRetracted, fmt.Sprintf("PMID %s was retracted meanwhile", in.PMID),
+			ctx.RecoveryFor(alreadyRetracted))
+	}
+	uri := itemURI(a.PMID)
+	if err := ctx.NotifyResourceUpdated(uri); err != nil {
+		// The change is made: a subscriber missing the news does not undo it.
+		ctx.Log().Warn("retract_article: the item's subscribers could not be notified", "uri", uri, "error", err.Error())
+	}
+	return retractOutput{PMID: a.PMID, Title: a.Title, Reason: a.RetractionReason, URI: uri}, nil
 }

@@ -27,7 +27,7 @@ type Context struct {
 	session    *mcp.ServerSession
 	serverName string
 	uri        string
-	srv *Server
+	srv        *Server
 	// x is the call's exchange with the client: progress, questions and
 	// answers (nil in a Context built by hand).
 	x *exchange

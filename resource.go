@@ -57,7 +57,8 @@ type Resource[Params, Out any] struct {
 	AllowControlCharacters bool
 	// Subscribe lets clients subscribe to the resources of this definition
 	// (resources/subscribe); tell the subscribers of a change with
-	// [Server.NotifyResourceUpdated].
+	// [Server.NotifyResourceUpdated]. A stateless server (MCP_SESSION_MODE=
+	// stateless) has no session to notify, and offers no subscriptions.
 	Subscribe bool
 	// Complete suggests values for the template's variables
 	// (completion/complete), by variable name.

@@ -42,8 +42,11 @@ type Sample struct {
 //
 // The outcomes: the client did not declare sampling, the protocol error of
 // [Context.RequireClient]; under MCP 2026-07-28 and later, before the client
-// has answered, an error wrapping [ErrInputRequired] (see it); the client
-// refusing or failing, ServiceUnavailable with data.method.
+// has answered, an error wrapping [ErrInputRequired] (see it); under earlier
+// versions, the client refusing or failing, ServiceUnavailable with
+// data.method. (Under 2026-07-28 a client that refuses does not call again:
+// its refusal stays on its side.) A Sampling with neither Prompt nor Messages
+// is the handler's bug: InternalError.
 func (c *Context) Sample(s Sampling, opts ...AskOption) (*Sample, error) {
 	if err := c.RequireClient(CapabilitySampling); err != nil {
 		return nil, err
@@ -53,7 +56,8 @@ func (c *Context) Sample(s Sampling, opts ...AskOption) (*Sample, error) {
 		msgs = []*mcp.SamplingMessage{{Role: "user", Content: &mcp.TextContent{Text: s.Prompt}}}
 	}
 	if len(msgs) == 0 {
-		return nil, mcperr.InvalidParams("Sample: a Sampling needs a Prompt or Messages.")
+		// The handler's bug, not the client's.
+		return nil, mcperr.InternalError("Sample: a Sampling needs a Prompt or Messages.")
 	}
 	maxTokens := s.MaxTokens
 	if maxTokens == 0 {

@@ -184,7 +184,9 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	sdkOpts := &mcp.ServerOptions{Instructions: info.Instructions, Logger: s.logger, InitializedHandler: s.sessionStarted}
 	for _, d := range defs {
 		if f, ok := d.(feature); ok {
-			if f.subscribes() {
+			// A stateless server has no session to notify: it does not
+			// offer subscriptions it could never honour.
+			if f.subscribes() && !cfg.Stateless {
 				sdkOpts.SubscribeHandler, sdkOpts.UnsubscribeHandler = s.subscribe, s.unsubscribe
 			}
 			if f.completes() {

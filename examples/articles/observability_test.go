@@ -48,7 +48,7 @@ func TestObservabilityOfEveryBranch(t *testing.T) {
 		{"missing client capability", func(ctx context.Context, cs *mcp.ClientSession, _ *wiretest.LogBuffer) error {
 			_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "summarize_abstract", Arguments: map[string]any{"pmid": "31000001"}})
 			return ignore(err)
-		}, "tool:summarize_abstract", "ERROR", "MissingClientCapability", "MissingClientCapability"},
+		}, "tool:summarize_abstract", "WARN", "MissingClientCapability", "MissingClientCapability"},
 		{"unknown pmid to retract", tool("retract_article", map[string]any{"pmid": "1"}), "tool:retract_article", "ERROR", "NotFound", "NotFound"},
 		{"resource not found", func(ctx context.Context, cs *mcp.ClientSession, _ *wiretest.LogBuffer) error {
 			_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "articles://items/missing"})

@@ -49,7 +49,7 @@ func (c *Context) ClientSupports(capability Capability) bool {
 // [Context.Sample], [Elicit] and [Context.Roots] check their own
 // capability this way.
 func (c *Context) RequireClient(capabilities ...Capability) error {
-	if c.x != nil && !c.x.mrtr && c.x.caps == nil && len(capabilities) > 0 {
+	if c.x != nil && !c.x.mrtr && c.srv != nil && c.srv.cfg.Stateless && len(capabilities) > 0 {
 		// Before 2026-07-28 a client declares its capabilities when it
 		// opens a session; a stateless server has none to send requests on.
 		return mcperr.ServiceUnavailable(fmt.Sprintf("This server cannot ask the client for %s: it serves without sessions, and under protocol versions before %s a server can ask a client only within a session. Use a stateful server, or a client of protocol %s.",

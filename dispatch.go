@@ -34,13 +34,14 @@ func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToo
 	if refused != nil {
 		return newFailure(refused, nil).toolResult(), nil
 	}
+	bind := func() string { return binding("tool", rt.name, req.Params.Arguments) }
 	res, err := guard(func() (*mcp.CallToolResult, error) {
-		if err := s.admitState(c, req.Params.RequestState); err != nil {
+		if err := s.admitState(c, bind, req.Params.RequestState); err != nil {
 			return nil, err
 		}
 		return s.runTool(c, rt, req.Params.Arguments)
 	})
-	if questions, state := s.questions(c, err); questions != nil {
+	if questions, state := s.questions(c, bind, err); questions != nil {
 		return &mcp.CallToolResult{InputRequests: questions, RequestState: state}, nil
 	}
 	size := 0
@@ -56,10 +57,14 @@ func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToo
 	return res, nil
 }
 
-// admitState verifies the requestState a client echoed, for the handler to
-// read with RequestState.
-func (s *Server) admitState(c *call, wire string) error {
-	r, err := s.openState(c.kind, c.name, wire)
+// admitState verifies the requestState a client echoed, and resumes the
+// call's exchange from the round it carries. bind names the call (see
+// binding); it is computed only when there is a state.
+func (s *Server) admitState(c *call, bind func() string, wire string) error {
+	if wire == "" {
+		return nil
+	}
+	r, err := s.openState(bind(), wire)
 	if err != nil {
 		return badState()
 	}
@@ -72,13 +77,13 @@ func (s *Server) admitState(c *call, wire string) error {
 // questions returns, when a call ended because the client must answer
 // first (see ErrInputRequired), the questions to send and the signed
 // requestState; the call is then observed as a success of its round.
-func (s *Server) questions(c *call, err error) (mcp.InputRequestMap, string) {
+func (s *Server) questions(c *call, bind func() string, err error) (mcp.InputRequestMap, string) {
 	questions, next := c.ctx.x.inputRequired(err)
 	if questions == nil {
 		return nil, ""
 	}
 	s.end(c, nil, 0)
-	return questions, s.signState(c.kind, c.name, next)
+	return questions, s.signState(bind(), next)
 }
 
 // runTool produces a call's result, or whatever it failed with. Panics are

@@ -31,8 +31,10 @@ type ask struct{ key string }
 
 // Key names a question. Under MCP 2026-07-28 and later the client answers
 // each question of a round under its key (see [ErrInputRequired]); without
-// Key, questions are numbered in the order the handler asks them, which is
-// stable as long as the handler asks them in the same order every round.
+// Key, questions are numbered in the order the handler asks them
+// ("mcpcore/elicitation-1", …), which is stable as long as the handler
+// asks them in the same order every round. Each question of a run needs
+// its own key: asking one key twice is an InternalError.
 func Key(key string) AskOption { return func(a *ask) { a.key = key } }
 
 func askOptions(opts []AskOption) ask {
@@ -76,19 +78,16 @@ func Elicit[T any](ctx *Context, message string, opts ...AskOption) (T, error) {
 		return zero, err
 	}
 	params := &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: form.schema}
+	key, err := ctx.x.begin(askOptions(opts).key, "elicitation")
+	if err != nil {
+		return zero, err
+	}
 	var res *mcp.ElicitResult
 	if ctx.x.mrtr {
-		a := askOptions(opts)
-		answer, err := ctx.x.answer(ctx.x.key(a.key, "elicitation"), params, func(r mcp.InputResponse) bool {
-			_, ok := r.(*mcp.ElicitResult)
-			return ok
-		})
-		if err != nil {
+		if res, err = answerTo[mcp.ElicitResult](ctx.x, key, params); err != nil {
 			return zero, err
 		}
-		res = answer.(*mcp.ElicitResult)
 	} else {
-		ctx.x.key("", "")
 		if ctx.session == nil {
 			return zero, mcperr.ServiceUnavailable("Elicit: there is no client session to ask.")
 		}

@@ -4,11 +4,14 @@ import (
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
+	"maps"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -25,13 +28,28 @@ import (
 // answers. Under older protocol versions the questions are sent to the
 // client during the call and these methods simply wait for the answers.
 //
-// A handler that asks questions should therefore have no effect before the
-// last one is answered, or keep what it did in [Context.SetRequestState].
+// The answers of every round are kept (signed, in the call's requestState),
+// so a handler that asks one question after another needs no bookkeeping:
+// each run, the questions already answered return their answers at once,
+// and the first one not yet answered ends the round. An answer is kept for
+// its question: a question asked under the same key with other content is
+// asked again. Keep the order of a handler's unnamed questions stable, or
+// name them with [Key]. A handler should have no effect before its last
+// question is answered, since it runs once per round.
 var ErrInputRequired = errors.New("mcpcore: the client must answer the server's questions first")
+
+// RequestStateTTL is how long a call's rounds of questions may take: a
+// requestState older than this is refused, so that an answer cannot be
+// replayed for good.
+const RequestStateTTL = time.Hour
 
 // mrtrVersion is the first protocol version in which a server asks for
 // input in the result of the call (SEP-2322), not by a request of its own.
 const mrtrVersion = "2026-07-28"
+
+// autoKeyPrefix starts the keys of questions the handler did not name; a
+// handler's own keys may not use it.
+const autoKeyPrefix = "mcpcore/"
 
 // An exchange is what a call sends to and receives from the client besides
 // its arguments and result: progress, questions, and their answers.
@@ -39,44 +57,101 @@ type exchange struct {
 	progressToken any
 	caps          *mcp.ClientCapabilities
 	// mrtr: questions travel in the result (protocol 2026-07-28 and later).
-	mrtr    bool
-	answers mcp.InputResponseMap
-	// stateIn is the verified requestState the client echoed.
+	mrtr bool
+	// fresh are the client's answers in this request; kept and asked are
+	// the answers of earlier rounds and the questions of the last one, from
+	// the verified requestState.
+	fresh mcp.InputResponseMap
+	kept  map[string]keptAnswer
+	asked map[string]string
+	// stateIn is the handler's state, as the last round left it.
 	stateIn string
 
 	mu       sync.Mutex
-	asked    int                 // questions asked so far, for default keys
-	pending  mcp.InputRequestMap // questions of this round awaiting answers
-	stateOut string
+	closed   bool            // the call has ended
+	keys     map[string]bool // keys asked in this run
+	numbered int             // questions asked, for unnamed keys
+	pending  mcp.InputRequestMap
+	used     map[string]keptAnswer // answers this run used
+	stateOut *string
 	progress progress
 }
 
+// A keptAnswer is an answer carried from round to round, with the hash of
+// the question it answers.
+type keptAnswer struct {
+	Question string          `json:"q"`
+	Answer   json.RawMessage `json:"r"`
+}
+
 func newExchange(version string, token any, caps *mcp.ClientCapabilities, answers mcp.InputResponseMap) *exchange {
-	return &exchange{progressToken: token, caps: caps, mrtr: version >= mrtrVersion, answers: answers}
+	return &exchange{progressToken: token, caps: caps, mrtr: version >= mrtrVersion, fresh: answers}
 }
 
-// key returns the key of a question: the one given, or one numbered by the
-// order in which the handler asks.
-func (x *exchange) key(given, prefix string) string {
+// errCallEnded refuses a question asked after the call ended (by a
+// goroutine the handler left behind).
+var errCallEnded = mcperr.InternalError("A question was asked after its call had ended; ask questions in the handler, not in goroutines that outlive it.")
+
+// begin registers the question key for this run: the one given, or the
+// next unnamed one. Asking one key twice is the handler's bug.
+func (x *exchange) begin(given, kind string) (string, error) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.asked++
-	if given != "" {
-		return given
+	if x.closed {
+		return "", errCallEnded
 	}
-	return fmt.Sprintf("%s-%d", prefix, x.asked)
+	x.numbered++
+	key := given
+	switch {
+	case given == "":
+		key = fmt.Sprintf("%s%s-%d", autoKeyPrefix, kind, x.numbered)
+	case strings.HasPrefix(given, autoKeyPrefix):
+		return "", mcperr.InternalError(fmt.Sprintf("The question key %q starts with %q, which is kept for unnamed questions; choose another key.", given, autoKeyPrefix))
+	}
+	if x.keys[key] {
+		return "", mcperr.InternalError(fmt.Sprintf("The question key %q was used twice in one run of the handler; give each question its own key.", key))
+	}
+	if x.keys == nil {
+		x.keys = map[string]bool{}
+	}
+	x.keys[key] = true
+	return key, nil
 }
 
-// answer returns the client's answer to the question key, when it has the
-// kind fits says; otherwise it records the question for the input_required
-// result (a missing or malformed answer is asked again) and returns an
-// error that wraps ErrInputRequired.
-func (x *exchange) answer(key string, question mcp.InputRequest, fits func(mcp.InputResponse) bool) (mcp.InputResponse, error) {
-	if a, ok := x.answers[key]; ok && a != nil && fits(a) {
-		return a, nil
+// answerTo returns the client's answer to question, asked under key: given
+// in this request, or kept from an earlier round for the same question.
+// Otherwise it records the question for the input_required result and
+// returns an error that wraps ErrInputRequired. An answer of the wrong kind
+// counts as none, and the question is asked again.
+func answerTo[T any](x *exchange, key string, question mcp.InputRequest) (*T, error) {
+	q, err := json.Marshal(question)
+	if err != nil {
+		return nil, mcperr.InternalError("The question could not be encoded: "+err.Error(), mcperr.WithCause(err))
 	}
+	sum := sha256.Sum256(q)
+	qhash := hex.EncodeToString(sum[:16])
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if x.closed {
+		return nil, errCallEnded
+	}
+	if a, ok := any(x.fresh[key]).(*T); ok && a != nil {
+		// An answer for another question than the one last asked under
+		// this key (the handler asks in another order now) is no answer.
+		if prev, asked := x.asked[key]; !asked || prev == qhash {
+			if raw, err := json.Marshal(a); err == nil {
+				x.keep(key, keptAnswer{qhash, raw})
+				return a, nil
+			}
+		}
+	}
+	if k, ok := x.kept[key]; ok && k.Question == qhash {
+		a := new(T)
+		if err := json.Unmarshal(k.Answer, a); err == nil {
+			x.keep(key, k)
+			return a, nil
+		}
+	}
 	if x.pending == nil {
 		x.pending = mcp.InputRequestMap{}
 	}
@@ -84,33 +159,76 @@ func (x *exchange) answer(key string, question mcp.InputRequest, fits func(mcp.I
 	return nil, fmt.Errorf("question %q: %w", key, ErrInputRequired)
 }
 
+func (x *exchange) keep(key string, k keptAnswer) {
+	if x.used == nil {
+		x.used = map[string]keptAnswer{}
+	}
+	x.used[key] = k
+}
+
 // inputRequired returns the questions to send when err says the client must
 // answer first, or nil, and what this round hands the next. It is only asked
 // of an error when the handler has asked something, and the error's own
 // methods (which may panic) are called under a guard.
-func (x *exchange) inputRequired(err error) (mcp.InputRequestMap, round) {
+func (x *exchange) inputRequired(err error) (mcp.InputRequestMap, *round) {
 	if x == nil || err == nil {
-		return nil, round{}
+		return nil, nil
 	}
 	x.mu.Lock()
-	pending := x.pending
-	next := round{state: x.stateOut, progress: x.progress.last, progressed: x.progress.sent}
+	n := len(x.pending)
 	x.mu.Unlock()
-	if len(pending) == 0 {
-		return nil, round{}
+	if n == 0 {
+		return nil, nil
 	}
 	if is, bad := guard(func() (bool, error) { return errors.Is(err, ErrInputRequired), nil }); bad != nil || !is {
-		return nil, round{}
+		return nil, nil
 	}
-	return pending, next
-}
-
-// resume starts a round from what the previous one handed over.
-func (x *exchange) resume(r round) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	x.stateIn = r.state
-	x.progress.sent, x.progress.last = r.progressed, r.progress
+	// A copy: the SDK encodes the questions while a goroutine the handler
+	// left behind may still ask (and be refused, see close).
+	questions := maps.Clone(x.pending)
+	next := &round{State: x.stateIn, Final: x.progress.final, Answers: maps.Clone(x.kept), Asked: map[string]string{}}
+	if x.stateOut != nil {
+		next.State = *x.stateOut
+	}
+	if x.progress.sent {
+		p := x.progress.last
+		next.Progress = &p
+	}
+	if next.Answers == nil {
+		next.Answers = map[string]keptAnswer{}
+	}
+	maps.Copy(next.Answers, x.used)
+	for key, q := range questions {
+		if b, err := json.Marshal(q); err == nil {
+			sum := sha256.Sum256(b)
+			next.Asked[key] = hex.EncodeToString(sum[:16])
+		}
+	}
+	return questions, next
+}
+
+// close ends the exchange with its call: a goroutine the handler left
+// behind can no longer ask or report progress.
+func (x *exchange) close() {
+	if x == nil {
+		return
+	}
+	x.mu.Lock()
+	x.closed = true
+	x.mu.Unlock()
+}
+
+// resume starts a run from what the previous round handed over.
+func (x *exchange) resume(r *round) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	x.stateIn, x.kept, x.asked = r.State, r.Answers, r.Asked
+	if r.Progress != nil {
+		x.progress.sent, x.progress.last = true, *r.Progress
+	}
+	x.progress.final = r.Final
 }
 
 // RequestState returns the state the handler saved with
@@ -119,89 +237,107 @@ func (x *exchange) resume(r round) {
 // client did not alter it: an altered state is refused with InvalidParams
 // before the handler runs.
 func (c *Context) RequestState() string {
-	if c.x == nil {
+	if c == nil || c.x == nil {
 		return ""
 	}
+	c.x.mu.Lock()
+	defer c.x.mu.Unlock()
 	return c.x.stateIn
 }
 
-// SetRequestState saves state for the next round of a call that asks the
-// client for input (see [ErrInputRequired]): the client sends it back with
-// its answers, and [Context.RequestState] returns it. It is how a handler
-// of several rounds remembers what earlier rounds learned, since the next
-// round may be served by another process. The state is signed, not
-// encrypted: the client can read it, so keep secrets out of it.
+// SetRequestState saves state for the next rounds of a call that asks the
+// client for input (see [ErrInputRequired]); it stays until set again. The
+// client sends it back with its answers, and [Context.RequestState] returns
+// it. Answers are kept without it; use it for what the handler learns
+// otherwise, since the next round may be served by another process. The
+// state is signed, not encrypted: the client can read it, so keep secrets
+// out of it.
 func (c *Context) SetRequestState(state string) {
-	if c.x == nil {
+	if c == nil || c.x == nil {
 		return
 	}
 	c.x.mu.Lock()
-	c.x.stateOut = state
+	c.x.stateOut = &state
 	c.x.mu.Unlock()
+}
+
+// A round is what one round of a call hands the next, in its requestState.
+type round struct {
+	State    string                `json:"s,omitempty"`
+	Progress *float64              `json:"p,omitempty"`
+	Final    bool                  `json:"f,omitempty"`
+	Answers  map[string]keptAnswer `json:"a,omitempty"`
+	Asked    map[string]string     `json:"k,omitempty"`
+	Issued   int64                 `json:"t"`
 }
 
 // errBadState marks a requestState that fails verification.
 var errBadState = errors.New("mcpcore: requestState failed verification")
 
-// signState returns the wire form of a round's state: the handler's state,
-// the last progress sent (so that the next round, which runs the handler
-// again, never reports less), and an HMAC of both bound to the definition,
-// so that a client can neither alter them nor replay them into another
-// definition. Every input_required result carries one, even for an empty
-// state: the next round then proves it answers a round this server issued.
-func (s *Server) signState(kind, name string, r round) string {
-	payload := r.state
-	if r.progressed {
-		payload = strconv.FormatFloat(r.progress, 'g', -1, 64) + "\x00" + payload
-	} else {
-		payload = "\x00" + payload
+// signState returns the wire form of a round: its JSON and an HMAC of it
+// bound to the call (the definition and its arguments or URI), so that a
+// client can neither alter it nor replay it into another definition or a
+// call with other arguments. Every input_required result carries one.
+func (s *Server) signState(binding string, r *round) string {
+	r.Issued = time.Now().Unix()
+	payload, err := json.Marshal(r)
+	if err != nil {
+		payload = []byte(`{"t":0}`) // unreachable: a round is plain data
 	}
-	return base64.RawURLEncoding.EncodeToString([]byte(payload)) + "." + base64.RawURLEncoding.EncodeToString(s.stateMAC(kind, name, payload))
-}
-
-// A round is what one round of a call hands the next.
-type round struct {
-	state      string
-	progress   float64
-	progressed bool
+	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(s.stateMAC(binding, payload))
 }
 
 // openState verifies a requestState from the client and returns the round
-// it carries; the zero round for none.
-func (s *Server) openState(kind, name, wire string) (round, error) {
+// it carries, or nil for none.
+func (s *Server) openState(binding, wire string) (*round, error) {
 	if wire == "" {
-		return round{}, nil
+		return nil, nil
 	}
 	encoded, sig, ok := strings.Cut(wire, ".")
 	payload, err1 := base64.RawURLEncoding.DecodeString(encoded)
 	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
-	if !ok || err1 != nil || err2 != nil || !hmac.Equal(mac, s.stateMAC(kind, name, string(payload))) {
-		return round{}, errBadState
+	if !ok || err1 != nil || err2 != nil || !hmac.Equal(mac, s.stateMAC(binding, payload)) {
+		return nil, errBadState
 	}
-	progress, state, ok := strings.Cut(string(payload), "\x00")
-	if !ok {
-		return round{}, errBadState
+	var r round
+	if err := json.Unmarshal(payload, &r); err != nil {
+		return nil, errBadState
 	}
-	r := round{state: state}
-	if progress != "" {
-		p, err := strconv.ParseFloat(progress, 64)
-		if err != nil {
-			return round{}, errBadState
-		}
-		r.progress, r.progressed = p, true
+	if age := time.Since(time.Unix(r.Issued, 0)); age > RequestStateTTL || age < -time.Minute {
+		return nil, errBadState
 	}
-	return r, nil
+	return &r, nil
 }
 
-func (s *Server) stateMAC(kind, name, state string) []byte {
+func (s *Server) stateMAC(binding string, payload []byte) []byte {
 	m := hmac.New(sha256.New, s.stateKey)
-	m.Write([]byte(kind + "\x00" + name + "\x00" + state))
+	m.Write([]byte(binding))
+	m.Write([]byte{0})
+	m.Write(payload)
 	return m.Sum(nil)
+}
+
+// binding identifies a call for its requestState: the kind, the key under
+// which the definition is registered, and a hash of the input in canonical
+// JSON (object keys sorted), so that a client's re-encoding of the same
+// arguments still matches.
+func binding(kind, key string, input any) string {
+	if raw, ok := input.(json.RawMessage); ok {
+		var v any
+		if json.Unmarshal(raw, &v) == nil {
+			input = v
+		} else {
+			input = string(raw)
+		}
+	}
+	b, _ := json.Marshal(input)
+	sum := sha256.Sum256(b)
+	return kind + "\x00" + key + "\x00" + hex.EncodeToString(sum[:])
 }
 
 // badState is the protocol error for a requestState that fails
 // verification.
 func badState() *mcperr.Error {
-	return mcperr.InvalidParams("Invalid requestState: it was not issued by this server for this request, or it was altered.",
+	return mcperr.InvalidParams("Invalid requestState: it was not issued by this server for this request, it was altered, or it expired.",
 		mcperr.WithCause(errBadState))
 }

@@ -97,6 +97,7 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 			srv:        s,
 		},
 		release: func() {
+			req.x.close()
 			stop()
 			cancel(nil)
 			release()

@@ -2,6 +2,7 @@ package mcpcore
 
 import (
 	"context"
+	"math"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,6 +24,7 @@ type progress struct {
 	limiter *rate.Limiter
 	sent    bool
 	last    float64
+	final   bool // the completing report was sent
 }
 
 // Progress tells the client how far the call has come: done out of total
@@ -34,29 +36,34 @@ type progress struct {
 // Progress only ever moves forward: a report whose done is not greater
 // than the last one sent is dropped, as MCP requires. Reports are
 // throttled (see [ProgressBurst]); a dropped report costs nothing, and the
-// report that completes the work (done >= total > 0) is always sent. The
-// message is scrubbed of secrets like every log record. Progress is best
-// effort: a notification that cannot be delivered does not fail the call.
+// first report that completes the work (done >= total > 0) is always sent.
+// A done that is not a finite number is dropped; a total that is not a
+// finite positive number is sent as 0, unknown. The message is scrubbed of
+// secrets like every log record. Progress is best effort: a notification
+// that cannot be delivered does not fail the call.
 func (c *Context) Progress(done, total float64, message string) {
-	x := c.x
-	if x == nil || x.progressToken == nil || c.session == nil {
+	if c == nil || c.x == nil || c.x.progressToken == nil || c.session == nil || math.IsNaN(done) || math.IsInf(done, 0) {
 		return
+	}
+	x := c.x
+	if !(total > 0) || math.IsInf(total, 0) {
+		total = 0
 	}
 	x.mu.Lock()
 	p := &x.progress
-	if p.sent && done <= p.last {
+	if x.closed || (p.sent && done <= p.last) {
 		x.mu.Unlock()
 		return
 	}
 	if p.limiter == nil {
 		p.limiter = rate.NewLimiter(rate.Every(ProgressInterval), ProgressBurst)
 	}
-	final := total > 0 && done >= total
+	final := total > 0 && done >= total && !p.final
 	if !p.limiter.Allow() && !final {
 		x.mu.Unlock()
 		return
 	}
-	p.sent, p.last = true, done
+	p.sent, p.last, p.final = true, done, p.final || final
 	x.mu.Unlock()
 	err := c.session.NotifyProgress(context.WithoutCancel(c), &mcp.ProgressNotificationParams{
 		ProgressToken: x.progressToken,

@@ -69,13 +69,14 @@ func (p Prompt[Args]) register(s *Server) error {
 		if e != nil {
 			return nil, newFailure(e, nil).rpcError()
 		}
+		bind := func() string { return binding("prompt", p.Name, req.Params.Arguments) }
 		res, err := guard(func() (*mcp.GetPromptResult, error) {
-			if err := s.admitState(c, req.Params.RequestState); err != nil {
+			if err := s.admitState(c, bind, req.Params.RequestState); err != nil {
 				return nil, err
 			}
 			return p.get(c.ctx, validator, req.Params.Arguments)
 		})
-		if questions, state := s.questions(c, err); questions != nil {
+		if questions, state := s.questions(c, bind, err); questions != nil {
 			return &mcp.GetPromptResult{InputRequests: questions, RequestState: state}, nil
 		}
 		size := 0

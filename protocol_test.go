@@ -11,10 +11,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -264,11 +266,11 @@ func TestElicitDeclined(t *testing.T) {
 		cs, _, _ := connectClient(t, opts, resultEra, signup(true))
 		ctx := context.Background()
 		first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup", Arguments: map[string]any{}})
-		if err != nil || len(first.InputRequests) != 1 || first.InputRequests["elicitation-1"] == nil {
-			t.Fatalf("first round = %v, %v; want one question, keyed elicitation-1", first, err)
+		if err != nil || len(first.InputRequests) != 1 || first.InputRequests["mcpcore/elicitation-1"] == nil {
+			t.Fatalf("first round = %v, %v; want one question, keyed mcpcore/elicitation-1", first, err)
 		}
 		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup", Arguments: map[string]any{}, RequestState: first.RequestState,
-			InputResponses: mcp.InputResponseMap{"elicitation-1": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"username": "ada", "plan": "gold"}}}})
+			InputResponses: mcp.InputResponseMap{"mcpcore/elicitation-1": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"username": "ada", "plan": "gold"}}}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -558,5 +560,223 @@ func TestHandWrittenInputSchema(t *testing.T) {
 	}
 	if res := wiretest.CallTool(t, cs, "raw", map[string]any{"a": 3}); res.IsError {
 		t.Errorf("a=3 failed: %v", wiretest.Text(t, res))
+	}
+}
+
+// Name and Confirm are the questions of a handler that asks one after the
+// other.
+type Name struct {
+	Name string `json:"name"`
+}
+
+type Confirm struct {
+	OK bool `json:"ok"`
+}
+
+func TestQuestionsOneAfterAnother(t *testing.T) {
+	t.Parallel()
+	runs := 0
+	var mu sync.Mutex
+	tool := mcpcore.Tool[none, said]{
+		Name: "steps", Description: "d",
+		Handler: func(ctx *mcpcore.Context, _ none) (said, error) {
+			mu.Lock()
+			runs++
+			mu.Unlock()
+			n, err := mcpcore.Elicit[Name](ctx, "Name?")
+			if err != nil {
+				return said{}, err
+			}
+			c, err := mcpcore.Elicit[Confirm](ctx, "Sure, "+n.Name+"?")
+			if err != nil {
+				return said{}, err
+			}
+			return said{fmt.Sprintf("%s %v", n.Name, c.OK)}, nil
+		},
+		Format: func(s said) ([]mcp.Content, error) { return []mcp.Content{mcpcore.Text(s.Text)}, nil },
+	}
+	var asked []string
+	opts := &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		mu.Lock()
+		asked = append(asked, r.Params.Message)
+		mu.Unlock()
+		if r.Params.Message == "Name?" {
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"name": "ada"}}, nil
+		}
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}, nil
+	}}
+	for era, wantRuns := range map[string]int{sessionEra: 1, resultEra: 3} {
+		mu.Lock()
+		runs, asked = 0, nil
+		mu.Unlock()
+		cs, _, _ := connectClient(t, opts, era, tool)
+		if got := wiretest.Text(t, wiretest.CallTool(t, cs, "steps", map[string]any{})); got != "ada true" {
+			t.Errorf("%s: text = %q", era, got)
+		}
+		mu.Lock()
+		if runs != wantRuns || !slices.Equal(asked, []string{"Name?", "Sure, ada?"}) {
+			t.Errorf("%s: %d runs asking %q; want %d runs, each question asked once", era, runs, asked, wantRuns)
+		}
+		mu.Unlock()
+	}
+}
+
+func TestQuestionKeysAreTheHandlersToKeepApart(t *testing.T) {
+	t.Parallel()
+	opts := answering("accept", map[string]any{"name": "ada"}, nil)
+	for name, handler := range map[string]func(*mcpcore.Context, none) (said, error){
+		"twice": func(ctx *mcpcore.Context, _ none) (said, error) {
+			_, err1 := mcpcore.Elicit[Name](ctx, "a", mcpcore.Key("q"))
+			_, err2 := mcpcore.Elicit[Name](ctx, "b", mcpcore.Key("q"))
+			return said{}, errors.Join(err1, err2)
+		},
+		"reserved": func(ctx *mcpcore.Context, _ none) (said, error) {
+			_, err := mcpcore.Elicit[Name](ctx, "a", mcpcore.Key("mcpcore/elicitation-2"))
+			return said{}, err
+		},
+	} {
+		for _, era := range eras {
+			cs, _, _ := connectClient(t, opts, era, mcpcore.Tool[none, said]{Name: "keys", Description: "d", Handler: handler})
+			e := errorResult(t, wiretest.CallTool(t, cs, "keys", map[string]any{}))
+			if e["code"] != float64(mcperr.CodeInternalError) || !strings.Contains(e["message"].(string), "key") {
+				t.Errorf("%s, %s: error = %v, want an InternalError about the key", name, era, e)
+			}
+		}
+	}
+}
+
+func TestRequestStateIsBoundToTheArguments(t *testing.T) {
+	t.Parallel()
+	opts := &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
+		ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, nil }}
+	tool := mcpcore.Tool[itemParams, said]{
+		Name: "del", Description: "d",
+		Handler: func(ctx *mcpcore.Context, in itemParams) (said, error) {
+			ctx.SetRequestState("checked " + in.ID)
+			if _, err := mcpcore.Elicit[Confirm](ctx, "Delete "+in.ID+"?", mcpcore.Key("ok")); err != nil {
+				return said{}, err
+			}
+			return said{ctx.RequestState()}, nil
+		},
+		Format: func(s said) ([]mcp.Content, error) { return []mcp.Content{mcpcore.Text(s.Text)}, nil },
+	}
+	cs, _, _ := connectClient(t, opts, resultEra, tool)
+	ctx := context.Background()
+	first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "del", Arguments: map[string]any{"id": "A"}})
+	if err != nil || !first.NeedsInput() {
+		t.Fatalf("first round = %v, %v", first, err)
+	}
+	answers := mcp.InputResponseMap{"ok": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}}
+	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "del", Arguments: map[string]any{"id": "B"}, InputResponses: answers, RequestState: first.RequestState})
+	if e := rpcError(t, err); e.Code != int64(mcperr.CodeInvalidParams) {
+		t.Errorf("state of id=A for id=B: error %d %s, want InvalidParams", e.Code, e.Message)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "del", Arguments: map[string]any{"id": "A"}, InputResponses: answers, RequestState: first.RequestState})
+	if err != nil || wiretest.Text(t, res) != "checked A" {
+		t.Errorf("state of id=A for id=A = %v, %v", res, err)
+	}
+}
+
+func TestQuestionsAfterTheCallEndedAreRefused(t *testing.T) {
+	t.Parallel()
+	late := make(chan error, 1)
+	tool := mcpcore.Tool[none, said]{
+		Name: "leaky", Description: "d",
+		Handler: func(ctx *mcpcore.Context, _ none) (said, error) {
+			go func() {
+				time.Sleep(50 * time.Millisecond)
+				ctx.Progress(1, 2, "late")
+				_, err := mcpcore.Elicit[Name](ctx, "late question")
+				late <- err
+			}()
+			return said{"done"}, nil
+		},
+	}
+	for _, era := range eras {
+		cs, _, _ := connectClient(t, answering("accept", map[string]any{"name": "x"}, nil), era, tool)
+		wiretest.CallTool(t, cs, "leaky", map[string]any{})
+		if err := receive(t, "the late question's error", late); mcperr.CodeOf(err) != mcperr.CodeInternalError {
+			t.Errorf("%s: a question after the call ended = %v, want InternalError", era, err)
+		}
+	}
+}
+
+func TestProgressDropsWhatIsNotANumber(t *testing.T) {
+	t.Parallel()
+	tool := mcpcore.Tool[none, said]{
+		Name: "odd", Description: "d",
+		Handler: func(ctx *mcpcore.Context, _ none) (said, error) {
+			ctx.Progress(5, 10, "half")
+			ctx.Progress(math.NaN(), 10, "nan")
+			ctx.Progress(math.Inf(1), 10, "inf")
+			ctx.Progress(1, 10, "backwards")
+			for i := range 1000 {
+				ctx.Progress(float64(10+i), 10, "done again") // past the total: the throttle holds
+			}
+			ctx.Progress(7, math.NaN(), "unknown total")
+			return said{"ok"}, nil
+		},
+	}
+	var mu sync.Mutex
+	var got []*mcp.ProgressNotificationParams
+	opts := &mcp.ClientOptions{ProgressNotificationHandler: func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
+		mu.Lock()
+		got = append(got, r.Params)
+		mu.Unlock()
+	}}
+	cs, _, _ := connectClient(t, opts, "", tool)
+	params := &mcp.CallToolParams{Name: "odd", Arguments: map[string]any{}}
+	params.SetProgressToken(7)
+	if _, err := cs.CallTool(context.Background(), params); err != nil {
+		t.Fatal(err)
+	}
+	wiretest.WaitFor(t, "the first notifications", func() bool { mu.Lock(); defer mu.Unlock(); return len(got) >= 2 })
+	mu.Lock()
+	defer mu.Unlock()
+	if len(got) > mcpcore.ProgressBurst+5 {
+		t.Errorf("%d notifications; reports past the total must stay throttled", len(got))
+	}
+	for i, p := range got {
+		if math.IsNaN(p.Progress) || math.IsInf(p.Progress, 0) || (i > 0 && p.Progress <= got[i-1].Progress) || p.Message == "backwards" {
+			t.Errorf("notification %d = %+v", i, p)
+		}
+	}
+}
+
+func TestHandWrittenInputSchemaMustStayBounded(t *testing.T) {
+	t.Parallel()
+	for name, raw := range map[string]string{
+		"propertyNames": `{"type":"object","propertyNames":{"maxLength":3}}`,
+		"contains":      `{"type":"object","properties":{"l":{"type":"array","contains":{"type":"string"}}}}`,
+		"loop":          `{"type":"object","allOf":[{"$ref":"#"}]}`,
+		"not an object": `{"type":"array"}`,
+	} {
+		tool := mcpcore.Tool[map[string]any, said]{Name: "raw", Description: "d", InputSchema: []byte(raw),
+			Handler: func(*mcpcore.Context, map[string]any) (said, error) { return said{}, nil }}
+		if _, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{Getenv: noEnv}, tool); err == nil {
+			t.Errorf("%s: NewServer accepted %s", name, raw)
+		}
+	}
+}
+
+func TestSubscriptionsAcceptWhatAReadAccepts(t *testing.T) {
+	t.Parallel()
+	type digits struct {
+		ID string `json:"id" pattern:"^[0-9]+$"`
+	}
+	watched := mcpcore.Resource[digits, string]{
+		Name: "item", URITemplate: "test://items/{id}", MIMEType: "text/plain", Subscribe: true,
+		Handler: func(_ *mcpcore.Context, p digits) (string, error) { return p.ID, nil },
+	}
+	cs, _, _ := connectClient(t, nil, sessionEra, watched)
+	for _, uri := range []string{"test://items/7"} {
+		if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: uri}); err != nil {
+			t.Errorf("Subscribe(%s) = %v", uri, err)
+		}
+	}
+	for _, uri := range []string{"test://items/%00", "test://items/abc", "test://other/7"} {
+		if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: uri}); err == nil {
+			t.Errorf("Subscribe(%s) succeeded; a read of it is refused", uri)
+		}
 	}
 }

@@ -102,8 +102,13 @@ func (r Resource[Params, Out]) register(s *Server) error {
 		return fmt.Errorf("resource %q: %w", r.Name, err)
 	}
 	if r.Subscribe {
+		// A subscription is accepted for exactly the URIs a read accepts.
 		s.subscriptions = append(s.subscriptions, func(uri string) bool {
-			return uri == r.URITemplate || (!static && tmpl.Match(uri) != nil)
+			if static {
+				return uri == r.URITemplate
+			}
+			_, err := r.params(tmpl, validator, uri)
+			return err == nil
 		})
 	}
 	handler := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
@@ -113,13 +118,14 @@ func (r Resource[Params, Out]) register(s *Server) error {
 		if e != nil {
 			return nil, newFailure(e, nil).rpcError()
 		}
+		bind := func() string { return binding("resource", r.URITemplate, req.Params.URI) }
 		res, err := guard(func() (*mcp.ReadResourceResult, error) {
-			if err := s.admitState(c, req.Params.RequestState); err != nil {
+			if err := s.admitState(c, bind, req.Params.RequestState); err != nil {
 				return nil, err
 			}
 			return r.read(c.ctx, tmpl, validator, mime)
 		})
-		if questions, state := s.questions(c, err); questions != nil {
+		if questions, state := s.questions(c, bind, err); questions != nil {
 			return &mcp.ReadResourceResult{InputRequests: questions, RequestState: state}, nil
 		}
 		size := 0
@@ -144,21 +150,7 @@ func (r Resource[Params, Out]) register(s *Server) error {
 
 // read decodes the URI's variables, runs the handler and renders its output.
 func (r Resource[Params, Out]) read(c *Context, tmpl *uritemplate.Template, v *schema.Validator, mime string) (*mcp.ReadResourceResult, error) {
-	match := tmpl.Match(c.uri)
-	if match == nil && c.uri != tmpl.Raw() {
-		return nil, mcp.ResourceNotFoundError(c.uri)
-	}
-	vars := make(map[string]string, len(match))
-	for name, value := range match {
-		vars[name] = value.String()
-		if i := strings.IndexFunc(vars[name], unicode.IsControl); i >= 0 && !r.AllowControlCharacters {
-			r, _ := utf8.DecodeRuneInString(vars[name][i:])
-			return nil, mcperr.ValidationError(
-				fmt.Sprintf("URI variable %q holds a control character (%U); control characters are not allowed", name, r),
-				mcperr.WithData(map[string]any{"variable": name}))
-		}
-	}
-	params, err := decodeStrings[Params](v, vars)
+	params, err := r.params(tmpl, v, c.uri)
 	if err != nil {
 		return nil, err
 	}
@@ -171,6 +163,26 @@ func (r Resource[Params, Out]) read(c *Context, tmpl *uritemplate.Template, v *s
 		return nil, err
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{contents}}, nil
+}
+
+// params decodes and validates the variables of uri, as a read does.
+func (r Resource[Params, Out]) params(tmpl *uritemplate.Template, v *schema.Validator, uri string) (Params, error) {
+	var zero Params
+	match := tmpl.Match(uri)
+	if match == nil && uri != tmpl.Raw() {
+		return zero, mcp.ResourceNotFoundError(uri)
+	}
+	vars := make(map[string]string, len(match))
+	for name, value := range match {
+		vars[name] = value.String()
+		if i := strings.IndexFunc(vars[name], unicode.IsControl); i >= 0 && !r.AllowControlCharacters {
+			r, _ := utf8.DecodeRuneInString(vars[name][i:])
+			return zero, mcperr.ValidationError(
+				fmt.Sprintf("URI variable %q holds a control character (%U); control characters are not allowed", name, r),
+				mcperr.WithData(map[string]any{"variable": name}))
+		}
+	}
+	return decodeStrings[Params](v, vars)
 }
 
 // resourceContents renders a handler's output by its Go type.

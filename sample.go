@@ -66,19 +66,17 @@ func (c *Context) Sample(s Sampling, opts ...AskOption) (*Sample, error) {
 	//lint:ignore SA1019 sampling stays in the protocol through its deprecation window, and clients use it.
 	params := &mcp.CreateMessageParams{Messages: msgs, SystemPrompt: s.SystemPrompt, MaxTokens: maxTokens,
 		Temperature: s.Temperature, StopSequences: s.StopSequences, ModelPreferences: s.ModelPreferences}
+	key, err := c.x.begin(askOptions(opts).key, "sampling")
+	if err != nil {
+		return nil, err
+	}
 	if c.x.mrtr {
-		a := askOptions(opts)
-		answer, err := c.x.answer(c.x.key(a.key, "sampling"), params, func(r mcp.InputResponse) bool {
-			_, ok := r.(*mcp.CreateMessageWithToolsResult)
-			return ok
-		})
+		r, err := answerTo[mcp.CreateMessageWithToolsResult](c.x, key, params)
 		if err != nil {
 			return nil, err
 		}
-		r := answer.(*mcp.CreateMessageWithToolsResult)
 		return newSample(r.Content, r.Model, r.StopReason), nil
 	}
-	c.x.key("", "")
 	if c.session == nil {
 		return nil, mcperr.ServiceUnavailable("Sample: there is no client session to ask.")
 	}
@@ -106,18 +104,17 @@ func (c *Context) Roots(opts ...AskOption) ([]*mcp.Root, error) {
 	if err := c.RequireClient(CapabilityRoots); err != nil {
 		return nil, err
 	}
+	key, err := c.x.begin(askOptions(opts).key, "roots")
+	if err != nil {
+		return nil, err
+	}
 	if c.x.mrtr {
-		a := askOptions(opts)
-		answer, err := c.x.answer(c.x.key(a.key, "roots"), &mcp.ListRootsParams{}, func(r mcp.InputResponse) bool {
-			_, ok := r.(*mcp.ListRootsResult)
-			return ok
-		})
+		r, err := answerTo[mcp.ListRootsResult](c.x, key, &mcp.ListRootsParams{})
 		if err != nil {
 			return nil, err
 		}
-		return answer.(*mcp.ListRootsResult).Roots, nil
+		return r.Roots, nil
 	}
-	c.x.key("", "")
 	if c.session == nil {
 		return nil, mcperr.ServiceUnavailable("Roots: there is no client session to ask.")
 	}

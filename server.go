@@ -1,6 +1,7 @@
 package mcpcore
 
 import (
+	"bytes"
 	"crypto/rand"
 	"errors"
 	"fmt"
@@ -142,7 +143,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		shutdown: opts.ShutdownTimeout,
 		inflight: newInflight(),
 	}
-	switch s.stateKey = opts.StateKey; {
+	switch s.stateKey = bytes.Clone(opts.StateKey); {
 	case s.stateKey == nil:
 		s.stateKey = make([]byte, 32)
 		rand.Read(s.stateKey)

@@ -43,7 +43,9 @@ type Tool[In, Out any] struct {
 	// tools/list and used to validate the arguments instead of the schema
 	// inferred from In. Use it for what struct tags cannot say ($defs,
 	// allOf, if/then/else); In must still decode every valid argument
-	// object (map[string]any always does).
+	// object (map[string]any always does). So that validation stays
+	// bounded, NewServer refuses a schema that loops on itself or uses
+	// patternProperties, propertyNames, contains or dependentSchemas.
 	InputSchema json.RawMessage
 	// Errors is the tool's error contract: every failure mode it declares.
 	// It is checked when the server starts and published in tools/list.
@@ -76,6 +78,16 @@ func (t Tool[In, Out]) register(s *Server) error {
 	inV, err := schema.NewValidator(in)
 	if err != nil {
 		return fmt.Errorf("tool %q: input schema: %w", t.Name, err)
+	}
+	if t.InputSchema != nil {
+		// What a client sends must cost bounded work, and fail only for
+		// its own faults.
+		if !inV.Bounded() {
+			return fmt.Errorf("tool %q: InputSchema uses a keyword whose validation mcpcore cannot bound (patternProperties, propertyNames, contains, dependentSchemas, dependencies, a schema-valued unevaluatedProperties or unevaluatedItems, or a $schema other than draft 2020-12); express it with properties, additionalProperties and items", t.Name)
+		}
+		if err := inV.Loops(); err != nil {
+			return fmt.Errorf("tool %q: InputSchema: %w", t.Name, err)
+		}
 	}
 	outV, err := schema.NewValidator(out)
 	if err != nil {

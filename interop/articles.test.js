@@ -297,31 +297,33 @@ function exchanges(transport) {
   });
 }
 
-// statelessExchanges is what is left of the exchanges on a stateless server:
-// it keeps no session, so it knows nothing of the capabilities the client
-// declared when it initialized, and it cannot send the client a request (nor,
-// with no GET stream, a notification outside a call). A call that needs to ask
-// the client fails with -32021 even from a client that declared the
-// capability; the progress the call reports before it asks still reaches the
-// client, on the call's own stream.
+// statelessExchanges is what is left of the exchanges on a stateless server
+// under the session protocol: with no session, the server cannot send the
+// client a request (nor, with no GET stream, a notification outside a call).
+// A call that needs to ask the client fails with ServiceUnavailable, saying
+// why, even from a client that declared the capability; the progress the
+// call reports before it asks still reaches the client, on the call's own
+// stream.
 function statelessExchanges(transport) {
-  test('sampling and elicitation fail with -32021, progress made before the question still arrives', async () => {
+  test('sampling and elicitation fail with ServiceUnavailable, progress made before the question still arrives', async () => {
     const { client, heard } = await open(transport(), 'interop-stateless');
     try {
       const progress = [];
-      await assert.rejects(
-        client.callTool({ name: 'summarize_abstract', arguments: { pmid: SLEEP.pmid } }, undefined, { onprogress: (p) => progress.push(p) }),
-        isProtocolError(-32021, (err) => assert.deepEqual(err.data, { requiredCapabilities: { sampling: {} } })),
-      );
+      const sampled = await client.callTool({ name: 'summarize_abstract', arguments: { pmid: SLEEP.pmid } }, undefined, {
+        onprogress: (p) => progress.push(p),
+      });
+      assert.equal(sampled.isError, true);
+      assert.equal(sampled.structuredContent.error.code, -32000);
+      assert.match(sampled.structuredContent.error.message, /cannot ask the client for sampling: it serves without sessions/);
+      assert.match(sampled.content[0].text, /^Error: This server cannot ask the client for sampling/);
       // On the wire (onprogress may miss the step sent just before the
-      // error, as in exchanges).
+      // result, as in exchanges).
       const onWire = heard.wire.filter((m) => m.method === 'notifications/progress').map((m) => m.params.progress);
       assert.deepEqual(onWire, [0, 1], `progress on the wire ${JSON.stringify(onWire)}`);
       assert.ok(progress.length >= 1, 'onprogress heard the first step');
-      await assert.rejects(
-        client.callTool({ name: 'retract_article', arguments: { pmid: SLEEP.pmid } }),
-        isProtocolError(-32021, (err) => assert.deepEqual(err.data, { requiredCapabilities: { elicitation: {} } })),
-      );
+      const elicited = await client.callTool({ name: 'retract_article', arguments: { pmid: SLEEP.pmid } });
+      assert.equal(elicited.isError, true);
+      assert.match(elicited.structuredContent.error.message, /cannot ask the client for elicitation/);
       assert.equal(heard.samples.length + heard.elicits.length, 0, 'the client was never asked');
       // The failures before any question are the tools' own.
       const res = await client.callTool({ name: 'retract_article', arguments: { pmid: '42' } });

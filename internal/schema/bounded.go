@@ -79,25 +79,27 @@ type walkState struct {
 // newBoundedSchema returns the bounded form of doc, a decoded schema
 // document, or nil when it has none: doc uses a keyword whose loop the
 // bounded walk does not control (see rewriteDoc), or has no loop to bound.
-func newBoundedSchema(doc any) (*boundedSchema, error) {
+// uncontrolled reports that doc has loops the bounded walk does not
+// control, so that its validation is unbounded.
+func newBoundedSchema(doc any) (bs *boundedSchema, uncontrolled bool, err error) {
 	rw := rewriter{ok: true}
 	out := rw.schema(doc)
 	if !rw.ok || !rw.renamed {
-		return nil, nil
+		return nil, !rw.ok, nil
 	}
 	b, err := json.Marshal(out)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	bs := &boundedSchema{doc: b, needEval: rw.uneval}
+	bs = &boundedSchema{doc: b, needEval: rw.uneval}
 	first, err := bs.compile()
 	if err != nil {
 		// Not expected: the original compiled. Validate it unbounded
 		// rather than refuse a schema for the sake of an optimisation.
-		return nil, nil
+		return nil, true, nil
 	}
 	bs.free = append(bs.free, first)
-	return bs, nil
+	return bs, false, nil
 }
 
 // compile compiles one copy of the rewritten schema.

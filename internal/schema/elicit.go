@@ -36,6 +36,9 @@ func Elicitation(t reflect.Type) (*jsonschema.Schema, error) {
 			// A multi-select is a list; a nil slice is left out, not null.
 			p.Type, p.Types = "array", nil
 		}
+		if p.Pattern != "" {
+			return nil, fmt.Errorf("schema: elicitation type %v: property %q has a pattern, which MCP's elicitation forms do not carry: the client could not enforce it; check the answer in the handler", t, name)
+		}
 		if !primitive(p) {
 			return nil, fmt.Errorf("schema: elicitation type %v: property %q is %s; an elicitation form holds only strings, numbers, integers, booleans and lists of enum strings",
 				t, name, marshalOr(p))
@@ -55,7 +58,7 @@ func primitive(p *jsonschema.Schema) bool {
 		return true
 	case "array":
 		it := p.Items
-		return it != nil && it.Type == "string" && (len(it.Enum) > 0 || len(it.AnyOf) > 0)
+		return it != nil && ((it.Type == "string" && len(it.Enum) > 0) || (it.Type == "" && len(it.AnyOf) > 0))
 	}
 	return false
 }

@@ -35,7 +35,7 @@ func TestElicitationEnums(t *testing.T) {
 		"titled": `{"type":"string","oneOf":[{"title":"Alpha","const":"a"},{"title":"Beta","const":"b"}]}`,
 		"legacy": `{"type":"string","enum":["a","b"],"enumNames":["Alpha","Beta"]}`,
 		"multi":  `{"type":"array","items":{"type":"string","enum":["a","b"]}}`,
-		"tmulti": `{"type":"array","items":{"type":"string","anyOf":[{"title":"Alpha","const":"a"},{"title":"Beta","const":"b"}]}}`,
+		"tmulti": `{"type":"array","items":{"anyOf":[{"title":"Alpha","const":"a"},{"title":"Beta","const":"b"}]}}`,
 		"count":  `{"type":"integer","default":3}`,
 		"ok":     `{"type":"boolean"}`,
 	}
@@ -86,6 +86,21 @@ func TestElicitationRefusesWhatAFormCannotHold(t *testing.T) {
 		"both title forms": {reflect.TypeFor[struct {
 			S string `enum:"a" enumTitles:"A" enumNames:"A"`
 		}](), "not both"},
+		"enum on a pointer": {reflect.TypeFor[struct {
+			S *string `enum:"a,b"`
+		}](), "string or []string"},
+		"empty enum value": {reflect.TypeFor[struct {
+			S string `enum:"a,"`
+		}](), "empty entry"},
+		"repeated enum value": {reflect.TypeFor[struct {
+			S string `enum:"a,a"`
+		}](), "twice"},
+		"empty title": {reflect.TypeFor[struct {
+			S string `enum:"a,b" enumTitles:"A,"`
+		}](), "empty entry"},
+		"pattern": {reflect.TypeFor[struct {
+			S string `pattern:"^a$"`
+		}](), "pattern"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -86,18 +87,32 @@ func applyEnum(prop *jsonschema.Schema, f reflect.StructField) error {
 		return nil
 	}
 	ft := f.Type
-	for ft.Kind() == reflect.Pointer {
-		ft = ft.Elem()
-	}
 	multi := ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.String
 	if ft.Kind() != reflect.String && !multi {
+		// A pointer's null would be outside the enum: use omitempty.
 		return fmt.Errorf("an enum tag needs a string or []string field, not %v", f.Type)
 	}
-	values := strings.Split(tag, ",")
 	split := func(what, list string) ([]string, error) {
+		parts := strings.Split(list, ",")
+		if slices.Contains(parts, "") {
+			return nil, fmt.Errorf("%s %q has an empty entry", what, list)
+		}
+		return parts, nil
+	}
+	values, err := split("enum", tag)
+	if err != nil {
+		return err
+	}
+	if len(values) != len(slices.Compact(slices.Sorted(slices.Values(values)))) {
+		return fmt.Errorf("enum %q lists a value twice", tag)
+	}
+	split = func(what, list string) ([]string, error) {
 		parts := strings.Split(list, ",")
 		if len(parts) != len(values) {
 			return nil, fmt.Errorf("%s has %d entries for %d enum values", what, len(parts), len(values))
+		}
+		if slices.Contains(parts, "") {
+			return nil, fmt.Errorf("%s %q has an empty entry", what, list)
 		}
 		return parts, nil
 	}
@@ -121,6 +136,8 @@ func applyEnum(prop *jsonschema.Schema, f reflect.StructField) error {
 			opts[i] = &jsonschema.Schema{Const: jsonschema.Ptr[any](v), Title: ts[i]}
 		}
 		if multi {
+			// MCP's titled multi-select: items are the anyOf alone.
+			target.Type = ""
 			target.AnyOf = opts
 		} else {
 			target.OneOf = opts

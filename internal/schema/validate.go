@@ -49,6 +49,7 @@ type Validator struct {
 	// when the schema uses a keyword the bounded walk does not support
 	// (see rewriteDoc) or has nothing to loop over.
 	bounded     *boundedSchema
+	unbounded   bool // the schema has loops the bounded walk does not control
 	hasDefaults bool
 }
 
@@ -96,7 +97,7 @@ func NewValidator(s *jsonschema.Schema) (*Validator, error) {
 	if bad != nil {
 		return nil, bad
 	}
-	if v.bounded, err = newBoundedSchema(doc); err != nil {
+	if v.bounded, v.unbounded, err = newBoundedSchema(doc); err != nil {
 		return nil, err
 	}
 	return v, nil
@@ -637,4 +638,34 @@ func show(v any) string {
 	}
 	r := []rune(string(b))
 	return string(r[:maxRunes]) + "…"
+}
+
+// Bounded reports whether the validator bounds its work for any value (see
+// bounded.go). Schemas inferred from Go types always are; a hand-written
+// schema that uses a keyword the bounded walk does not cover
+// (patternProperties, propertyNames, contains, dependentSchemas, a
+// non-boolean unevaluatedProperties, another draft's $schema) is not.
+func (v *Validator) Bounded() bool { return !v.unbounded }
+
+// Loops reports a schema that cannot validate even an empty object because
+// its references go round in a circle ({"allOf": [{"$ref": "#"}]}), which
+// would otherwise fail every call as if the input were at fault.
+func (v *Validator) Loops() error {
+	err := v.compiled.Validate(map[string]any{})
+	var ve *sv.ValidationError
+	if !errors.As(err, &ve) {
+		return nil
+	}
+	var cycle error
+	var walk func(*sv.ValidationError)
+	walk = func(e *sv.ValidationError) {
+		if k, ok := e.ErrorKind.(*kind.RefCycle); ok && cycle == nil {
+			cycle = fmt.Errorf("schema: its references loop: %s and %s resolve to each other", k.KeywordLocation1, k.KeywordLocation2)
+		}
+		for _, c := range e.Causes {
+			walk(c)
+		}
+	}
+	walk(ve)
+	return cycle
 }

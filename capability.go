@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 sampling and roots are deprecated from protocol 2026-07-28 (SEP-2577) but stay in the protocol through its deprecation window, and clients use them.
+
 package mcpcore
 
 import (

@@ -30,10 +30,10 @@ func (s *Server) addCompletions(ref string, complete map[string]CompleteFunc, na
 	}
 	for _, arg := range slices.Sorted(maps.Keys(complete)) {
 		if !slices.Contains(names, arg) {
-			return fmt.Errorf("Complete has a completer for %q, which is not one of %q", arg, names)
+			return fmt.Errorf("the Complete map has a completer for %q, which is not one of %q", arg, names)
 		}
 		if complete[arg] == nil {
-			return fmt.Errorf("Complete has a nil completer for %q", arg)
+			return fmt.Errorf("the Complete map has a nil completer for %q", arg)
 		}
 	}
 	if s.completions == nil {

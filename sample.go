@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 sampling and roots are deprecated from protocol 2026-07-28 (SEP-2577) but stay in the protocol through its deprecation window, and clients use them.
+
 package mcpcore
 
 import (
@@ -39,6 +41,9 @@ type Sample struct {
 
 // Sample asks the client's model for a completion and returns it. The
 // client may show the request to its user, change it, or refuse it.
+// Sampling (and roots) are deprecated from protocol 2026-07-28 (SEP-2577),
+// and stay in the protocol through their deprecation window: prefer calling
+// a model provider from the server where you can.
 //
 // The outcomes: the client did not declare sampling, the protocol error of
 // [Context.RequireClient]; under MCP 2026-07-28 and later, before the client

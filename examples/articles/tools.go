@@ -189,7 +189,6 @@ func summarize(ctx *mcpcore.Context, in summarizeInput) (summarizeOutput, error)
 			ctx.RecoveryFor(unknownPMID))
 	}
 	ctx.Progress(1, steps, "Asking the client's model for a summary")
-	//mcplint:ignore error-contract-conformance Sample fails with InvalidParams only for a Sampling without Prompt or Messages, and this one has a Prompt
 	s, err := ctx.Sample(mcpcore.Sampling{
 		SystemPrompt: "You summarize scientific abstracts for a general reader.",
 		Prompt:       "Summarize this abstract in one sentence.\n\nTitle: " + a.Title + "\n\n" + a.Abstract,

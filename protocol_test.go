@@ -782,3 +782,48 @@ func TestSubscriptionsAcceptWhatAReadAccepts(t *testing.T) {
 		}
 	}
 }
+
+func TestContentHelpersOnTheWire(t *testing.T) {
+	t.Parallel()
+	tool := mcpcore.Tool[none, none]{
+		Name: "media", Description: "d",
+		Handler: func(*mcpcore.Context, none) (none, error) { return none{}, nil },
+		Format: func(none) ([]mcp.Content, error) {
+			return []mcp.Content{
+				mcpcore.Text("t"),
+				mcpcore.Image([]byte{1, 2}, "image/png"),
+				mcpcore.Audio([]byte{3}, "audio/wav"),
+				mcpcore.EmbeddedText("test://a", "text/plain", "a"),
+				mcpcore.EmbeddedBlob("test://b", "application/octet-stream", []byte{4}),
+				mcpcore.ResourceLink("test://c", "c", "text/plain"),
+			}, nil
+		},
+	}
+	prompt := mcpcore.Prompt[struct{}]{
+		Name: "p", Description: "d",
+		Handler: func(*mcpcore.Context, struct{}) ([]*mcp.PromptMessage, error) {
+			return []*mcp.PromptMessage{
+				mcpcore.UserMessage(mcpcore.EmbeddedText("test://a", "text/plain", "a")),
+				mcpcore.AssistantMessage(mcpcore.Text("ok")),
+			}, nil
+		},
+	}
+	cs, _, _ := connectClient(t, nil, "", tool, prompt)
+	res := wiretest.CallTool(t, cs, "media", map[string]any{})
+	wiretest.AssertJSON(t, "content", wiretest.JSON(t, res.Content), `[
+		{"type": "text", "text": "t"},
+		{"type": "image", "data": "AQI=", "mimeType": "image/png"},
+		{"type": "audio", "data": "Aw==", "mimeType": "audio/wav"},
+		{"type": "resource", "resource": {"uri": "test://a", "mimeType": "text/plain", "text": "a"}},
+		{"type": "resource", "resource": {"uri": "test://b", "mimeType": "application/octet-stream", "blob": "BA=="}},
+		{"type": "resource_link", "uri": "test://c", "name": "c", "mimeType": "text/plain"}
+	]`)
+	got, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "p"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wiretest.AssertJSON(t, "messages", wiretest.JSON(t, got.Messages), `[
+		{"role": "user", "content": {"type": "resource", "resource": {"uri": "test://a", "mimeType": "text/plain", "text": "a"}}},
+		{"role": "assistant", "content": {"type": "text", "text": "ok"}}
+	]`)
+}

@@ -1,0 +1,146 @@
+package mcpclient_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/mcpclient"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// ErrorOf reads a failed tool call back into the error its handler returned.
+func ExampleErrorOf() {
+	cs, err := connect(nil, orderItem)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer cs.Close()
+
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{
+		Name:      "order_item",
+		Arguments: map[string]any{"item": "teapot"},
+	})
+	if err != nil {
+		fmt.Println(mcpclient.FromRPC(err))
+		return
+	}
+	if e := mcpclient.ErrorOf(res); e != nil {
+		fmt.Println(e.Code(), e.Message())
+		fmt.Println("reason:", e.Data()["reason"])
+		fmt.Println("next:", e.RecoveryHint())
+	}
+	// Output:
+	// NotFound teapot is out of stock
+	// reason: out_of_stock
+	// next: Call list_items to find an item that is in stock.
+}
+
+// Call returns the tool's typed output, or the server's error, which
+// errors.As and mcperr.CodeOf read as the server's own code does.
+func ExampleCall() {
+	cs, err := connect(nil, orderItem)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer cs.Close()
+	ctx := context.Background()
+
+	out, err := mcpclient.Call[orderOutput](ctx, cs, "order_item", orderInput{Item: "kettle"})
+	fmt.Println(out.OrderID, err)
+
+	_, err = mcpclient.Call[orderOutput](ctx, cs, "order_item", orderInput{Item: "teapot"})
+	var e *mcperr.Error
+	if errors.As(err, &e) && e.Data()["reason"] == outOfStock.Reason {
+		fmt.Println(mcperr.CodeOf(err), "-", e.RecoveryHint())
+	}
+	// Output:
+	// o-1 <nil>
+	// NotFound - Call list_items to find an item that is in stock.
+}
+
+// ReadResource and GetPrompt return JSON-RPC errors as *mcperr.Error too.
+func ExampleFromRPC() {
+	cs, err := connect(nil, orderItem)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer cs.Close()
+
+	_, err = cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "no_such_prompt"})
+	e := mcpclient.FromRPC(err)
+	fmt.Println(e.Code(), e.Code().Category())
+	// Output:
+	// InvalidParams client
+}
+
+// Contract reads the failures a tool declares from tools/list, before any
+// call fails.
+func ExampleContract() {
+	cs, err := connect(nil, orderItem)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer cs.Close()
+
+	for tool, err := range cs.Tools(context.Background(), nil) {
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		contract, err := mcpclient.Contract(tool)
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		for _, f := range contract {
+			fmt.Printf("%s: %s %v (retryable %v)\n", tool.Name, f.Reason, f.Code, f.Retryable == mcpcore.Retryable)
+		}
+	}
+	// Output:
+	// order_item: out_of_stock NotFound (retryable false)
+	// order_item: warehouse_busy ServiceUnavailable (retryable true)
+}
+
+// Retry retries what the tool's contract declares retryable, and nothing
+// else.
+func ExampleRetry() {
+	cs, err := connect(nil, orderItem)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer cs.Close()
+	ctx := context.Background()
+	contracts, err := mcpclient.Contracts(ctx, cs)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	opts := mcperr.RetryOptions{BaseDelay: time.Millisecond, Jitter: -1}
+	order := func(item string) (orderOutput, int, error) {
+		attempts := 0
+		out, err := mcpclient.Retry(ctx, opts, contracts["order_item"], func(ctx context.Context) (orderOutput, error) {
+			attempts++
+			return mcpclient.Call[orderOutput](ctx, cs, "order_item", orderInput{Item: item})
+		})
+		return out, attempts, err
+	}
+
+	busy.Store(2) // warehouse_busy twice, then the order goes through
+	out, attempts, err := order("kettle")
+	fmt.Println(out.OrderID, attempts, err)
+
+	_, attempts, err = order("teapot") // out_of_stock: declared NotRetryable
+	fmt.Println(attempts, err)
+	// Output:
+	// o-1 3 <nil>
+	// 1 teapot is out of stock
+}

@@ -1,0 +1,307 @@
+package mcptest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/internal/schema"
+	"github.com/seed417024ea/mcpcore/mcpclient"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// callTimeout bounds a fuzzed call: a call the server never answers is a
+// finding, not a hung fuzzer.
+const callTimeout = 10 * time.Second
+
+// servers are the logs of the servers built by NewServer, for FuzzTool.
+var servers sync.Map // *mcpcore.Server → *Logs
+
+// NewServer builds a server for defs as [Start] does, without connecting
+// a client: for [FuzzTool], which reads its log records to check what only
+// the server knows (that a failure was classified from a plain error).
+// Its records are kept (the latest 1 MiB), not shown in the test's log,
+// since a fuzz target may not log. A definition the server refuses fails
+// the test.
+func NewServer(t testing.TB, info mcpcore.Info, defs ...mcpcore.Definition) *mcpcore.Server {
+	t.Helper()
+	logs := &Logs{t: t, closed: true, limit: 1 << 20}
+	srv, err := mcpcore.NewServer(info, &mcpcore.ServerOptions{
+		Logger: logs.logger(), Getenv: func(string) string { return "" }, RepeatWindow: -1,
+	}, defs...)
+	if err != nil {
+		t.Fatalf("mcptest: NewServer: %v", err)
+	}
+	servers.Store(srv, logs)
+	return srv
+}
+
+// FuzzTool fuzzes one tool of srv: it seeds f with argument objects made
+// from the tool's input schema (valid shapes, each property's values and
+// defaults, missing and mistyped properties, unknown keys) and with raw
+// bytes that are not an object at all, then calls the tool with every
+// input `go test -fuzz` makes, through a client in memory. On every call
+// it checks the framework's promises:
+//   - nothing escapes: the call is answered, and the server answers the
+//     next one;
+//   - no JSON-RPC error but the protocol's own for a tool: InvalidParams
+//     (arguments that are not an object) and MissingClientCapability;
+//   - every failure is a well-formed error result: a known code, a
+//     message, and a text that says the same as structuredContent.error;
+//   - a failure classified from a plain Go error, or from a panic, carries
+//     no data (checked when srv comes from [NewServer]);
+//   - the result, success or failure, validates against the tool's
+//     advertised outputSchema.
+//
+// Call it from a Fuzz function:
+//
+//	func FuzzFetchArticles(f *testing.F) {
+//		mcptest.FuzzTool(f, mcptest.NewServer(f, info, definitions()...), "fetch_articles")
+//	}
+func FuzzTool(f *testing.F, srv *mcpcore.Server, tool string) {
+	f.Helper()
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.MCPServer().Connect(ctx, st, nil)
+	if err != nil {
+		f.Fatalf("mcptest: server Connect: %v", err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcptest-fuzz", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		f.Fatalf("mcptest: client Connect: %v", err)
+	}
+	f.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	var def *mcp.Tool
+	for t, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			f.Fatalf("mcptest: tools/list: %v", err)
+		}
+		if t.Name == tool {
+			def = t
+		}
+	}
+	if def == nil {
+		f.Fatalf("mcptest: the server has no tool %q", tool)
+	}
+	output, err := outputValidator(def)
+	if err != nil {
+		f.Fatalf("mcptest: tool %s: outputSchema: %v", tool, err)
+	}
+	for _, seed := range seeds(def.InputSchema) {
+		f.Add(seed)
+	}
+	logs, _ := servers.Load(srv)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var args any = json.RawMessage(data)
+		if !json.Valid(data) {
+			args = map[string]any{"raw": string(data)} // the client can only send JSON
+		}
+		callCtx, cancel := context.WithTimeout(ctx, callTimeout)
+		defer cancel()
+		res, err := cs.CallTool(callCtx, &mcp.CallToolParams{Name: tool, Arguments: args})
+		if callCtx.Err() != nil {
+			t.Fatalf("tools/call %s with %s: no answer within %v", tool, data, callTimeout)
+		}
+		if err != nil {
+			var rpc *jsonrpc.Error
+			if errors.As(err, &rpc) && (rpc.Code == jsonrpc.CodeInvalidParams || rpc.Code == int64(mcperr.CodeMissingClientCapability)) {
+				return
+			}
+			t.Fatalf("tools/call %s with %s: %v (the server must answer with a result)", tool, data, err)
+		}
+		if res.IsError {
+			checkFailure(t, res, data)
+			if l, ok := logs.(*Logs); ok {
+				checkClassified(t, l, tool, res, data)
+			}
+		}
+		if output != nil && res.StructuredContent != nil {
+			if r := output.Check(jsonValue(res.StructuredContent)); !r.Valid() {
+				t.Fatalf("tools/call %s with %s: structuredContent does not validate against the advertised outputSchema: %s\nresult: %s",
+					tool, data, r.Summary(), mustJSON(res))
+			}
+		}
+	})
+}
+
+// checkFailure checks that an error result is well formed.
+func checkFailure(t *testing.T, res *mcp.CallToolResult, input []byte) {
+	t.Helper()
+	e := mcpclient.ErrorOf(res)
+	sc, _ := jsonValue(res.StructuredContent).(map[string]any)
+	wire, _ := sc["error"].(map[string]any)
+	switch {
+	case wire == nil:
+		t.Fatalf("input %s: an error result without structuredContent.error: %s", input, mustJSON(res))
+	case e == nil || !e.Code().Known():
+		t.Fatalf("input %s: an error result with an unknown code: %s", input, mustJSON(res))
+	case e.Message() == "":
+		t.Fatalf("input %s: an error result without a message: %s", input, mustJSON(res))
+	}
+	want := "Error: " + e.Message()
+	if hint := e.RecoveryHint(); hint != "" {
+		want += "\n\nRecovery: " + hint
+	}
+	if len(res.Content) == 0 {
+		t.Fatalf("input %s: an error result without content: %s", input, mustJSON(res))
+	}
+	if text, _ := res.Content[0].(*mcp.TextContent); text == nil || text.Text != want {
+		t.Fatalf("input %s: content[0].text does not render structuredContent.error (want %q): %s", input, want, mustJSON(res))
+	}
+}
+
+// checkClassified checks, from the server's record of the failure, that a
+// failure classified from a plain error or a panic carries no data.
+func checkClassified(t *testing.T, logs *Logs, tool string, res *mcp.CallToolResult, input []byte) {
+	t.Helper()
+	recs := logs.Find("Error in tool:" + tool + ":")
+	if len(recs) == 0 {
+		return
+	}
+	last := recs[len(recs)-1]
+	_, classified := last["originalType"]
+	_, panicked := last["panic"]
+	if (classified || panicked) && len(mcpclient.ErrorOf(res).Data()) > 0 {
+		t.Fatalf("input %s: a failure classified from a plain error or a panic carries data: %s", input, mustJSON(res))
+	}
+}
+
+// outputValidator compiles a tool's advertised outputSchema (nil when it
+// has none).
+func outputValidator(def *mcp.Tool) (*schema.Validator, error) {
+	if def.OutputSchema == nil {
+		return nil, nil
+	}
+	b, err := json.Marshal(def.OutputSchema)
+	if err != nil {
+		return nil, err
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, err
+	}
+	return schema.NewValidator(&s)
+}
+
+// seeds are argument objects made from an input schema, and raw inputs
+// that are not objects.
+func seeds(inputSchema any) [][]byte {
+	s, _ := jsonValue(inputSchema).(map[string]any)
+	props, _ := s["properties"].(map[string]any)
+	required := map[string]bool{}
+	if req, ok := s["required"].([]any); ok {
+		for _, r := range req {
+			if name, ok := r.(string); ok {
+				required[name] = true
+			}
+		}
+	}
+	var out []map[string]any
+	full, minimal := map[string]any{}, map[string]any{}
+	names := slices.Sorted(maps.Keys(props))
+	for _, name := range names {
+		p, _ := props[name].(map[string]any)
+		samples := samplesOf(p)
+		full[name] = samples[0]
+		if required[name] {
+			minimal[name] = samples[0]
+		}
+		for _, v := range samples[1:] {
+			o := maps.Clone(full)
+			o[name] = v
+			out = append(out, o)
+		}
+	}
+	out = append(out, full, minimal, map[string]any{})
+	for _, name := range names {
+		without := maps.Clone(full)
+		delete(without, name)
+		out = append(out, without)
+	}
+	extra := maps.Clone(full)
+	extra["mcptest_unknown"] = true
+	out = append(out, extra)
+	var seeds [][]byte
+	for _, o := range out {
+		b, _ := json.Marshal(o)
+		seeds = append(seeds, b)
+	}
+	for _, raw := range []string{"null", "[]", `"text"`, "42", "{", "", `{"a":`, strings.Repeat("[", 64)} {
+		seeds = append(seeds, []byte(raw))
+	}
+	return seeds
+}
+
+// samplesOf returns values for a property: a plausible one first, then
+// edge cases and values of other types.
+func samplesOf(p map[string]any) []any {
+	var out []any
+	if d, ok := p["default"]; ok {
+		out = append(out, d)
+	}
+	if enum, ok := p["enum"].([]any); ok {
+		out = append(out, enum...)
+	}
+	types := []string{}
+	switch t := p["type"].(type) {
+	case string:
+		types = append(types, t)
+	case []any:
+		for _, x := range t {
+			if s, ok := x.(string); ok {
+				types = append(types, s)
+			}
+		}
+	}
+	for _, t := range types {
+		switch t {
+		case "string":
+			out = append(out, "a", "", strings.Repeat("x", 300), "line\nbreak\x00", "../../etc/passwd")
+		case "integer":
+			out = append(out, 1, 0, -1, 1<<53, 1.5)
+		case "number":
+			out = append(out, 1.5, 0, -1, 1e308)
+		case "boolean":
+			out = append(out, true, false)
+		case "array":
+			item := any("a")
+			if items, ok := p["items"].(map[string]any); ok {
+				item = samplesOf(items)[0]
+			}
+			out = append(out, []any{item}, []any{}, []any{item, item, nil})
+		case "object":
+			out = append(out, map[string]any{}, map[string]any{"k": "v"})
+		case "null":
+			out = append(out, nil)
+		}
+	}
+	// Values of the wrong type.
+	out = append(out, nil, 7, "seven", true, []any{1}, map[string]any{"x": 1})
+	if len(out) == 0 {
+		out = append(out, "a")
+	}
+	return out
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%v", v)
+	}
+	return string(b)
+}

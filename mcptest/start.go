@@ -1,0 +1,230 @@
+//lint:file-ignore SA1019 log notifications are deprecated from protocol 2026-07-28 (SEP-2577) but stay in the protocol through its deprecation window, and a test kit must hear them.
+
+package mcptest
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed417024ea/mcpcore"
+)
+
+// discard is the logger of servers whose records nobody reads.
+var discard = slog.New(slog.DiscardHandler)
+
+// Options adjust the server and the client of [StartWith].
+type Options struct {
+	// Server are the server's options. Its Logger defaults to the test's
+	// log (see [Client.Logs]) and its Getenv to an empty environment, so
+	// that a test never depends on the process environment.
+	Server *mcpcore.ServerOptions
+	// Client are the client's options: the handlers with which it answers
+	// the server's questions (CreateMessageHandler, ElicitationHandler),
+	// and its capabilities. The kit adds its own notification handlers,
+	// after calling any given here.
+	Client *mcp.ClientOptions
+	// ProtocolVersion is the version the client asks for; "" for the
+	// latest. "2025-11-25" makes the server ask its questions during the
+	// call; "2026-07-28" and later, in the result (see
+	// mcpcore.ErrInputRequired).
+	ProtocolVersion string
+}
+
+// A Client is a client session connected to a server in memory, with
+// helpers for tests. Session is the SDK's session, for anything the
+// helpers do not cover; calls through it are recorded for contract
+// coverage too.
+type Client struct {
+	Session *mcp.ClientSession
+	t       testing.TB
+	srv     *mcpcore.Server
+	logs    *Logs
+
+	mu       sync.Mutex
+	progress []*mcp.ProgressNotificationParams
+	messages []*mcp.LoggingMessageParams
+	updates  []string
+}
+
+// Start serves defs in memory and returns a connected client. The server
+// logs to the test's log (records at debug and above, as JSON); the
+// session closes when the test ends. A definition the server refuses
+// fails the test.
+//
+//	c := mcptest.Start(t, mcpcore.Info{Name: "shop"}, orderItem)
+//	res := c.CallTool("order_item", map[string]any{"item": "teapot"})
+//	mcptest.AssertFailure(t, res, outOfStock)
+func Start(t testing.TB, info mcpcore.Info, defs ...mcpcore.Definition) *Client {
+	t.Helper()
+	return StartWith(t, info, nil, defs...)
+}
+
+// StartWith is [Start] with options.
+func StartWith(t testing.TB, info mcpcore.Info, opts *Options, defs ...mcpcore.Definition) *Client {
+	t.Helper()
+	if opts == nil {
+		opts = &Options{}
+	}
+	c := &Client{t: t, logs: newLogs(t)}
+	var so mcpcore.ServerOptions
+	if opts.Server != nil {
+		so = *opts.Server
+	}
+	if so.Logger == nil {
+		so.Logger = c.logs.logger()
+	}
+	if so.Getenv == nil {
+		so.Getenv = func(string) string { return "" }
+	}
+	srv, err := mcpcore.NewServer(info, &so, defs...)
+	if err != nil {
+		t.Fatalf("mcptest: NewServer: %v", err)
+	}
+	c.srv = srv
+	var co mcp.ClientOptions
+	if opts.Client != nil {
+		co = *opts.Client
+	}
+	c.hear(&co)
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.MCPServer().Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatalf("mcptest: server Connect: %v", err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcptest", Version: "1"}, &co).Connect(ctx, recorder{ct}, &mcp.ClientSessionOptions{ProtocolVersion: opts.ProtocolVersion})
+	if err != nil {
+		t.Fatalf("mcptest: client Connect: %v", err)
+	}
+	c.Session = cs
+	t.Cleanup(func() {
+		cs.Close()
+		ss.Wait()
+	})
+	return c
+}
+
+// hear chains the kit's notification handlers after the user's.
+func (c *Client) hear(co *mcp.ClientOptions) {
+	progress, logging, updated := co.ProgressNotificationHandler, co.LoggingMessageHandler, co.ResourceUpdatedHandler
+	co.ProgressNotificationHandler = func(ctx context.Context, r *mcp.ProgressNotificationClientRequest) {
+		if progress != nil {
+			progress(ctx, r)
+		}
+		c.mu.Lock()
+		c.progress = append(c.progress, r.Params)
+		c.mu.Unlock()
+	}
+	co.LoggingMessageHandler = func(ctx context.Context, r *mcp.LoggingMessageRequest) {
+		if logging != nil {
+			logging(ctx, r)
+		}
+		c.mu.Lock()
+		c.messages = append(c.messages, r.Params)
+		c.mu.Unlock()
+	}
+	co.ResourceUpdatedHandler = func(ctx context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
+		if updated != nil {
+			updated(ctx, r)
+		}
+		c.mu.Lock()
+		c.updates = append(c.updates, r.Params.URI)
+		c.mu.Unlock()
+	}
+}
+
+// Server returns the server the client is connected to.
+func (c *Client) Server() *mcpcore.Server { return c.srv }
+
+// Logs returns the server's log records so far.
+func (c *Client) Logs() *Logs { return c.logs }
+
+// CallTool calls a tool with args (anything that encodes as a JSON object)
+// and returns its result, failing the test on a protocol error. A tool's
+// failure is a result, not an error: check it with [AssertFailure].
+func (c *Client) CallTool(name string, args any) *mcp.CallToolResult {
+	c.t.Helper()
+	res, err := c.Call(name, args, nil)
+	if err != nil {
+		c.t.Fatalf("mcptest: tools/call %s: %v", name, err)
+	}
+	return res
+}
+
+// Call calls a tool with args and returns what the client got: a result,
+// or a JSON-RPC error (such as MissingClientCapability). A non-nil
+// progressToken asks for progress notifications (see [Client.Progress]).
+func (c *Client) Call(name string, args any, progressToken any) (*mcp.CallToolResult, error) {
+	if args == nil {
+		args = map[string]any{}
+	}
+	params := &mcp.CallToolParams{Name: name, Arguments: args}
+	if progressToken != nil {
+		params.SetProgressToken(progressToken)
+	}
+	return c.Session.CallTool(context.Background(), params)
+}
+
+// ReadResource reads a resource; a failure is the JSON-RPC error the server
+// sent (mcpclient turns it back into an *mcperr.Error).
+func (c *Client) ReadResource(uri string) (*mcp.ReadResourceResult, error) {
+	return c.Session.ReadResource(context.Background(), &mcp.ReadResourceParams{URI: uri})
+}
+
+// GetPrompt gets a prompt with its arguments.
+func (c *Client) GetPrompt(name string, args map[string]string) (*mcp.GetPromptResult, error) {
+	return c.Session.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: name, Arguments: args})
+}
+
+// Subscribe subscribes to a resource; [Client.ResourceUpdates] lists the
+// updates heard.
+func (c *Client) Subscribe(uri string) error {
+	return c.Session.Subscribe(context.Background(), &mcp.SubscribeParams{URI: uri})
+}
+
+// SetLogLevel asks the server for log messages at level and above
+// ("debug", "info", "notice", "warning", "error", …); [Client.LogMessages]
+// lists them.
+func (c *Client) SetLogLevel(level mcp.LoggingLevel) error {
+	return c.Session.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: level})
+}
+
+// Progress returns the progress notifications heard so far.
+func (c *Client) Progress() []*mcp.ProgressNotificationParams {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.progress)
+}
+
+// LogMessages returns the log notifications heard so far.
+func (c *Client) LogMessages() []*mcp.LoggingMessageParams {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.messages)
+}
+
+// ResourceUpdates returns the URIs of the resource updates heard so far.
+func (c *Client) ResourceUpdates() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return slices.Clone(c.updates)
+}
+
+// WaitFor waits until cond holds, failing the test after 10 seconds:
+// notifications may arrive after the result of the call that sent them.
+func (c *Client) WaitFor(what string, cond func() bool) {
+	c.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			c.t.Fatalf("mcptest: timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

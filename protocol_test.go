@@ -24,6 +24,7 @@ import (
 
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
+	"github.com/seed417024ea/mcpcore/mcptest"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -41,10 +42,12 @@ type said struct {
 	Text string `json:"text"`
 }
 
-func connectClient(t *testing.T, opts *mcp.ClientOptions, version string, defs ...mcpcore.Definition) (*mcp.ClientSession, *mcpcore.Server, *wiretest.LogBuffer) {
+// start serves defs to a kit client with opts that asks for protocol
+// version ("" for the latest).
+func start(t *testing.T, opts *mcp.ClientOptions, version string, defs ...mcpcore.Definition) *mcptest.Client {
 	t.Helper()
-	srv, logs := newServer(t, nil, defs...)
-	return wiretest.ConnectWith(t, srv.MCPServer(), opts, version), srv, logs
+	return mcptest.StartWith(t, mcpcore.Info{Name: "test-server", Version: "0.0.1"},
+		&mcptest.Options{Client: opts, ProtocolVersion: version, Server: &mcpcore.ServerOptions{RepeatWindow: -1}}, defs...)
 }
 
 func TestProgressIsThrottledForwardOnlyAndComplete(t *testing.T) {
@@ -72,10 +75,10 @@ func TestProgressIsThrottledForwardOnlyAndComplete(t *testing.T) {
 			mu.Lock()
 			got = nil
 			mu.Unlock()
-			cs, _, _ := connectClient(t, opts, era, busy)
+			c := start(t, opts, era, busy)
 			params := &mcp.CallToolParams{Name: "busy", Arguments: map[string]any{}}
 			params.SetProgressToken("tok-1")
-			if res, err := cs.CallTool(context.Background(), params); err != nil || res.IsError {
+			if res, err := c.Session.CallTool(context.Background(), params); err != nil || res.IsError {
 				t.Fatalf("CallTool = %v, %v", res, err)
 			}
 			wiretest.WaitFor(t, "the final progress notification", func() bool {
@@ -105,8 +108,8 @@ func TestProgressIsThrottledForwardOnlyAndComplete(t *testing.T) {
 		mu.Lock()
 		got = nil
 		mu.Unlock()
-		cs, _, _ := connectClient(t, opts, "", busy)
-		wiretest.CallTool(t, cs, "busy", map[string]any{})
+		c := start(t, opts, "", busy)
+		c.CallTool("busy", map[string]any{})
 		mu.Lock()
 		defer mu.Unlock()
 		if len(got) != 0 {
@@ -139,8 +142,8 @@ func TestSampleRoundTrip(t *testing.T) {
 	for _, era := range eras {
 		t.Run(era, func(t *testing.T) {
 			t.Parallel()
-			cs, _, _ := connectClient(t, opts, era, ask)
-			if got := wiretest.Text(t, wiretest.CallTool(t, cs, "ask", map[string]any{})); got != "Paris (m1)" {
+			c := start(t, opts, era, ask)
+			if got := wiretest.Text(t, c.CallTool("ask", map[string]any{})); got != "Paris (m1)" {
 				t.Errorf("text = %q, want the client's answer", got)
 			}
 		})
@@ -152,8 +155,8 @@ func TestSampleFailures(t *testing.T) {
 	t.Run("client without the capability", func(t *testing.T) {
 		t.Parallel()
 		for _, era := range eras {
-			cs, _, _ := connectClient(t, nil, era, ask)
-			_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{}})
+			c := start(t, nil, era, ask)
+			_, err := c.Session.CallTool(context.Background(), &mcp.CallToolParams{Name: "ask", Arguments: map[string]any{}})
 			e := rpcError(t, err)
 			if e.Code != int64(mcperr.CodeMissingClientCapability) || !strings.Contains(string(e.Data), `"requiredCapabilities":{"sampling":{}}`) {
 				t.Errorf("%s: error = %d %s %s, want -32021 naming sampling in data.requiredCapabilities", era, e.Code, e.Message, e.Data)
@@ -165,8 +168,8 @@ func TestSampleFailures(t *testing.T) {
 		opts := &mcp.ClientOptions{CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 			return nil, errors.New("the user rejected the sampling request")
 		}}
-		cs, _, _ := connectClient(t, opts, sessionEra, ask)
-		e := errorResult(t, wiretest.CallTool(t, cs, "ask", map[string]any{}))
+		c := start(t, opts, sessionEra, ask)
+		e := errorResult(t, c.CallTool("ask", map[string]any{}))
 		if e["code"] != float64(mcperr.CodeServiceUnavailable) || !strings.Contains(e["message"].(string), "sampling/createMessage") {
 			t.Errorf("error = %v, want ServiceUnavailable naming the method", e)
 		}
@@ -217,8 +220,8 @@ func TestElicitAccept(t *testing.T) {
 		t.Run(era, func(t *testing.T) {
 			t.Parallel()
 			var seen mcp.ElicitParams
-			cs, _, _ := connectClient(t, answering("accept", map[string]any{"username": "ada"}, &seen), era, signup(true))
-			if got := wiretest.Text(t, wiretest.CallTool(t, cs, "signup", map[string]any{})); got != "ada/free" {
+			c := start(t, answering("accept", map[string]any{"username": "ada"}, &seen), era, signup(true))
+			if got := wiretest.Text(t, c.CallTool("signup", map[string]any{})); got != "ada/free" {
 				t.Errorf("text = %q, want the answer with the default applied", got)
 			}
 			wiretest.AssertJSON(t, "requested schema", wiretest.JSON(t, seen.RequestedSchema), `{
@@ -238,14 +241,10 @@ func TestElicitDeclined(t *testing.T) {
 	for _, action := range []string{"decline", "cancel"} {
 		t.Run(action+" declared", func(t *testing.T) {
 			t.Parallel()
-			cs, _, logs := connectClient(t, answering(action, nil, nil), sessionEra, signup(true))
-			e := errorResult(t, wiretest.CallTool(t, cs, "signup", map[string]any{}))
-			data := e["data"].(map[string]any)
-			if e["code"] != float64(mcperr.CodeInvalidRequest) || data["reason"] != "consent_declined" || data["action"] != action ||
-				data["recovery"].(map[string]any)["hint"] != declinedFailure.Recovery {
-				t.Errorf("error = %v, want the declared consent_declined with its recovery", e)
-			}
-			recs := logs.Failures(t, "tool:signup")
+			c := start(t, answering(action, nil, nil), sessionEra, signup(true))
+			mcptest.AssertFailure(t, c.CallTool("signup", map[string]any{}), declinedFailure,
+				mcptest.DeclaredRecovery(), mcptest.Data("action", action))
+			recs := c.Logs().Find("Error in tool:signup")
 			if len(recs) != 1 || recs[0]["level"] != "NOTICE" {
 				t.Errorf("failure records = %v, want one at the declared severity NOTICE", recs)
 			}
@@ -253,11 +252,10 @@ func TestElicitDeclined(t *testing.T) {
 	}
 	t.Run("undeclared", func(t *testing.T) {
 		t.Parallel()
-		cs, _, _ := connectClient(t, answering("decline", nil, nil), sessionEra, signup(false))
-		e := errorResult(t, wiretest.CallTool(t, cs, "signup", map[string]any{}))
-		if e["code"] != float64(mcperr.CodeInvalidRequest) || e["data"].(map[string]any)["reason"] != "consent_declined" {
-			t.Errorf("error = %v, want InvalidRequest with reason consent_declined", e)
-		}
+		c := start(t, answering("decline", nil, nil), sessionEra, signup(false))
+		// The framework's own consent_declined: InvalidRequest, no recovery.
+		mcptest.AssertFailure(t, c.CallTool("signup", map[string]any{}),
+			mcpcore.Failure{Reason: mcpcore.ReasonConsentDeclined, Code: mcperr.CodeInvalidRequest}, mcptest.Data("action", "decline"))
 	})
 	t.Run("answer that does not fit the form", func(t *testing.T) {
 		t.Parallel()
@@ -265,13 +263,13 @@ func TestElicitDeclined(t *testing.T) {
 		// not is caught by the server.
 		opts := &mcp.ClientOptions{MultiRoundTrip: &mcp.MultiRoundTripOptions{Disabled: true},
 			ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, nil }}
-		cs, _, _ := connectClient(t, opts, resultEra, signup(true))
+		c := start(t, opts, resultEra, signup(true))
 		ctx := context.Background()
-		first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup", Arguments: map[string]any{}})
+		first, err := c.Session.CallTool(ctx, &mcp.CallToolParams{Name: "signup", Arguments: map[string]any{}})
 		if err != nil || len(first.InputRequests) != 1 || first.InputRequests["mcpcore/elicitation-1"] == nil {
 			t.Fatalf("first round = %v, %v; want one question, keyed mcpcore/elicitation-1", first, err)
 		}
-		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup", Arguments: map[string]any{}, RequestState: first.RequestState,
+		res, err := c.Session.CallTool(ctx, &mcp.CallToolParams{Name: "signup", Arguments: map[string]any{}, RequestState: first.RequestState,
 			InputResponses: mcp.InputResponseMap{"mcpcore/elicitation-1": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"username": "ada", "plan": "gold"}}}})
 		if err != nil {
 			t.Fatal(err)
@@ -305,9 +303,9 @@ func TestInputRequiredRounds(t *testing.T) {
 		ElicitationHandler:   func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, nil },
 		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) { return nil, nil },
 	}
-	cs, _, _ := connectClient(t, opts, resultEra, greet, ask)
+	c := start(t, opts, resultEra, greet, ask)
 	ctx := context.Background()
-	first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{}})
+	first, err := c.Session.CallTool(ctx, &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +330,7 @@ func TestInputRequiredRounds(t *testing.T) {
 		"greeting": &mcp.CreateMessageWithToolsResult{Content: []mcp.Content{&mcp.TextContent{Text: "Hello"}}, Model: "m", Role: "assistant"},
 	}
 	retry := func(name, state string, answers mcp.InputResponseMap) (*mcp.CallToolResult, error) {
-		return cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}, InputResponses: answers, RequestState: state})
+		return c.Session.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: map[string]any{}, InputResponses: answers, RequestState: state})
 	}
 
 	t.Run("answered", func(t *testing.T) {
@@ -427,29 +425,29 @@ func TestSubscriptions(t *testing.T) {
 		},
 	}
 	updated := make(chan string, 10)
-	cs, srv, _ := connectClient(t, &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
+	c := start(t, &mcp.ClientOptions{ResourceUpdatedHandler: func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
 		updated <- r.Params.URI
 	}}, sessionEra, watched, fixed, touch)
 	ctx := context.Background()
 
-	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://items/7"}); err != nil {
+	if err := c.Session.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://items/7"}); err != nil {
 		t.Fatalf("Subscribe: %v", err)
 	}
-	wiretest.CallTool(t, cs, "touch", map[string]any{"id": "8"}) // not subscribed
-	wiretest.CallTool(t, cs, "touch", map[string]any{"id": "7"})
+	c.CallTool("touch", map[string]any{"id": "8"}) // not subscribed
+	c.CallTool("touch", map[string]any{"id": "7"})
 	if got := receive(t, "the update notification", updated); got != "test://items/7" {
 		t.Errorf("notification for %q, want test://items/7 only", got)
 	}
-	if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "test://items/7"}); err != nil {
+	if err := c.Session.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "test://items/7"}); err != nil {
 		t.Fatalf("Unsubscribe: %v", err)
 	}
-	if err := srv.NotifyResourceUpdated(ctx, "test://items/7"); err != nil {
+	if err := c.Server().NotifyResourceUpdated(ctx, "test://items/7"); err != nil {
 		t.Fatal(err)
 	}
-	if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://fixed"}); err == nil {
+	if err := c.Session.Subscribe(ctx, &mcp.SubscribeParams{URI: "test://fixed"}); err == nil {
 		t.Error("Subscribe to a resource that does not accept subscriptions succeeded")
 	}
-	if err := srv.NotifyResourceUpdated(ctx, "test://fixed"); err == nil {
+	if err := c.Server().NotifyResourceUpdated(ctx, "test://fixed"); err == nil {
 		t.Error("NotifyResourceUpdated for a resource without Subscribe succeeded")
 	}
 	select {
@@ -458,11 +456,11 @@ func TestSubscriptions(t *testing.T) {
 	default:
 	}
 
-	list, err := cs.ListResources(ctx, nil)
+	list, err := c.Session.ListResources(ctx, nil)
 	if err != nil || len(list.Resources) != 1 || list.Resources[0].URI != "test://fixed" {
 		t.Errorf("resources/list = %v, %v; want the URI without variables as a resource", list, err)
 	}
-	read, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://fixed"})
+	read, err := c.Session.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://fixed"})
 	if err != nil || read.Contents[0].Text != "fixed" {
 		t.Errorf("read = %v, %v", read, err)
 	}
@@ -501,9 +499,9 @@ func TestCompletion(t *testing.T) {
 		},
 		Handler: func(*mcpcore.Context, pickArgs) ([]*mcp.PromptMessage, error) { return nil, nil },
 	}
-	cs, _, _ := connectClient(t, nil, "", pick)
+	c := start(t, nil, "", pick)
 	complete := func(arg, value string) (*mcp.CompleteResult, error) {
-		return cs.Complete(context.Background(), &mcp.CompleteParams{
+		return c.Session.Complete(context.Background(), &mcp.CompleteParams{
 			Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "pick"}, Argument: mcp.CompleteParamsArgument{Name: arg, Value: value}})
 	}
 	res, err := complete("fruit", "ap")
@@ -520,7 +518,7 @@ func TestCompletion(t *testing.T) {
 			t.Errorf("complete(fruit, %s) error = %d %q, want %v without the panic's text", value, e.Code, e.Message, code)
 		}
 	}
-	res, err = cs.Complete(context.Background(), &mcp.CompleteParams{
+	res, err = c.Session.Complete(context.Background(), &mcp.CompleteParams{
 		Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "other"}, Argument: mcp.CompleteParamsArgument{Name: "x", Value: "y"}})
 	if err != nil || len(res.Completion.Values) != 0 {
 		t.Errorf("complete of an unknown prompt = %v, %v; want no suggestions", res, err)
@@ -548,19 +546,19 @@ func TestHandWrittenInputSchema(t *testing.T) {
 		Name: "raw", Description: "d", InputSchema: []byte(raw),
 		Handler: func(_ *mcpcore.Context, in map[string]any) (said, error) { return said{fmt.Sprint(in["a"])}, nil },
 	}
-	cs, _, _ := connectClient(t, nil, "", tool)
-	list, err := cs.ListTools(context.Background(), nil)
+	c := start(t, nil, "", tool)
+	list, err := c.Session.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	wiretest.AssertJSON(t, "inputSchema", wiretest.JSON(t, list.Tools[0].InputSchema), raw)
-	if e := errorResult(t, wiretest.CallTool(t, cs, "raw", map[string]any{"a": 0})); e["code"] != float64(mcperr.CodeValidationError) {
+	if e := errorResult(t, c.CallTool("raw", map[string]any{"a": 0})); e["code"] != float64(mcperr.CodeValidationError) {
 		t.Errorf("a=0 error = %v, want ValidationError from the if/then rule", e)
 	}
-	if e := errorResult(t, wiretest.CallTool(t, cs, "raw", map[string]any{"b": 1})); e["code"] != float64(mcperr.CodeValidationError) {
+	if e := errorResult(t, c.CallTool("raw", map[string]any{"b": 1})); e["code"] != float64(mcperr.CodeValidationError) {
 		t.Errorf("b=1 error = %v, want ValidationError from additionalProperties", e)
 	}
-	if res := wiretest.CallTool(t, cs, "raw", map[string]any{"a": 3}); res.IsError {
+	if res := c.CallTool("raw", map[string]any{"a": 3}); res.IsError {
 		t.Errorf("a=3 failed: %v", wiretest.Text(t, res))
 	}
 }
@@ -611,8 +609,8 @@ func TestQuestionsOneAfterAnother(t *testing.T) {
 		mu.Lock()
 		runs, asked = 0, nil
 		mu.Unlock()
-		cs, _, _ := connectClient(t, opts, era, tool)
-		if got := wiretest.Text(t, wiretest.CallTool(t, cs, "steps", map[string]any{})); got != "ada true" {
+		c := start(t, opts, era, tool)
+		if got := wiretest.Text(t, c.CallTool("steps", map[string]any{})); got != "ada true" {
 			t.Errorf("%s: text = %q", era, got)
 		}
 		mu.Lock()
@@ -638,8 +636,8 @@ func TestQuestionKeysAreTheHandlersToKeepApart(t *testing.T) {
 		},
 	} {
 		for _, era := range eras {
-			cs, _, _ := connectClient(t, opts, era, mcpcore.Tool[none, said]{Name: "keys", Description: "d", Handler: handler})
-			e := errorResult(t, wiretest.CallTool(t, cs, "keys", map[string]any{}))
+			c := start(t, opts, era, mcpcore.Tool[none, said]{Name: "keys", Description: "d", Handler: handler})
+			e := errorResult(t, c.CallTool("keys", map[string]any{}))
 			if e["code"] != float64(mcperr.CodeInternalError) || !strings.Contains(e["message"].(string), "key") {
 				t.Errorf("%s, %s: error = %v, want an InternalError about the key", name, era, e)
 			}
@@ -662,18 +660,18 @@ func TestRequestStateIsBoundToTheArguments(t *testing.T) {
 		},
 		Format: func(s said) ([]mcp.Content, error) { return []mcp.Content{mcpcore.Text(s.Text)}, nil },
 	}
-	cs, _, _ := connectClient(t, opts, resultEra, tool)
+	c := start(t, opts, resultEra, tool)
 	ctx := context.Background()
-	first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "del", Arguments: map[string]any{"id": "A"}})
+	first, err := c.Session.CallTool(ctx, &mcp.CallToolParams{Name: "del", Arguments: map[string]any{"id": "A"}})
 	if err != nil || !first.NeedsInput() {
 		t.Fatalf("first round = %v, %v", first, err)
 	}
 	answers := mcp.InputResponseMap{"ok": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}}
-	_, err = cs.CallTool(ctx, &mcp.CallToolParams{Name: "del", Arguments: map[string]any{"id": "B"}, InputResponses: answers, RequestState: first.RequestState})
+	_, err = c.Session.CallTool(ctx, &mcp.CallToolParams{Name: "del", Arguments: map[string]any{"id": "B"}, InputResponses: answers, RequestState: first.RequestState})
 	if e := rpcError(t, err); e.Code != int64(mcperr.CodeInvalidParams) {
 		t.Errorf("state of id=A for id=B: error %d %s, want InvalidParams", e.Code, e.Message)
 	}
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "del", Arguments: map[string]any{"id": "A"}, InputResponses: answers, RequestState: first.RequestState})
+	res, err := c.Session.CallTool(ctx, &mcp.CallToolParams{Name: "del", Arguments: map[string]any{"id": "A"}, InputResponses: answers, RequestState: first.RequestState})
 	if err != nil || wiretest.Text(t, res) != "checked A" {
 		t.Errorf("state of id=A for id=A = %v, %v", res, err)
 	}
@@ -695,8 +693,8 @@ func TestQuestionsAfterTheCallEndedAreRefused(t *testing.T) {
 		},
 	}
 	for _, era := range eras {
-		cs, _, _ := connectClient(t, answering("accept", map[string]any{"name": "x"}, nil), era, tool)
-		wiretest.CallTool(t, cs, "leaky", map[string]any{})
+		c := start(t, answering("accept", map[string]any{"name": "x"}, nil), era, tool)
+		c.CallTool("leaky", map[string]any{})
 		if err := receive(t, "the late question's error", late); mcperr.CodeOf(err) != mcperr.CodeInternalError {
 			t.Errorf("%s: a question after the call ended = %v, want InternalError", era, err)
 		}
@@ -726,10 +724,10 @@ func TestProgressDropsWhatIsNotANumber(t *testing.T) {
 		got = append(got, r.Params)
 		mu.Unlock()
 	}}
-	cs, _, _ := connectClient(t, opts, "", tool)
+	c := start(t, opts, "", tool)
 	params := &mcp.CallToolParams{Name: "odd", Arguments: map[string]any{}}
 	params.SetProgressToken(7)
-	if _, err := cs.CallTool(context.Background(), params); err != nil {
+	if _, err := c.Session.CallTool(context.Background(), params); err != nil {
 		t.Fatal(err)
 	}
 	wiretest.WaitFor(t, "the first notifications", func() bool { mu.Lock(); defer mu.Unlock(); return len(got) >= 2 })
@@ -770,14 +768,14 @@ func TestSubscriptionsAcceptWhatAReadAccepts(t *testing.T) {
 		Name: "item", URITemplate: "test://items/{id}", MIMEType: "text/plain", Subscribe: true,
 		Handler: func(_ *mcpcore.Context, p digits) (string, error) { return p.ID, nil },
 	}
-	cs, _, _ := connectClient(t, nil, sessionEra, watched)
+	c := start(t, nil, sessionEra, watched)
 	for _, uri := range []string{"test://items/7"} {
-		if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: uri}); err != nil {
+		if err := c.Session.Subscribe(context.Background(), &mcp.SubscribeParams{URI: uri}); err != nil {
 			t.Errorf("Subscribe(%s) = %v", uri, err)
 		}
 	}
 	for _, uri := range []string{"test://items/%00", "test://items/abc", "test://other/7"} {
-		if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: uri}); err == nil {
+		if err := c.Session.Subscribe(context.Background(), &mcp.SubscribeParams{URI: uri}); err == nil {
 			t.Errorf("Subscribe(%s) succeeded; a read of it is refused", uri)
 		}
 	}
@@ -808,8 +806,8 @@ func TestContentHelpersOnTheWire(t *testing.T) {
 			}, nil
 		},
 	}
-	cs, _, _ := connectClient(t, nil, "", tool, prompt)
-	res := wiretest.CallTool(t, cs, "media", map[string]any{})
+	c := start(t, nil, "", tool, prompt)
+	res := c.CallTool("media", map[string]any{})
 	wiretest.AssertJSON(t, "content", wiretest.JSON(t, res.Content), `[
 		{"type": "text", "text": "t"},
 		{"type": "image", "data": "AQI=", "mimeType": "image/png"},
@@ -818,7 +816,7 @@ func TestContentHelpersOnTheWire(t *testing.T) {
 		{"type": "resource", "resource": {"uri": "test://b", "mimeType": "application/octet-stream", "blob": "BA=="}},
 		{"type": "resource_link", "uri": "test://c", "name": "c", "mimeType": "text/plain"}
 	]`)
-	got, err := cs.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "p"})
+	got, err := c.Session.GetPrompt(context.Background(), &mcp.GetPromptParams{Name: "p"})
 	if err != nil {
 		t.Fatal(err)
 	}

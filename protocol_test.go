@@ -24,8 +24,8 @@ import (
 
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
-	"github.com/seed417024ea/mcpcore/mcptest"
 	"github.com/seed417024ea/mcpcore/mcperr"
+	"github.com/seed417024ea/mcpcore/mcptest"
 )
 
 // The protocol versions of the two ways of asking the client.

@@ -5,7 +5,6 @@ package main
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +15,8 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
+	"github.com/seed417024ea/mcpcore/mcpclient"
+	"github.com/seed417024ea/mcpcore/mcptest"
 )
 
 // These tests are the exchanges a tool has with its client, on the wire:
@@ -34,105 +35,41 @@ func name(version string) string {
 	return version
 }
 
-// peer is what a test client heard from the server.
-type peer struct {
-	mu       sync.Mutex
-	progress []*mcp.ProgressNotificationParams
-	updated  []string
-	samples  []*mcp.CreateMessageParams
-	elicits  []*mcp.ElicitParams
-}
-
-func (p *peer) record(f func()) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	f()
-}
-
-// connectPeer resets the library, serves the example over in-memory
-// transports and connects a client with opts (its capabilities and answers),
-// whose notifications and questions p records. It returns the session and
-// the server's log.
-func connectPeer(t *testing.T, version string, p *peer, opts *mcp.ClientOptions) (*mcp.ClientSession, *wiretest.LogBuffer) {
+// start resets the library and serves the example to a client that asks
+// for version and answers the server's questions with client's handlers.
+func start(t *testing.T, version string, client *mcp.ClientOptions) *mcptest.Client {
 	t.Helper()
 	library.mu.Lock()
 	library.articles = newArticles()
 	library.mu.Unlock()
-
-	logs := &wiretest.LogBuffer{}
-	srv, err := mcpcore.NewServer(info, &mcpcore.ServerOptions{
-		Logger: slog.New(mcpcore.NewLogHandler(logs, slog.LevelDebug, true)),
-		Getenv: func(string) string { return "" },
-	}, definitions()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if opts == nil {
-		opts = &mcp.ClientOptions{}
-	}
-	o := *opts
-	o.ProgressNotificationHandler = func(_ context.Context, r *mcp.ProgressNotificationClientRequest) {
-		p.record(func() { p.progress = append(p.progress, r.Params) })
-	}
-	o.ResourceUpdatedHandler = func(_ context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
-		p.record(func() { p.updated = append(p.updated, r.Params.URI) })
-	}
-	ct, st := mcp.NewInMemoryTransports()
-	ctx := context.Background()
-	ss, err := srv.MCPServer().Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "exchange-test", Version: "0.0.1"}, &o).
-		Connect(ctx, ct, &mcp.ClientSessionOptions{ProtocolVersion: version})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-	})
-	return cs, logs
+	return mcptest.StartWith(t, info, &mcptest.Options{Client: client, ProtocolVersion: version}, definitions()...)
 }
 
-// model answers sampling requests with text, recording them in p.
-func model(p *peer, text string) func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-	return func(_ context.Context, r *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
-		p.record(func() { p.samples = append(p.samples, r.Params) })
+// asked records the questions the server asked the client.
+type asked struct {
+	mu      sync.Mutex
+	samples []*mcp.CreateMessageParams
+	elicits []*mcp.ElicitParams
+}
+
+// model answers sampling requests with text, recording them in q.
+func model(q *asked, text string) *mcp.ClientOptions {
+	return &mcp.ClientOptions{CreateMessageHandler: func(_ context.Context, r *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		q.samples = append(q.samples, r.Params)
 		return &mcp.CreateMessageResult{Role: "assistant", Model: "test-model", StopReason: "endTurn", Content: &mcp.TextContent{Text: text}}, nil
-	}
+	}}
 }
 
-// user answers elicitations with action and content, recording them in p.
-func user(p *peer, action string, content map[string]any) func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-	return func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-		p.record(func() { p.elicits = append(p.elicits, r.Params) })
+// user answers elicitations with action and content, recording them in q.
+func user(q *asked, action string, content map[string]any) *mcp.ClientOptions {
+	return &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		q.elicits = append(q.elicits, r.Params)
 		return &mcp.ElicitResult{Action: action, Content: content}, nil
-	}
-}
-
-// callWithProgress calls a tool with a progress token.
-func callWithProgress(t *testing.T, cs *mcp.ClientSession, name string, args any) *mcp.CallToolResult {
-	t.Helper()
-	params := &mcp.CallToolParams{Name: name, Arguments: args}
-	params.SetProgressToken("progress-1")
-	res, err := cs.CallTool(context.Background(), params)
-	if err != nil {
-		t.Fatalf("CallTool(%s): %v", name, err)
-	}
-	return res
-}
-
-// assertError checks an error result: its text and its structured error.
-func assertError(t *testing.T, res *mcp.CallToolResult, text, structured string) {
-	t.Helper()
-	if !res.IsError {
-		t.Errorf("isError = false, want true")
-	}
-	if got := wiretest.Text(t, res); got != text {
-		t.Errorf("content[0].text:\n got %q\nwant %q", got, text)
-	}
-	wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, structured)
+	}}
 }
 
 // assertProtocolError checks that err is the JSON-RPC error want.
@@ -148,9 +85,12 @@ func assertProtocolError(t *testing.T, err error, want string) {
 func TestSummarizeAbstract(t *testing.T) {
 	for _, version := range versions {
 		t.Run(name(version), func(t *testing.T) {
-			p := &peer{}
-			cs, _ := connectPeer(t, version, p, &mcp.ClientOptions{CreateMessageHandler: model(p, "  Teenagers who sleep longer remember more.\n")})
-			res := callWithProgress(t, cs, "summarize_abstract", map[string]any{"pmid": "31000001"})
+			q := &asked{}
+			c := start(t, version, model(q, "  Teenagers who sleep longer remember more.\n"))
+			res, err := c.Call("summarize_abstract", map[string]any{"pmid": "31000001"}, "progress-1")
+			if err != nil {
+				t.Fatalf("CallTool(summarize_abstract): %v", err)
+			}
 			if res.IsError {
 				t.Fatalf("isError = true: %s", wiretest.Text(t, res))
 			}
@@ -159,35 +99,34 @@ func TestSummarizeAbstract(t *testing.T) {
 				"summary":"Teenagers who sleep longer remember more.","model":"test-model"}`)
 
 			// Progress notifications may reach the client after the result.
-			wiretest.WaitFor(t, "the final progress notification", func() bool {
-				p.mu.Lock()
-				defer p.mu.Unlock()
-				return slices.ContainsFunc(p.progress, func(n *mcp.ProgressNotificationParams) bool { return n.Progress == 3 })
+			c.WaitFor("the final progress notification", func() bool {
+				return slices.ContainsFunc(c.Progress(), func(n *mcp.ProgressNotificationParams) bool { return n.Progress == 3 })
 			})
-			p.mu.Lock()
-			defer p.mu.Unlock()
+			q.mu.Lock()
+			defer q.mu.Unlock()
 			// The model was asked once, with the abstract.
-			if len(p.samples) != 1 {
-				t.Fatalf("the model was asked %d times, want 1", len(p.samples))
+			if len(q.samples) != 1 {
+				t.Fatalf("the model was asked %d times, want 1", len(q.samples))
 			}
-			s := p.samples[0]
+			s := q.samples[0]
 			prompt := s.Messages[0].Content.(*mcp.TextContent).Text
 			if s.MaxTokens != 200 || s.SystemPrompt == "" || !strings.Contains(prompt, "We followed 412 adolescents") {
 				t.Errorf("sampling request = %s, want the abstract, a system prompt and maxTokens 200", wiretest.Canonical(t, wiretest.JSON(t, s)))
 			}
 			// Progress moved forward to its total, with a message at each step.
-			if len(p.progress) < 2 {
-				t.Fatalf("got %d progress notifications, want at least 2", len(p.progress))
+			progress := c.Progress()
+			if len(progress) < 2 {
+				t.Fatalf("got %d progress notifications, want at least 2", len(progress))
 			}
-			for i, n := range p.progress {
+			for i, n := range progress {
 				if n.ProgressToken != "progress-1" || n.Total != 3 || n.Message == "" {
 					t.Errorf("progress %d = %s, want token progress-1, total 3 and a message", i, wiretest.Canonical(t, wiretest.JSON(t, n)))
 				}
-				if i > 0 && n.Progress < p.progress[i-1].Progress {
-					t.Errorf("progress went back: %v after %v", n.Progress, p.progress[i-1].Progress)
+				if i > 0 && n.Progress < progress[i-1].Progress {
+					t.Errorf("progress went back: %v after %v", n.Progress, progress[i-1].Progress)
 				}
 			}
-			if last := p.progress[len(p.progress)-1]; last.Progress != last.Total {
+			if last := progress[len(progress)-1]; last.Progress != last.Total {
 				t.Errorf("last progress = %v of %v, want the total", last.Progress, last.Total)
 			}
 		})
@@ -196,28 +135,20 @@ func TestSummarizeAbstract(t *testing.T) {
 
 func TestSummarizeAbstractFailures(t *testing.T) {
 	for _, version := range versions {
-		t.Run(name(version), func(t *testing.T) {
-			p := &peer{}
-			cs, _ := connectPeer(t, version, p, &mcp.ClientOptions{CreateMessageHandler: model(p, " \n")})
-
-			t.Run("unknown_pmid", func(t *testing.T) {
-				res := wiretest.CallTool(t, cs, "summarize_abstract", map[string]any{"pmid": "123"})
-				assertError(t, res,
-					"Error: No article with PMID 123; the library holds 31000001, 31000002, 31000003\n\n"+
-						"Recovery: Complete the itemId of articles://items/{itemId} to list the PMIDs the library holds.",
-					`{"error":{"code":-32001,"message":"No article with PMID 123; the library holds 31000001, 31000002, 31000003",
-						"data":{"reason":"unknown_pmid","recovery":{"hint":"Complete the itemId of articles://items/{itemId} to list the PMIDs the library holds."}}}}`)
+		for _, tc := range []struct {
+			pmid     string
+			declared mcpcore.Failure
+			message  string
+		}{
+			{"123", unknownPMID, "No article with PMID 123; the library holds 31000001, 31000002, 31000003"},
+			{"31000003", emptySummary, "The client's model answered PMID 31000003 without any text"},
+		} {
+			t.Run(name(version)+"/"+tc.declared.Reason, func(t *testing.T) {
+				c := start(t, version, model(&asked{}, " \n"))
+				res := c.CallTool("summarize_abstract", map[string]any{"pmid": tc.pmid})
+				mcptest.AssertFailure(t, res, tc.declared, mcptest.DeclaredRecovery(), mcptest.Message(tc.message))
 			})
-
-			t.Run("empty_summary", func(t *testing.T) {
-				res := wiretest.CallTool(t, cs, "summarize_abstract", map[string]any{"pmid": "31000003"})
-				assertError(t, res,
-					"Error: The client's model answered PMID 31000003 without any text\n\n"+
-						"Recovery: Call again; if the answer stays empty, the client's model cannot summarize text.",
-					`{"error":{"code":-32000,"message":"The client's model answered PMID 31000003 without any text",
-						"data":{"retryable":true,"reason":"empty_summary","recovery":{"hint":"Call again; if the answer stays empty, the client's model cannot summarize text."}}}}`)
-			})
-		})
+		}
 	}
 }
 
@@ -226,8 +157,8 @@ func TestSummarizeAbstractFailures(t *testing.T) {
 func TestSummarizeAbstractWithoutSampling(t *testing.T) {
 	for _, version := range versions {
 		t.Run(name(version), func(t *testing.T) {
-			cs, _ := connectPeer(t, version, &peer{}, nil)
-			_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "summarize_abstract", Arguments: map[string]any{"pmid": "31000001"}})
+			c := start(t, version, nil)
+			_, err := c.Call("summarize_abstract", map[string]any{"pmid": "31000001"}, nil)
 			assertProtocolError(t, err, `{"code":-32021,
 				"message":"This request needs the client capabilities sampling, which the client did not declare.",
 				"data":{"requiredCapabilities":{"sampling":{}}}}`)
@@ -239,10 +170,10 @@ func TestSummarizeAbstractWithoutSampling(t *testing.T) {
 // during the call (before 2026-07-28), makes the call fail with
 // ServiceUnavailable, the framework's baseline failure of a question.
 func TestSummarizeAbstractModelRefuses(t *testing.T) {
-	cs, _ := connectPeer(t, "2025-11-25", &peer{}, &mcp.ClientOptions{CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+	c := start(t, "2025-11-25", &mcp.ClientOptions{CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
 		return nil, errors.New("the user rejected the sampling request")
 	}})
-	res := wiretest.CallTool(t, cs, "summarize_abstract", map[string]any{"pmid": "31000001"})
+	res := c.CallTool("summarize_abstract", map[string]any{"pmid": "31000001"})
 	if !res.IsError {
 		t.Fatal("isError = false, want true")
 	}
@@ -257,15 +188,12 @@ const retractedURI = "articles://items/31000002"
 func TestRetractArticle(t *testing.T) {
 	for _, version := range versions {
 		t.Run(name(version), func(t *testing.T) {
-			p := &peer{}
-			cs, _ := connectPeer(t, version, p, &mcp.ClientOptions{
-				ElicitationHandler: user(p, "accept", map[string]any{"confirm": true, "reason": "Duplicated figures"}),
-			})
-			ctx := context.Background()
-			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: retractedURI}); err != nil {
+			q := &asked{}
+			c := start(t, version, user(q, "accept", map[string]any{"confirm": true, "reason": "Duplicated figures"}))
+			if err := c.Subscribe(retractedURI); err != nil {
 				t.Fatal(err)
 			}
-			res := wiretest.CallTool(t, cs, "retract_article", map[string]any{"pmid": "31000002"})
+			res := c.CallTool("retract_article", map[string]any{"pmid": "31000002"})
 			if res.IsError {
 				t.Fatalf("isError = true: %s", wiretest.Text(t, res))
 			}
@@ -274,12 +202,12 @@ func TestRetractArticle(t *testing.T) {
 				"reason":"Duplicated figures","uri":"articles://items/31000002"}`)
 
 			// The user was asked once, with a form derived from retraction.
-			p.mu.Lock()
-			if len(p.elicits) != 1 {
-				t.Fatalf("the user was asked %d times, want 1", len(p.elicits))
+			q.mu.Lock()
+			if len(q.elicits) != 1 {
+				t.Fatalf("the user was asked %d times, want 1", len(q.elicits))
 			}
-			e := p.elicits[0]
-			p.mu.Unlock()
+			e := q.elicits[0]
+			q.mu.Unlock()
 			if !strings.Contains(e.Message, "PMID 31000002") {
 				t.Errorf("elicitation message = %q, want it to name the PMID", e.Message)
 			}
@@ -290,12 +218,8 @@ func TestRetractArticle(t *testing.T) {
 				"required":["confirm","reason"]}`)
 
 			// The subscriber heard of the change, and reads it.
-			wiretest.WaitFor(t, "notifications/resources/updated", func() bool {
-				p.mu.Lock()
-				defer p.mu.Unlock()
-				return slices.Contains(p.updated, retractedURI)
-			})
-			read, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: retractedURI})
+			c.WaitFor("notifications/resources/updated", func() bool { return slices.Contains(c.ResourceUpdates(), retractedURI) })
+			read, err := c.ReadResource(retractedURI)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -304,65 +228,51 @@ func TestRetractArticle(t *testing.T) {
 				"retracted":true,"retractionReason":"Duplicated figures"}`)
 
 			// Again: already retracted, and the user is not asked.
-			res = wiretest.CallTool(t, cs, "retract_article", map[string]any{"pmid": "31000002"})
-			assertError(t, res,
-				"Error: PMID 31000002 is already retracted\n\nRecovery: Nothing to do; read the article's item resource for the reason it was retracted.",
-				`{"error":{"code":-32002,"message":"PMID 31000002 is already retracted",
-					"data":{"reason":"already_retracted","recovery":{"hint":"Nothing to do; read the article's item resource for the reason it was retracted."}}}}`)
-			p.mu.Lock()
-			defer p.mu.Unlock()
-			if len(p.elicits) != 1 {
-				t.Errorf("the user was asked %d times, want 1", len(p.elicits))
+			res = c.CallTool("retract_article", map[string]any{"pmid": "31000002"})
+			mcptest.AssertFailure(t, res, alreadyRetracted, mcptest.DeclaredRecovery(), mcptest.Message("PMID 31000002 is already retracted"))
+			q.mu.Lock()
+			defer q.mu.Unlock()
+			if len(q.elicits) != 1 {
+				t.Errorf("the user was asked %d times, want 1", len(q.elicits))
 			}
 		})
 	}
 }
 
 func TestRetractArticleDeclined(t *testing.T) {
-	const recovery = "Leave the article as it is; call again only if the user asks for the retraction."
 	for _, version := range versions {
 		for _, tc := range []struct {
-			name       string
-			action     string
-			content    map[string]any
-			message    string
-			structured string
+			name    string
+			action  string
+			content map[string]any
+			message string
 		}{
-			{
-				name:    "decline",
-				action:  "decline",
-				message: "The user declined to answer.",
-				structured: `{"error":{"code":-32600,"message":"The user declined to answer.",
-					"data":{"action":"decline","reason":"consent_declined","recovery":{"hint":"` + recovery + `"}}}}`,
-			},
-			{
-				name:    "cancel",
-				action:  "cancel",
-				message: "The user dismissed the question without answering.",
-				structured: `{"error":{"code":-32600,"message":"The user dismissed the question without answering.",
-					"data":{"action":"cancel","reason":"consent_declined","recovery":{"hint":"` + recovery + `"}}}}`,
-			},
-			{
-				name:    "not confirmed",
-				action:  "accept",
-				content: map[string]any{"confirm": false, "reason": "changed my mind"},
-				message: "The user did not confirm the retraction of PMID 31000001",
-				structured: `{"error":{"code":-32600,"message":"The user did not confirm the retraction of PMID 31000001",
-					"data":{"reason":"consent_declined","recovery":{"hint":"` + recovery + `"}}}}`,
-			},
+			// Declined or dismissed: Elicit's failure, which says what the user did.
+			{name: "decline", action: "decline", message: "The user declined to answer."},
+			{name: "cancel", action: "cancel", message: "The user dismissed the question without answering."},
+			// Answered without confirming: the handler's own failure.
+			{name: "not confirmed", action: "accept", content: map[string]any{"confirm": false, "reason": "changed my mind"},
+				message: "The user did not confirm the retraction of PMID 31000001"},
 		} {
 			t.Run(name(version)+"/"+tc.name, func(t *testing.T) {
-				p := &peer{}
-				cs, logs := connectPeer(t, version, p, &mcp.ClientOptions{ElicitationHandler: user(p, tc.action, tc.content)})
-				if err := cs.Subscribe(context.Background(), &mcp.SubscribeParams{URI: "articles://items/31000001"}); err != nil {
+				c := start(t, version, user(&asked{}, tc.action, tc.content))
+				if err := c.Subscribe("articles://items/31000001"); err != nil {
 					t.Fatal(err)
 				}
-				res := wiretest.CallTool(t, cs, "retract_article", map[string]any{"pmid": "31000001"})
-				assertError(t, res, "Error: "+tc.message+"\n\nRecovery: "+recovery, tc.structured)
+				res := c.CallTool("retract_article", map[string]any{"pmid": "31000001"})
+				if tc.action != "accept" {
+					mcptest.AssertFailure(t, res, consentDeclined, mcptest.DeclaredRecovery(), mcptest.Message(tc.message),
+						mcptest.Data("action", tc.action))
+				} else {
+					mcptest.AssertFailure(t, res, consentDeclined, mcptest.DeclaredRecovery(), mcptest.Message(tc.message))
+					if action, ok := mcpclient.ErrorOf(res).Data()["action"]; ok {
+						t.Errorf("data.action = %v, want none: the user answered", action)
+					}
+				}
 
 				// A modeled outcome, logged at notice; nothing changed.
 				var levels []any
-				for _, r := range logs.Failures(t, "retract_article") {
+				for _, r := range c.Logs().Find("Error in tool:retract_article:") {
 					levels = append(levels, r["level"])
 				}
 				if len(levels) != 1 || levels[0] != "NOTICE" {
@@ -371,10 +281,8 @@ func TestRetractArticleDeclined(t *testing.T) {
 				if a, _ := lookup("31000001"); a.Retracted {
 					t.Error("the article was retracted")
 				}
-				p.mu.Lock()
-				defer p.mu.Unlock()
-				if len(p.updated) != 0 {
-					t.Errorf("notified of %v, want no change", p.updated)
+				if u := c.ResourceUpdates(); len(u) != 0 {
+					t.Errorf("notified of %v, want no change", u)
 				}
 			})
 		}
@@ -383,43 +291,33 @@ func TestRetractArticleDeclined(t *testing.T) {
 
 func TestRetractArticleFailures(t *testing.T) {
 	for _, version := range versions {
-		t.Run(name(version), func(t *testing.T) {
-			p := &peer{}
-			answer := user(p, "accept", map[string]any{"confirm": true, "reason": "Fabricated data"})
-			cs, _ := connectPeer(t, version, p, &mcp.ClientOptions{
-				ElicitationHandler: func(ctx context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-					// While the user answers, another call retracts the article.
-					retract("31000003", "retracted by another call")
-					return answer(ctx, r)
-				},
-			})
+		// While the user answers, another call retracts the article.
+		answer := &mcp.ClientOptions{ElicitationHandler: func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			retract("31000003", "retracted by another call")
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true, "reason": "Fabricated data"}}, nil
+		}}
 
-			t.Run("unknown_pmid", func(t *testing.T) {
-				res := wiretest.CallTool(t, cs, "retract_article", map[string]any{"pmid": "42"})
-				assertError(t, res,
-					"Error: No article with PMID 42; the library holds 31000001, 31000002, 31000003\n\n"+
-						"Recovery: Complete the itemId of articles://items/{itemId} to list the PMIDs the library holds.",
-					`{"error":{"code":-32001,"message":"No article with PMID 42; the library holds 31000001, 31000002, 31000003",
-						"data":{"reason":"unknown_pmid","recovery":{"hint":"Complete the itemId of articles://items/{itemId} to list the PMIDs the library holds."}}}}`)
-			})
+		t.Run(name(version)+"/unknown_pmid", func(t *testing.T) {
+			c := start(t, version, answer)
+			res := c.CallTool("retract_article", map[string]any{"pmid": "42"})
+			mcptest.AssertFailure(t, res, unknownPMID, mcptest.DeclaredRecovery(),
+				mcptest.Message("No article with PMID 42; the library holds 31000001, 31000002, 31000003"))
+		})
 
-			t.Run("already_retracted meanwhile", func(t *testing.T) {
-				// Asked during the call, the handler finds the change when it
-				// commits; from 2026-07-28 it runs again from the start with
-				// the answer, and finds it before it asks.
-				message := "PMID 31000003 was retracted meanwhile"
-				if version == "" {
-					message = "PMID 31000003 is already retracted"
-				}
-				res := wiretest.CallTool(t, cs, "retract_article", map[string]any{"pmid": "31000003"})
-				assertError(t, res,
-					"Error: "+message+"\n\nRecovery: Nothing to do; read the article's item resource for the reason it was retracted.",
-					`{"error":{"code":-32002,"message":"`+message+`",
-						"data":{"reason":"already_retracted","recovery":{"hint":"Nothing to do; read the article's item resource for the reason it was retracted."}}}}`)
-				if a, _ := lookup("31000003"); a.RetractionReason != "retracted by another call" {
-					t.Errorf("retraction reason = %q, want the other call's", a.RetractionReason)
-				}
-			})
+		t.Run(name(version)+"/already_retracted meanwhile", func(t *testing.T) {
+			// Asked during the call, the handler finds the change when it
+			// commits; from 2026-07-28 it runs again from the start with
+			// the answer, and finds it before it asks.
+			message := "PMID 31000003 was retracted meanwhile"
+			if version == "" {
+				message = "PMID 31000003 is already retracted"
+			}
+			c := start(t, version, answer)
+			res := c.CallTool("retract_article", map[string]any{"pmid": "31000003"})
+			mcptest.AssertFailure(t, res, alreadyRetracted, mcptest.DeclaredRecovery(), mcptest.Message(message))
+			if a, _ := lookup("31000003"); a.RetractionReason != "retracted by another call" {
+				t.Errorf("retraction reason = %q, want the other call's", a.RetractionReason)
+			}
 		})
 	}
 }
@@ -427,8 +325,8 @@ func TestRetractArticleFailures(t *testing.T) {
 func TestRetractArticleWithoutElicitation(t *testing.T) {
 	for _, version := range versions {
 		t.Run(name(version), func(t *testing.T) {
-			cs, _ := connectPeer(t, version, &peer{}, nil)
-			_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "retract_article", Arguments: map[string]any{"pmid": "31000001"}})
+			c := start(t, version, nil)
+			_, err := c.Call("retract_article", map[string]any{"pmid": "31000001"}, nil)
 			assertProtocolError(t, err, `{"code":-32021,
 				"message":"This request needs the client capabilities elicitation, which the client did not declare.",
 				"data":{"requiredCapabilities":{"elicitation":{}}}}`)
@@ -442,17 +340,17 @@ func TestRetractArticleWithoutElicitation(t *testing.T) {
 func TestItemSubscriptionAndCompletion(t *testing.T) {
 	for _, version := range versions {
 		t.Run(name(version), func(t *testing.T) {
-			cs, _ := connectPeer(t, version, &peer{}, nil)
+			c := start(t, version, nil)
 			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 			defer cancel()
-			if err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "articles://items/42"}); err != nil {
+			if err := c.Subscribe("articles://items/42"); err != nil {
 				t.Errorf("Subscribe(item 42): %v", err)
 			}
-			if err := cs.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "articles://items/42"}); err != nil {
+			if err := c.Session.Unsubscribe(ctx, &mcp.UnsubscribeParams{URI: "articles://items/42"}); err != nil {
 				t.Errorf("Unsubscribe(item 42): %v", err)
 			}
 			if version != "" { // from 2026-07-28 the client subscribes on a stream it opens, without asking
-				err := cs.Subscribe(ctx, &mcp.SubscribeParams{URI: "articles://authors/1"})
+				err := c.Subscribe("articles://authors/1")
 				var werr *jsonrpc.Error
 				if !errors.As(err, &werr) || werr.Code != jsonrpc.CodeInvalidParams {
 					t.Errorf("Subscribe(a URI of no resource) error = %v, want InvalidParams", err)
@@ -465,7 +363,7 @@ func TestItemSubscriptionAndCompletion(t *testing.T) {
 				"31000002": `{"values":["31000002"],"total":1}`,
 				"999":      `{"values":[]}`,
 			} {
-				res, err := cs.Complete(ctx, &mcp.CompleteParams{
+				res, err := c.Session.Complete(ctx, &mcp.CompleteParams{
 					Ref:      &mcp.CompleteReference{Type: "ref/resource", URI: "articles://items/{itemId}"},
 					Argument: mcp.CompleteParamsArgument{Name: "itemId", Value: value},
 				})
@@ -475,7 +373,7 @@ func TestItemSubscriptionAndCompletion(t *testing.T) {
 				wiretest.AssertJSON(t, "completion of "+value, res.Completion, want)
 			}
 
-			read, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "articles://items/31000003"})
+			read, err := c.ReadResource("articles://items/31000003")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"strings"
 	"testing"
 
@@ -11,36 +10,24 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
+	"github.com/seed417024ea/mcpcore/mcptest"
 )
 
-// connect serves the example over in-memory transports and returns a client
-// session and the server's log.
-func connect(t *testing.T) (*mcp.ClientSession, *wiretest.LogBuffer) {
-	t.Helper()
-	logs := &wiretest.LogBuffer{}
-	srv, err := mcpcore.NewServer(info, &mcpcore.ServerOptions{
-		Logger: slog.New(mcpcore.NewLogHandler(logs, slog.LevelDebug, true)),
-		Getenv: func(string) string { return "" },
-	}, definitions()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return wiretest.Connect(t, srv.MCPServer()), logs
-}
-
 // TestFetchArticles checks every branch of fetch_articles on the wire: the
-// text a model reads and the structured error a program reads.
+// text a model reads and the structured error a program reads, exactly; a
+// declared failure is also checked against its declaration.
 func TestFetchArticles(t *testing.T) {
-	cs, _ := connect(t)
 	for _, tc := range []struct {
 		name       string
 		pmids      []string
+		declared   *mcpcore.Failure // nil for a failure the contract does not declare
 		text       string
 		structured string
 	}{
 		{
 			name:       "empty fails no_match with the contract's recovery",
 			pmids:      []string{},
+			declared:   &noMatch,
 			text:       "Error: None of 0 PMIDs returned data\n\nRecovery: Try pubmed_search_articles to discover valid PMIDs first.",
 			structured: `{"error":{"code":-32001,"message":"None of 0 PMIDs returned data","data":{"reason":"no_match","recovery":{"hint":"Try pubmed_search_articles to discover valid PMIDs first."}}}}`,
 		},
@@ -65,24 +52,28 @@ func TestFetchArticles(t *testing.T) {
 		{
 			name:       "recovery hint overridden at the failure site",
 			pmids:      []string{"override"},
+			declared:   &noMatch,
 			text:       "Error: No item 9\n\nRecovery: No item 9; try IDs 1-100 instead.",
 			structured: `{"error":{"code":-32001,"message":"No item 9","data":{"reason":"no_match","recovery":{"hint":"No item 9; try IDs 1-100 instead."}}}}`,
 		},
 		{
 			name:       "retryable entry defaults data.retryable",
 			pmids:      []string{"queue_full"},
+			declared:   &queueFull,
 			text:       "Error: Queue at capacity\n\nRecovery: Wait 30 seconds and retry, or reduce batch size.",
 			structured: `{"error":{"code":-32003,"message":"Queue at capacity","data":{"retryable":true,"reason":"queue_full","recovery":{"hint":"Wait 30 seconds and retry, or reduce batch size."}}}}`,
 		},
 		{
 			name:       "no message falls back to When, no recovery without opting in",
 			pmids:      []string{"ncbi_down"},
+			declared:   &ncbiDown,
 			text:       "Error: NCBI E-utilities unreachable after retries",
 			structured: `{"error":{"code":-32000,"message":"NCBI E-utilities unreachable after retries","data":{"retryable":true,"reason":"ncbi_down"}}}`,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			res := wiretest.CallTool(t, cs, "fetch_articles", map[string]any{"pmids": tc.pmids})
+			c := mcptest.Start(t, info, definitions()...)
+			res := c.CallTool("fetch_articles", map[string]any{"pmids": tc.pmids})
 			if !res.IsError {
 				t.Errorf("isError = false, want true")
 			}
@@ -90,13 +81,16 @@ func TestFetchArticles(t *testing.T) {
 				t.Errorf("content[0].text:\n got %q\nwant %q", got, tc.text)
 			}
 			wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, tc.structured)
+			if tc.declared != nil {
+				mcptest.AssertFailure(t, res, *tc.declared)
+			}
 		})
 	}
 }
 
 func TestFetchArticlesSuccess(t *testing.T) {
-	cs, _ := connect(t)
-	res := wiretest.CallTool(t, cs, "fetch_articles", map[string]any{"pmids": []string{"123", "456"}})
+	c := mcptest.Start(t, info, definitions()...)
+	res := c.CallTool("fetch_articles", map[string]any{"pmids": []string{"123", "456"}})
 	if res.IsError {
 		t.Fatalf("isError = true: %s", wiretest.Text(t, res))
 	}
@@ -111,8 +105,8 @@ func TestFetchArticlesSuccess(t *testing.T) {
 }
 
 func TestFetchArticlesInvalidInput(t *testing.T) {
-	cs, _ := connect(t)
-	res := wiretest.CallTool(t, cs, "fetch_articles", map[string]any{"pmids": "123", "limt": 5})
+	c := mcptest.Start(t, info, definitions()...)
+	res := c.CallTool("fetch_articles", map[string]any{"pmids": "123", "limt": 5})
 	if !res.IsError {
 		t.Fatal("isError = false, want true")
 	}
@@ -127,64 +121,61 @@ func TestFetchArticlesInvalidInput(t *testing.T) {
 // handler lets go at once and that the server logs the cancellation at info,
 // without a stack.
 func TestFetchArticlesCancelled(t *testing.T) {
-	cs, logs := connect(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	go func() {
-		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "fetch_articles", Arguments: map[string]any{"pmids": []string{"slow"}}})
-		done <- err
-	}()
-	// Wait until the handler runs, then cancel the call.
-	wiretest.WaitFor(t, "the slow handler to run", func() bool { return logs.Has(t, "slow: waiting") })
-	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
-		t.Fatalf("CallTool error = %v, want context.Canceled", err)
-	}
-	var rec map[string]any
-	wiretest.WaitFor(t, "the cancellation record", func() bool {
-		for _, r := range logs.Records(t) {
-			if strings.HasPrefix(r["msg"].(string), "Error in tool:fetch_articles") {
-				rec = r
-				return true
-			}
-		}
-		return false
+	c := mcptest.Start(t, info, definitions()...)
+	callCancelled(t, c)
+	var recs []map[string]any
+	c.WaitFor("the cancellation record", func() bool {
+		recs = c.Logs().Find("Error in tool:fetch_articles")
+		return len(recs) > 0
 	})
-	if rec["level"] != "INFO" || rec["code"] != float64(-32011) || rec["stack"] != nil {
+	if rec := recs[0]; rec["level"] != "INFO" || rec["code"] != float64(-32011) || rec["stack"] != nil {
 		t.Errorf("cancellation record = %v, want level INFO, code -32011, no stack", rec)
 	}
 }
 
-func TestNoticeTool(t *testing.T) {
-	cs, logs := connect(t)
-	res := wiretest.CallTool(t, cs, "notice_tool", map[string]any{})
-	if got, want := wiretest.Text(t, res), "Error: Soft limit exceeded\n\nRecovery: Reduce the request size and try again later."; got != want {
-		t.Errorf("text = %q, want %q", got, want)
+// callCancelled calls the slow branch of fetch_articles, cancels the call
+// once its handler runs, and checks that the call ends at once.
+func callCancelled(t *testing.T, c *mcptest.Client) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	done := make(chan error, 1)
+	go func() {
+		_, err := c.Session.CallTool(ctx, &mcp.CallToolParams{Name: "fetch_articles", Arguments: map[string]any{"pmids": []string{"slow"}}})
+		done <- err
+	}()
+	c.WaitFor("the slow handler to run", func() bool { return len(c.Logs().Find("slow: waiting")) > 0 })
+	cancel()
+	if err := <-done; !errors.Is(err, context.Canceled) {
+		t.Fatalf("CallTool error = %v, want context.Canceled", err)
 	}
-	wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, `{"error":{"code":-32007,"message":"Soft limit exceeded","data":{"reason":"soft_limit","recovery":{"hint":"Reduce the request size and try again later."}}}}`)
+}
+
+func TestNoticeTool(t *testing.T) {
+	c := mcptest.Start(t, info, definitions()...)
+	res := c.CallTool("notice_tool", map[string]any{})
+	mcptest.AssertFailure(t, res, softLimit, mcptest.DeclaredRecovery(), mcptest.Message("Soft limit exceeded"))
 	var levels []any
-	for _, r := range logs.Records(t) {
-		if strings.HasPrefix(r["msg"].(string), "Error in tool:notice_tool") {
-			levels = append(levels, r["level"])
-		}
+	for _, r := range c.Logs().Find("Error in tool:notice_tool:") {
+		levels = append(levels, r["level"])
 	}
 	if len(levels) != 1 || levels[0] != "NOTICE" {
 		t.Errorf("notice_tool failure records at levels %v, want exactly one NOTICE", levels)
 	}
 
-	res = wiretest.CallTool(t, cs, "notice_tool", map[string]any{"fail": false})
+	res = c.CallTool("notice_tool", map[string]any{"fail": false})
 	wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, `{"ok":true}`)
 }
 
 func TestEcho(t *testing.T) {
-	cs, _ := connect(t)
-	res := wiretest.CallTool(t, cs, "echo", map[string]any{"message": "hello"})
+	c := mcptest.Start(t, info, definitions()...)
+	res := c.CallTool("echo", map[string]any{"message": "hello"})
 	wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, `{"message":"hello"}`)
 }
 
 func TestToolsListPublishesContracts(t *testing.T) {
-	cs, _ := connect(t)
-	list, err := cs.ListTools(context.Background(), nil)
+	c := mcptest.Start(t, info, definitions()...)
+	list, err := c.Session.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,39 +195,33 @@ func TestToolsListPublishesContracts(t *testing.T) {
 }
 
 func TestItemResource(t *testing.T) {
-	cs, _ := connect(t)
-	ctx := context.Background()
-	res, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "articles://items/42"})
+	c := mcptest.Start(t, info, definitions()...)
+	res, err := c.ReadResource("articles://items/42")
 	if err != nil {
 		t.Fatal(err)
 	}
 	wiretest.AssertJSON(t, "contents", res.Contents, `[{"uri":"articles://items/42","mimeType":"application/json","text":"{\n  \"itemId\": \"42\",\n  \"ok\": true\n}"}]`)
 
-	_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "articles://items/missing"})
-	var werr *jsonrpc.Error
-	if !errors.As(err, &werr) {
-		t.Fatalf("ReadResource(missing) error = %v, want a JSON-RPC error", err)
-	}
-	wiretest.AssertJSON(t, "error", werr, `{"code":-32001,"message":"Item missing not found","data":{"itemId":"missing"}}`)
+	_, err = c.ReadResource("articles://items/missing")
+	assertProtocolError(t, err, `{"code":-32001,"message":"Item missing not found","data":{"itemId":"missing"}}`)
 }
 
 func TestSummarizePrompt(t *testing.T) {
-	cs, _ := connect(t)
-	ctx := context.Background()
-	res, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "summarize_article", Arguments: map[string]string{"pmid": "123"}})
+	c := mcptest.Start(t, info, definitions()...)
+	res, err := c.GetPrompt("summarize_article", map[string]string{"pmid": "123"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Messages) != 1 || !strings.Contains(res.Messages[0].Content.(*mcp.TextContent).Text, "PMID 123") {
 		t.Errorf("messages = %v, want one naming PMID 123", wiretest.JSON(t, res.Messages))
 	}
-	list, err := cs.ListPrompts(ctx, nil)
+	list, err := c.Session.ListPrompts(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	wiretest.AssertJSON(t, "arguments", list.Prompts[0].Arguments, `[{"name":"pmid","description":"the PubMed ID of the article to summarize","required":true}]`)
 
-	_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "summarize_article"})
+	_, err = c.GetPrompt("summarize_article", nil)
 	var werr *jsonrpc.Error
 	if !errors.As(err, &werr) || werr.Code != -32007 {
 		t.Fatalf("GetPrompt without pmid: error = %v, want JSON-RPC -32007", err)

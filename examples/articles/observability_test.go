@@ -2,13 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
-	"log/slog"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -17,7 +13,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/seed417024ea/mcpcore"
-	"github.com/seed417024ea/mcpcore/internal/wiretest"
+	"github.com/seed417024ea/mcpcore/mcptest"
 )
 
 // TestObservabilityOfEveryBranch is the seed's invariant on the reference
@@ -28,7 +24,7 @@ import (
 func TestObservabilityOfEveryBranch(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
-		call     func(context.Context, *mcp.ClientSession, *wiretest.LogBuffer) error
+		call     func(*testing.T, *mcptest.Client)
 		op       string // kind:name
 		level    string // of the failure record; "" for none
 		errType  string // the span's error.type; "" for a success
@@ -43,45 +39,31 @@ func TestObservabilityOfEveryBranch(t *testing.T) {
 		{"factory with data", tool("fetch_articles", map[string]any{"pmids": []string{"data"}}), "tool:fetch_articles", "ERROR", "NotFound", "NotFound"},
 		{"panic", tool("fetch_articles", map[string]any{"pmids": []string{"panic"}}), "tool:fetch_articles", "ERROR", "InternalError", "InternalError"},
 		{"invalid input", tool("fetch_articles", map[string]any{"pmids": []int{1}}), "tool:fetch_articles", "ERROR", "ValidationError", "ValidationError"},
-		{"cancellation", cancelled, "tool:fetch_articles", "INFO", "RequestCancelled", "RequestCancelled"},
+		{"cancellation", callCancelled, "tool:fetch_articles", "INFO", "RequestCancelled", "RequestCancelled"},
 		{"unknown pmid", tool("summarize_abstract", map[string]any{"pmid": "1"}), "tool:summarize_abstract", "ERROR", "NotFound", "NotFound"},
-		{"missing client capability", func(ctx context.Context, cs *mcp.ClientSession, _ *wiretest.LogBuffer) error {
-			_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "summarize_abstract", Arguments: map[string]any{"pmid": "31000001"}})
-			return ignore(err)
+		{"missing client capability", func(_ *testing.T, c *mcptest.Client) {
+			c.Call("summarize_abstract", map[string]any{"pmid": "31000001"}, nil) // a JSON-RPC error
 		}, "tool:summarize_abstract", "WARN", "MissingClientCapability", "MissingClientCapability"},
 		{"unknown pmid to retract", tool("retract_article", map[string]any{"pmid": "1"}), "tool:retract_article", "ERROR", "NotFound", "NotFound"},
-		{"resource not found", func(ctx context.Context, cs *mcp.ClientSession, _ *wiretest.LogBuffer) error {
-			_, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "articles://items/missing"})
-			return ignore(err)
+		{"resource not found", func(_ *testing.T, c *mcptest.Client) {
+			c.ReadResource("articles://items/missing") // a JSON-RPC error
 		}, "resource:item", "ERROR", "NotFound", "NotFound"},
-		{"prompt failure", func(ctx context.Context, cs *mcp.ClientSession, _ *wiretest.LogBuffer) error {
-			_, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "summarize_article", Arguments: map[string]string{}})
-			return ignore(err)
+		{"prompt failure", func(_ *testing.T, c *mcptest.Client) {
+			c.GetPrompt("summarize_article", map[string]string{}) // a JSON-RPC error
 		}, "prompt:summarize_article", "ERROR", "ValidationError", "ValidationError"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			logs := &wiretest.LogBuffer{}
 			reader, spans := sdkmetric.NewManualReader(), tracetest.NewSpanRecorder()
-			srv, err := mcpcore.NewServer(info, &mcpcore.ServerOptions{
-				Logger:         slog.New(mcpcore.NewLogHandler(logs, slog.LevelDebug, true)),
-				Getenv:         func(string) string { return "" },
+			c := mcptest.StartWith(t, info, &mcptest.Options{Server: &mcpcore.ServerOptions{
 				MeterProvider:  sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)),
 				TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)),
-			}, definitions()...)
-			if err != nil {
-				t.Fatal(err)
-			}
-			cs := wiretest.Connect(t, srv.MCPServer())
-			if err := tc.call(context.Background(), cs, logs); err != nil {
-				t.Fatal(err)
-			}
-			wiretest.WaitFor(t, "the call's span", func() bool { return len(spans.Ended()) == 1 })
+			}}, definitions()...)
+			tc.call(t, c)
+			c.WaitFor("the call's span", func() bool { return len(spans.Ended()) == 1 })
 
 			var level string
-			for _, r := range logs.Records(t) {
-				if strings.HasPrefix(r["msg"].(string), "Error in "+tc.op+": ") {
-					level, _ = r["level"].(string)
-				}
+			for _, r := range c.Logs().Find("Error in " + tc.op + ": ") {
+				level, _ = r["level"].(string)
 			}
 			if level != tc.level {
 				t.Errorf("failure record level %q, want %q", level, tc.level)
@@ -122,39 +104,7 @@ func TestObservabilityOfEveryBranch(t *testing.T) {
 	}
 }
 
-func tool(name string, args map[string]any) func(context.Context, *mcp.ClientSession, *wiretest.LogBuffer) error {
-	return func(ctx context.Context, cs *mcp.ClientSession, _ *wiretest.LogBuffer) error {
-		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
-		return err
-	}
+// tool calls a tool; its failure is a result.
+func tool(name string, args map[string]any) func(*testing.T, *mcptest.Client) {
+	return func(_ *testing.T, c *mcptest.Client) { c.CallTool(name, args) }
 }
-
-// cancelled calls the slow branch and cancels it once its handler runs.
-func cancelled(ctx context.Context, cs *mcp.ClientSession, logs *wiretest.LogBuffer) error {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() {
-		_, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "fetch_articles", Arguments: map[string]any{"pmids": []string{"slow"}}})
-		done <- err
-	}()
-	deadline := time.After(10 * time.Second)
-	for !strings.Contains(logs.String(), "slow: waiting") {
-		select {
-		case err := <-done:
-			return err
-		case <-deadline:
-			return errors.New("the slow handler never ran")
-		case <-time.After(time.Millisecond):
-		}
-	}
-	cancel()
-	if err := <-done; !errors.Is(err, context.Canceled) {
-		return err
-	}
-	return nil
-}
-
-// ignore drops the protocol error a resource or prompt failure is, or a
-// tool's missing client capability.
-func ignore(error) error { return nil }

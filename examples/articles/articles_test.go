@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -12,6 +13,14 @@ import (
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/mcptest"
 )
+
+// TestMain runs the tests, then fails the run when a reason a tool declares
+// was never seen on the wire by a test (mcptest.RequireCoverage).
+func TestMain(m *testing.M) {
+	code := mcptest.RequireCoverage(m, definitions()...)
+	removeBinary()
+	os.Exit(code)
+}
 
 // TestFetchArticles checks every branch of fetch_articles on the wire: the
 // text a model reads and the structured error a program reads, exactly; a

@@ -51,12 +51,12 @@ func binary(t *testing.T) string {
 	return binPath
 }
 
-func TestMain(m *testing.M) {
-	code := m.Run()
+// removeBinary removes the binary built for the tests, once they ran (see
+// TestMain).
+func removeBinary() {
 	if binPath != "" {
 		os.RemoveAll(filepath.Dir(binPath))
 	}
-	os.Exit(code)
 }
 
 func TestStdio(t *testing.T) {

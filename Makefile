@@ -31,7 +31,9 @@ FUZZTIME := 5s
 FUZZ_TARGETS := \
 	./internal/rpcguard:FuzzStdioGuard \
 	.:FuzzHTTPEndpoint \
-	./internal/redact:FuzzString
+	./internal/redact:FuzzString \
+	./examples/articles:FuzzFetchArticles \
+	./examples/articles:FuzzRetractArticle
 
 fuzz:
 	@echo "== fuzz ($(FUZZTIME) per target)"

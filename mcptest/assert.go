@@ -14,9 +14,11 @@ import (
 type FailureOption func(*expectation)
 
 type expectation struct {
-	message  *string
-	recovery *string
-	data     map[string]any
+	message    *string
+	recovery   *string
+	noRecovery bool
+	data       map[string]any
+	noData     []string
 }
 
 // Message expects the failure's message to be msg.
@@ -29,6 +31,15 @@ func Recovery(hint string) FailureOption { return func(e *expectation) { e.recov
 // DeclaredRecovery expects the declared Recovery of the failure as the hint
 // (what ctx.RecoveryFor sends).
 func DeclaredRecovery() FailureOption { return func(e *expectation) { e.recovery = new(string) } }
+
+// NoRecovery expects no recovery hint: no data.recovery, and no Recovery
+// line in the text.
+func NoRecovery() FailureOption { return func(e *expectation) { e.noRecovery = true } }
+
+// NoData expects data to hold none of keys.
+func NoData(keys ...string) FailureOption {
+	return func(e *expectation) { e.noData = append(e.noData, keys...) }
+}
 
 // Data expects data[key] to be value, compared as JSON (numbers decode as
 // float64).
@@ -81,6 +92,14 @@ func AssertFailure(t testing.TB, res *mcp.CallToolResult, f mcpcore.Failure, opt
 	}
 	for k, v := range exp.data {
 		set(want, jsonValue(v), "structuredContent", "error", "data", k)
+	}
+	if data, ok := get(want, "structuredContent", "error", "data").(map[string]any); ok {
+		for _, k := range exp.noData {
+			delete(data, k)
+		}
+		if exp.noRecovery {
+			delete(data, "recovery")
+		}
 	}
 	// The text renders the structured error (the corrected one).
 	msg, _ := get(want, "structuredContent", "error", "message").(string)

@@ -252,7 +252,11 @@ func RequireCoverage(m *testing.M, defs ...mcpcore.Definition) int {
 	case code != 0:
 		return code
 	case len(uncovered) > 0 && !partial:
-		fmt.Fprintf(os.Stderr, "mcptest: %d declared reasons were never seen on the wire; test each with a call that fails with it:\n", len(uncovered))
+		noun := "reasons were"
+		if len(uncovered) == 1 {
+			noun = "reason was"
+		}
+		fmt.Fprintf(os.Stderr, "mcptest: FAIL: contract coverage: %d declared %s never seen on the wire; test each with a call that fails with it:\n", len(uncovered), noun)
 		for _, u := range uncovered {
 			fmt.Fprintln(os.Stderr, "  "+u)
 		}

@@ -72,13 +72,21 @@ func NewServer(t testing.TB, info mcpcore.Info, defs ...mcpcore.Definition) *mcp
 //	}
 func FuzzTool(f *testing.F, srv *mcpcore.Server, tool string) {
 	f.Helper()
+	FuzzToolWith(f, srv, tool, nil)
+}
+
+// FuzzToolWith is [FuzzTool] with a client of opts (its capabilities and
+// the handlers with which it answers sampling and elicitation), so that the
+// fuzzer reaches what a tool does after asking the client.
+func FuzzToolWith(f *testing.F, srv *mcpcore.Server, tool string, opts *mcp.ClientOptions) {
+	f.Helper()
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := srv.MCPServer().Connect(ctx, st, nil)
 	if err != nil {
 		f.Fatalf("mcptest: server Connect: %v", err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcptest-fuzz", Version: "1"}, nil).Connect(ctx, ct, nil)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcptest-fuzz", Version: "1"}, opts).Connect(ctx, ct, nil)
 	if err != nil {
 		f.Fatalf("mcptest: client Connect: %v", err)
 	}
@@ -107,6 +115,9 @@ func FuzzTool(f *testing.F, srv *mcpcore.Server, tool string) {
 	}
 	logs, _ := servers.Load(srv)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		if l, ok := logs.(*Logs); ok {
+			l.reset() // the check below reads this call's records only
+		}
 		var args any = json.RawMessage(data)
 		if !json.Valid(data) {
 			args = map[string]any{"raw": string(data)} // the client can only send JSON
@@ -169,15 +180,12 @@ func checkFailure(t *testing.T, res *mcp.CallToolResult, input []byte) {
 // failure classified from a plain error or a panic carries no data.
 func checkClassified(t *testing.T, logs *Logs, tool string, res *mcp.CallToolResult, input []byte) {
 	t.Helper()
-	recs := logs.Find("Error in tool:" + tool + ":")
-	if len(recs) == 0 {
-		return
-	}
-	last := recs[len(recs)-1]
-	_, classified := last["originalType"]
-	_, panicked := last["panic"]
-	if (classified || panicked) && len(mcpclient.ErrorOf(res).Data()) > 0 {
-		t.Fatalf("input %s: a failure classified from a plain error or a panic carries data: %s", input, mustJSON(res))
+	for _, rec := range logs.Find("Error in tool:" + tool + ":") {
+		_, classified := rec["originalType"]
+		_, panicked := rec["panic"]
+		if (classified || panicked) && len(mcpclient.ErrorOf(res).Data()) > 0 {
+			t.Fatalf("input %s: a failure classified from a plain error or a panic carries data: %s", input, mustJSON(res))
+		}
 	}
 }
 

@@ -85,6 +85,13 @@ func (l *Logs) Find(msg string) []map[string]any {
 	return out
 }
 
+// reset forgets the records so far.
+func (l *Logs) reset() {
+	l.mu.Lock()
+	l.buf.Reset()
+	l.mu.Unlock()
+}
+
 // String returns every record, one JSON object per line.
 func (l *Logs) String() string {
 	l.mu.Lock()

@@ -145,3 +145,22 @@ func FuzzOrderItem(f *testing.F) {
 	}
 	mcptest.FuzzTool(f, mcptest.NewServer(f, mcpcore.Info{Name: "shop"}, tool), "order_item")
 }
+
+func TestAssertFailureAbsences(t *testing.T) {
+	c := mcptest.Start(t, mcpcore.Info{Name: "shop"}, orderItem)
+	res := c.CallTool("order_item", map[string]any{"item": "teapot"})
+	ft := &fakeT{TB: t}
+	mcptest.AssertFailure(ft, res, outOfStock, mcptest.NoRecovery())
+	if len(ft.errors) != 1 || !strings.Contains(ft.errors[0], "recovery") {
+		t.Errorf("a hint sent where none was expected was not reported: %v", ft.errors)
+	}
+	ft = &fakeT{TB: t}
+	mcptest.AssertFailure(ft, res, outOfStock, mcptest.NoData("reason"))
+	if len(ft.errors) != 1 {
+		t.Errorf("a data key expected absent was not reported: %v", ft.errors)
+	}
+	t.Run("subtest", func(t *testing.T) {
+		sub := c.For(t)
+		mcptest.AssertFailure(t, sub.CallTool("order_item", map[string]any{"item": "teapot"}), outOfStock, mcptest.DeclaredRecovery(), mcptest.NoData("action"))
+	})
+}

@@ -45,7 +45,11 @@ type Client struct {
 	t       testing.TB
 	srv     *mcpcore.Server
 	logs    *Logs
+	heard   *heard
+}
 
+// heard is what the server sent the client besides answers.
+type heard struct {
 	mu       sync.Mutex
 	progress []*mcp.ProgressNotificationParams
 	messages []*mcp.LoggingMessageParams
@@ -71,7 +75,7 @@ func StartWith(t testing.TB, info mcpcore.Info, opts *Options, defs ...mcpcore.D
 	if opts == nil {
 		opts = &Options{}
 	}
-	c := &Client{t: t, logs: newLogs(t)}
+	c := &Client{t: t, logs: newLogs(t), heard: &heard{}}
 	var so mcpcore.ServerOptions
 	if opts.Server != nil {
 		so = *opts.Server
@@ -117,26 +121,33 @@ func (c *Client) hear(co *mcp.ClientOptions) {
 		if progress != nil {
 			progress(ctx, r)
 		}
-		c.mu.Lock()
-		c.progress = append(c.progress, r.Params)
-		c.mu.Unlock()
+		c.heard.mu.Lock()
+		c.heard.progress = append(c.heard.progress, r.Params)
+		c.heard.mu.Unlock()
 	}
 	co.LoggingMessageHandler = func(ctx context.Context, r *mcp.LoggingMessageRequest) {
 		if logging != nil {
 			logging(ctx, r)
 		}
-		c.mu.Lock()
-		c.messages = append(c.messages, r.Params)
-		c.mu.Unlock()
+		c.heard.mu.Lock()
+		c.heard.messages = append(c.heard.messages, r.Params)
+		c.heard.mu.Unlock()
 	}
 	co.ResourceUpdatedHandler = func(ctx context.Context, r *mcp.ResourceUpdatedNotificationRequest) {
 		if updated != nil {
 			updated(ctx, r)
 		}
-		c.mu.Lock()
-		c.updates = append(c.updates, r.Params.URI)
-		c.mu.Unlock()
+		c.heard.mu.Lock()
+		c.heard.updates = append(c.heard.updates, r.Params.URI)
+		c.heard.mu.Unlock()
 	}
+}
+
+// For returns the client, reporting to t: for a client shared with
+// subtests, whose failures must fail the subtest (c.For(t).CallTool(…)).
+// The copy shares the session and what was heard.
+func (c *Client) For(t testing.TB) *Client {
+	return &Client{Session: c.Session, t: t, srv: c.srv, logs: c.logs, heard: c.heard}
 }
 
 // Server returns the server the client is connected to.
@@ -197,23 +208,23 @@ func (c *Client) SetLogLevel(level mcp.LoggingLevel) error {
 
 // Progress returns the progress notifications heard so far.
 func (c *Client) Progress() []*mcp.ProgressNotificationParams {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.progress)
+	c.heard.mu.Lock()
+	defer c.heard.mu.Unlock()
+	return slices.Clone(c.heard.progress)
 }
 
 // LogMessages returns the log notifications heard so far.
 func (c *Client) LogMessages() []*mcp.LoggingMessageParams {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.messages)
+	c.heard.mu.Lock()
+	defer c.heard.mu.Unlock()
+	return slices.Clone(c.heard.messages)
 }
 
 // ResourceUpdates returns the URIs of the resource updates heard so far.
 func (c *Client) ResourceUpdates() []string {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return slices.Clone(c.updates)
+	c.heard.mu.Lock()
+	defer c.heard.mu.Unlock()
+	return slices.Clone(c.heard.updates)
 }
 
 // WaitFor waits until cond holds, failing the test after 10 seconds:

@@ -1,7 +1,12 @@
+//lint:file-ignore SA1019 sampling is deprecated from protocol 2026-07-28 (SEP-2577) but stays in the protocol through its deprecation window; the fuzzer's client answers it.
+
 package main
 
 import (
+	"context"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed417024ea/mcpcore/mcptest"
 )
@@ -11,8 +16,9 @@ import (
 // seeds added here reach the branches a schema cannot name: the magic
 // PMIDs of fetch_articles and the PMIDs of the library. "slow" is left
 // out: its handler waits 5 s by design, which would only slow the fuzzer.
-// The fuzzer's client declares no capabilities, so summarize_abstract and
-// retract_article end at MissingClientCapability once the PMID is found.
+// The clients of summarize_abstract and retract_article answer the
+// server's questions, so that the fuzzer reaches what those tools do
+// after asking: the summary, its check, the retraction and its update.
 
 func FuzzFetchArticles(f *testing.F) {
 	for _, pmid := range []string{"plain", "data", "panic", "override", "queue_full", "ncbi_down"} {
@@ -31,10 +37,18 @@ func FuzzNoticeTool(f *testing.F) {
 
 func FuzzSummarizeAbstract(f *testing.F) {
 	f.Add([]byte(`{"pmid":"31000001"}`))
-	mcptest.FuzzTool(f, mcptest.NewServer(f, info, definitions()...), "summarize_abstract")
+	model := func(_ context.Context, r *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) {
+		return &mcp.CreateMessageResult{Content: &mcp.TextContent{Text: "A summary."}, Model: "fuzz", Role: "assistant"}, nil
+	}
+	mcptest.FuzzToolWith(f, mcptest.NewServer(f, info, definitions()...), "summarize_abstract",
+		&mcp.ClientOptions{CreateMessageHandler: model})
 }
 
 func FuzzRetractArticle(f *testing.F) {
 	f.Add([]byte(`{"pmid":"31000001"}`))
-	mcptest.FuzzTool(f, mcptest.NewServer(f, info, definitions()...), "retract_article")
+	user := func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+		return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"confirm": true, "reason": "fuzzed"}}, nil
+	}
+	mcptest.FuzzToolWith(f, mcptest.NewServer(f, info, definitions()...), "retract_article",
+		&mcp.ClientOptions{ElicitationHandler: user})
 }

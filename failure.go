@@ -87,6 +87,19 @@ const (
 
 // flag is the default data.retryable of the declaration, and whether there
 // is one.
+// String returns the constant's name, for messages and %v.
+func (r Retryability) String() string {
+	switch r {
+	case RetryUnspecified:
+		return "RetryUnspecified"
+	case Retryable:
+		return "Retryable"
+	case NotRetryable:
+		return "NotRetryable"
+	}
+	return fmt.Sprintf("Retryability(%d)", int8(r))
+}
+
 func (r Retryability) flag() (retryable, declared bool) {
 	switch r {
 	case Retryable:

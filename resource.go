@@ -6,10 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/internal/schema"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -97,6 +99,9 @@ func (r Resource[Params, Out]) register(s *Server) error {
 	if mime == "" {
 		mime = "application/json"
 	}
+	if err := checkVariables(tmpl.Varnames(), params); err != nil {
+		return fmt.Errorf("resource %q: URITemplate %q: %w", r.Name, r.URITemplate, err)
+	}
 	static := len(tmpl.Varnames()) == 0
 	if err := s.addCompletions("ref/resource:"+r.URITemplate, r.Complete, tmpl.Varnames()); err != nil {
 		return fmt.Errorf("resource %q: %w", r.Name, err)
@@ -146,6 +151,27 @@ func (r Resource[Params, Out]) register(s *Server) error {
 	}
 	s.resources++
 	return nil
+}
+
+// checkVariables refuses a template whose variables and Params fields do
+// not match: a variable no field receives, or a required field no variable
+// fills, would fail every read as if the client were at fault.
+func checkVariables(vars []string, params *jsonschema.Schema) error {
+	var errs []error
+	// A map Params takes any variable; a struct is closed (false is
+	// {"not": {}} in jsonschema-go).
+	open := params.AdditionalProperties != nil && params.AdditionalProperties.Not == nil
+	for _, v := range vars {
+		if _, ok := params.Properties[v]; !ok && !open {
+			errs = append(errs, fmt.Errorf("variable {%s} has no field in Params: add a field with the JSON name %q", v, v))
+		}
+	}
+	for _, name := range params.Required {
+		if !slices.Contains(vars, name) {
+			errs = append(errs, fmt.Errorf("Params field %q is required, but no variable {%s} fills it: add the variable, or make the field omitempty", name, name))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 // read decodes the URI's variables, runs the handler and renders its output.

@@ -222,3 +222,39 @@ func TestResourceVariablePattern(t *testing.T) {
 		t.Errorf("err = %#v", err)
 	}
 }
+
+func TestResourceVariablesMustMatchParams(t *testing.T) {
+	t.Parallel()
+	type params struct {
+		ID   string `json:"id"`
+		Lang string `json:"lang"`
+	}
+	type optional struct {
+		ID   string `json:"id"`
+		Lang string `json:"lang,omitempty"`
+	}
+	read := func(*mcpcore.Context, params) (string, error) { return "", nil }
+	for _, tc := range []struct {
+		template string
+		want     []string
+	}{
+		{"test://items/{id}/{idd}", []string{"variable {idd} has no field in Params", `Params field "lang" is required, but no variable {lang} fills it`}},
+		{"test://items/{id}", []string{`Params field "lang" is required`}},
+	} {
+		_, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{Getenv: noEnv},
+			mcpcore.Resource[params, string]{Name: "item", URITemplate: tc.template, Handler: read})
+		for _, w := range tc.want {
+			if err == nil || !strings.Contains(err.Error(), w) || !strings.Contains(err.Error(), tc.template) {
+				t.Errorf("%s: NewServer = %v, want an error naming the template and %q", tc.template, err, w)
+			}
+		}
+	}
+	ok := []mcpcore.Definition{
+		mcpcore.Resource[optional, string]{Name: "a", URITemplate: "test://a/{id}", Handler: func(*mcpcore.Context, optional) (string, error) { return "", nil }},
+		mcpcore.Resource[optional, string]{Name: "b", URITemplate: "test://b/{id}{?lang}", Handler: func(*mcpcore.Context, optional) (string, error) { return "", nil }},
+		mcpcore.Resource[map[string]string, string]{Name: "c", URITemplate: "test://c/{any}", Handler: func(*mcpcore.Context, map[string]string) (string, error) { return "", nil }},
+	}
+	if _, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{Getenv: noEnv}, ok...); err != nil {
+		t.Errorf("NewServer refused matching templates: %v", err)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/internal/redact"
@@ -16,9 +17,13 @@ import (
 // request (cancelled when the client cancels it or the server shuts down),
 // plus the definition's error contract and a logger. Pass it as it is to any
 // service that takes a context.Context.
+//
+// Only the framework builds one: a server for each call, or the test kit
+// (mcptest.NewHarness) for a handler run alone. A zero Context is a
+// context.Background() without a contract, whose Fail reports the mistake.
 type Context struct {
-	context.Context
-	kind     string // "tool", "resource" or "prompt"
+	ctx      context.Context // the request's; nil in a zero Context
+	kind     string          // "tool", "resource" or "prompt"
 	name     string
 	contract []Failure
 	// log is the server's logger of this request; attrs, what it adds.
@@ -44,12 +49,31 @@ type Context struct {
 // contract through [RecoveryFor].
 type contextKey struct{}
 
+// parent is the request's context.Context, or context.Background() for a
+// zero Context.
+func (c *Context) parent() context.Context {
+	if c == nil || c.ctx == nil {
+		return context.Background()
+	}
+	return c.ctx
+}
+
+// Deadline implements context.Context.
+func (c *Context) Deadline() (time.Time, bool) { return c.parent().Deadline() }
+
+// Done implements context.Context: closed when the client cancels the
+// request, its deadline passes, or the server stops waiting for it.
+func (c *Context) Done() <-chan struct{} { return c.parent().Done() }
+
+// Err implements context.Context.
+func (c *Context) Err() error { return c.parent().Err() }
+
 // Value implements context.Context.
 func (c *Context) Value(key any) any {
 	if key == (contextKey{}) {
 		return c
 	}
-	return c.Context.Value(key)
+	return c.parent().Value(key)
 }
 
 // Fail returns the error of a failure declared in this definition's Errors:
@@ -68,6 +92,10 @@ func (c *Context) Value(key any) any {
 // The declared Recovery is not added by Fail; pass [Context.RecoveryFor] (or
 // [mcperr.WithRecovery] with a hint built at run time) to send it.
 func (c *Context) Fail(f Failure, message string, opts ...mcperr.Option) *mcperr.Error {
+	if c == nil || c.kind == "" {
+		return mcperr.InternalError(fmt.Sprintf("ctx.Fail(%q) was called on a Context that mcpcore did not build, which has no contract: serve the handler, or run it with mcptest.NewHarness in a test.", f.Reason),
+			mcperr.WithCause(errNotDeclared), mcperr.WithData(map[string]any{"reason": f.Reason}))
+	}
 	if !declares(c.contract, f) {
 		msg := fmt.Sprintf("ctx.Fail() called with unknown reason '%s' — not declared in the Errors of %s %q.", f.Reason, c.kind, c.name)
 		if _, ok := byReason(c.contract, f.Reason); ok {
@@ -129,6 +157,10 @@ func (c *Context) Log() *slog.Logger {
 func (c *Context) buildLogs() {
 	c.logOnce.Do(func() {
 		c.userLog = c.log
+		if c.userLog == nil { // a zero Context
+			c.userLog = slog.Default()
+			return
+		}
 		if c.session == nil {
 			return
 		}

@@ -438,3 +438,20 @@ func TestFailureSeverityAndThrownByAreNotPublished(t *testing.T) {
 		}
 	}
 }
+
+func TestZeroContextReportsTheMistake(t *testing.T) {
+	t.Parallel()
+	var c mcpcore.Context
+	e := c.Fail(noMatch, "x")
+	if e.Code() != mcperr.CodeInternalError || !strings.Contains(e.Message(), "mcptest.NewHarness") || !strings.Contains(e.Message(), `"no_match"`) {
+		t.Errorf("Fail on a zero Context = %v", e)
+	}
+	if c.Err() != nil || c.Done() != nil || c.Value("k") != nil {
+		t.Error("a zero Context is not a background context")
+	}
+	c.Log().Debug("a zero Context logs to slog.Default")
+	c.Progress(1, 2, "nothing to report to")
+	if _, err := c.Sample(mcpcore.Sampling{Prompt: "p"}); mcperr.CodeOf(err) != mcperr.CodeMissingClientCapability {
+		t.Errorf("Sample on a zero Context = %v", err)
+	}
+}

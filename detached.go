@@ -22,5 +22,5 @@ func detachedContext(ctx context.Context, kind, name string, contract []Failure,
 	attrs := []slog.Attr{slog.String("operation", kind+":"+name)}
 	// Redacted as a served call's records are.
 	log = slog.New(redact.Handler(log.Handler()).WithAttrs(attrs))
-	return &Context{Context: ctx, kind: kind, name: name, contract: contract, log: log, attrs: attrs}
+	return &Context{ctx: ctx, kind: kind, name: name, contract: contract, log: log, attrs: attrs}
 }

@@ -84,7 +84,7 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 		span:       span,
 		inputBytes: req.input,
 		ctx: &Context{
-			Context:    mcperr.WithRequestLogger(ctx, log),
+			ctx:        mcperr.WithRequestLogger(ctx, log),
 			kind:       kind,
 			name:       name,
 			contract:   contract,

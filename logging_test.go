@@ -301,3 +301,23 @@ func TestRepeatCountsSurviveTheEndOfASession(t *testing.T) {
 		t.Errorf("records: %v", recs)
 	}
 }
+
+func TestSDKChatterIsDebug(t *testing.T) {
+	t.Parallel()
+	cs, logs := connect(t, benchTool)
+	wiretest.CallTool(t, cs, "echo", map[string]any{"message": "hi"})
+	cs.Close()
+	sdk := 0
+	for _, r := range logs.Records(t) {
+		msg, _ := r["msg"].(string)
+		if strings.HasPrefix(msg, "server ") || strings.Contains(msg, "session") && !strings.HasPrefix(msg, "mcpcore") {
+			sdk++
+			if r["level"] != "DEBUG" {
+				t.Errorf("the SDK's record %q is at %v, want DEBUG", msg, r["level"])
+			}
+		}
+	}
+	if sdk == 0 {
+		t.Error("no SDK record seen at debug; the test no longer sees what it checks")
+	}
+}

@@ -199,7 +199,7 @@ func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle(HTTPPath, guardHTTP(mcp.NewStreamableHTTPHandler(
 		func(*http.Request) *mcp.Server { return s.mcp },
-		&mcp.StreamableHTTPOptions{Stateless: s.cfg.Stateless, Logger: s.logger, SessionTimeout: s.sessionTimeout},
+		&mcp.StreamableHTTPOptions{Stateless: s.cfg.Stateless, Logger: sdkLogger(s.logger), SessionTimeout: s.sessionTimeout},
 	), mcp.DefaultMaxRequestBodyBytes))
 	return mux
 }

@@ -114,13 +114,13 @@ func decodeArgs[T any](v *schema.Validator, raw json.RawMessage) (T, error) {
 	var t T
 	args, res, err := v.CheckJSON(raw)
 	if err != nil {
-		return t, mcperr.ValidationError("Arguments are not valid JSON: "+err.Error(), mcperr.WithCause(err))
+		return t, mcperr.ValidationError("Arguments are not valid JSON: "+err.Error(), mistake(err))
 	}
 	if !res.Valid() {
-		return t, mcperr.ValidationError(res.Summary(), mcperr.WithData(issuesData(res)))
+		return t, mcperr.ValidationError(res.Summary(), mcperr.WithData(issuesData(res)), mistake(nil))
 	}
 	if err := json.Unmarshal(args, &t); err != nil {
-		return t, mcperr.ValidationError("Invalid arguments: "+err.Error(), mcperr.WithCause(err))
+		return t, mcperr.ValidationError("Invalid arguments: "+err.Error(), mistake(err))
 	}
 	return t, nil
 }
@@ -217,4 +217,29 @@ func isNil(err error) bool {
 		return v.IsNil()
 	}
 	return false
+}
+
+// A clientMistake is the cause of a failure that is the client's doing:
+// arguments, prompt arguments or URI variables that do not fit their
+// schema, an answer that does not fit its form. It is logged at notice,
+// below the server's own incidents; a handler's own ValidationError, and
+// output that fails validation (a server bug), keep their level.
+type clientMistake struct{ err error }
+
+func (m *clientMistake) Error() string {
+	if m.err == nil {
+		return "the client's input does not fit its schema"
+	}
+	return m.err.Error()
+}
+
+func (m *clientMistake) Unwrap() error { return m.err }
+
+func mistake(err error) mcperr.Option { return mcperr.WithCause(&clientMistake{err}) }
+
+// isMistake reports whether e is a client's mistake, looking at its cause
+// itself (a handler's error may have methods that panic).
+func isMistake(e *mcperr.Error) bool {
+	_, ok := e.Cause().(*clientMistake)
+	return ok || e.Cause() == errBadState
 }

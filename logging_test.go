@@ -321,3 +321,17 @@ func TestSDKChatterIsDebug(t *testing.T) {
 		t.Error("no SDK record seen at debug; the test no longer sees what it checks")
 	}
 }
+
+func TestClientMistakesAreNotices(t *testing.T) {
+	t.Parallel()
+	cs, logs := connect(t, benchTool)
+	wiretest.CallTool(t, cs, "echo", map[string]any{"message": 7})
+	recs := logs.Failures(t, "tool:echo")
+	if len(recs) != 1 || recs[0]["level"] != "NOTICE" {
+		t.Errorf("failure records = %v, want one at NOTICE for arguments that do not fit the schema", recs)
+	}
+	wiretest.CallTool(t, cs, "echo", map[string]any{"message": "x", "fail": true})
+	if recs := logs.Failures(t, "tool:echo"); len(recs) != 2 || recs[1]["level"] != "ERROR" {
+		t.Errorf("failure records = %v, want the declared failure at ERROR", recs)
+	}
+}

@@ -198,7 +198,8 @@ func (s *Server) logBug(c *call, bug error) {
 // logFailure writes the one "Error in <kind>:<name>: <message>" record of a
 // failed call. A cancelled request is an ordinary event (info, no stack); a
 // client without a capability the call needs is the client's limit, not
-// the server's fault (warning); a tool's declared failure is logged at its
+// the server's fault (warning); a client's mistake, such as arguments that
+// do not fit the schema, is logged at notice; a tool's declared failure is logged at its
 // declared severity (see declaredSeverity); everything else at error. dropped lists the data that
 // could not be sent.
 func (s *Server) logFailure(c *call, e *mcperr.Error, original error, dropped []string) {
@@ -207,6 +208,8 @@ func (s *Server) logFailure(c *call, e *mcperr.Error, original error, dropped []
 		level = slog.LevelInfo
 	} else if e.Code() == mcperr.CodeMissingClientCapability {
 		level = slog.LevelWarn
+	} else if isMistake(e) {
+		level = LevelNotice
 	} else if c.kind == "tool" {
 		if f, ok := declaredFailure(c.contract, e); ok {
 			level = f.Severity.Level()

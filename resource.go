@@ -205,7 +205,7 @@ func (r Resource[Params, Out]) params(tmpl *uritemplate.Template, v *schema.Vali
 			r, _ := utf8.DecodeRuneInString(vars[name][i:])
 			return zero, mcperr.ValidationError(
 				fmt.Sprintf("URI variable %q holds a control character (%U); control characters are not allowed", name, r),
-				mcperr.WithData(map[string]any{"variable": name}))
+				mcperr.WithData(map[string]any{"variable": name}), mistake(nil))
 		}
 	}
 	return decodeStrings[Params](v, vars)

@@ -38,7 +38,7 @@ func TestObservabilityOfEveryBranch(t *testing.T) {
 		{"plain error", tool("fetch_articles", map[string]any{"pmids": []string{"plain"}}), "tool:fetch_articles", "ERROR", "NotFound", "NotFound"},
 		{"factory with data", tool("fetch_articles", map[string]any{"pmids": []string{"data"}}), "tool:fetch_articles", "ERROR", "NotFound", "NotFound"},
 		{"panic", tool("fetch_articles", map[string]any{"pmids": []string{"panic"}}), "tool:fetch_articles", "ERROR", "InternalError", "InternalError"},
-		{"invalid input", tool("fetch_articles", map[string]any{"pmids": []int{1}}), "tool:fetch_articles", "ERROR", "ValidationError", "ValidationError"},
+		{"invalid input", tool("fetch_articles", map[string]any{"pmids": []int{1}}), "tool:fetch_articles", "NOTICE", "ValidationError", "ValidationError"},
 		{"cancellation", callCancelled, "tool:fetch_articles", "INFO", "RequestCancelled", "RequestCancelled"},
 		{"unknown pmid", tool("summarize_abstract", map[string]any{"pmid": "1"}), "tool:summarize_abstract", "ERROR", "NotFound", "NotFound"},
 		{"missing client capability", func(_ *testing.T, c *mcptest.Client) {
@@ -50,7 +50,7 @@ func TestObservabilityOfEveryBranch(t *testing.T) {
 		}, "resource:item", "ERROR", "NotFound", "NotFound"},
 		{"prompt failure", func(_ *testing.T, c *mcptest.Client) {
 			c.GetPrompt("summarize_article", map[string]string{}) // a JSON-RPC error
-		}, "prompt:summarize_article", "ERROR", "ValidationError", "ValidationError"},
+		}, "prompt:summarize_article", "NOTICE", "ValidationError", "ValidationError"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reader, spans := sdkmetric.NewManualReader(), tracetest.NewSpanRecorder()

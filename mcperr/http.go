@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/seed417024ea/mcpcore/internal/redact"
@@ -188,7 +190,9 @@ func WithCodeOverride(f func(status int) (Code, bool)) ResponseOption {
 //	body        the head of the body, redacted (see below, [WithBodyLimit]
 //	            and [WithoutBody]); absent when capture is off or reading
 //	            failed
-//	retryAfter  the Retry-After header, verbatim; [Retry] honours it
+//	retryAfter  the Retry-After header as a number of seconds (int64,
+//	            rounded up; an HTTP date is converted, a date past is 0,
+//	            an unreadable header is left out); [Retry] honours it
 //
 // and the keys of any [WithData] option, which win over these.
 //
@@ -258,8 +262,9 @@ func FromResponse(resp *http.Response, opts ...ResponseOption) *Error {
 		}
 		resp.Body.Close()
 	}
-	if ra := resp.Header.Get("Retry-After"); ra != "" {
-		data["retryAfter"] = ra
+	if wait, ok := parseRetryAfter(resp.Header.Get("Retry-After"), time.Now()); ok {
+		// Whole seconds, rounded up, whichever form the header took.
+		data["retryAfter"] = int64(math.Ceil(wait.Seconds()))
 	}
 
 	return New(code, msg, append([]Option{WithData(data)}, cfg.errOpts...)...)

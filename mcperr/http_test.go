@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -165,7 +166,7 @@ func TestFromResponse(t *testing.T) {
 			opts:     []ResponseOption{WithService("NCBI")},
 			wantCode: CodeRateLimited,
 			wantMsg:  "NCBI returned HTTP 429 Too Many Requests.",
-			wantData: map[string]any{"status": 429, "statusText": "Too Many Requests", "body": "slow down", "retryAfter": "30"},
+			wantData: map[string]any{"status": 429, "statusText": "Too Many Requests", "body": "slow down", "retryAfter": int64(30)},
 		},
 		{
 			name:     "host as subject",
@@ -242,7 +243,7 @@ func TestFromResponse(t *testing.T) {
 			opts:     []ResponseOption{WithoutBody()},
 			wantCode: CodeRateLimited,
 			wantMsg:  host + " returned HTTP 429 Too Many Requests.",
-			wantData: map[string]any{"status": 429, "statusText": "Too Many Requests", "retryAfter": "30"},
+			wantData: map[string]any{"status": 429, "statusText": "Too Many Requests", "retryAfter": int64(30)},
 		},
 		{
 			name:     "a later WithBodyLimit undoes WithoutBody",
@@ -250,7 +251,7 @@ func TestFromResponse(t *testing.T) {
 			opts:     []ResponseOption{WithoutBody(), WithBodyLimit(4)},
 			wantCode: CodeRateLimited,
 			wantMsg:  host + " returned HTTP 429 Too Many Requests.",
-			wantData: map[string]any{"status": 429, "statusText": "Too Many Requests", "body": "slow…", "retryAfter": "30"},
+			wantData: map[string]any{"status": 429, "statusText": "Too Many Requests", "body": "slow…", "retryAfter": int64(30)},
 		},
 		{
 			name:     "no status text",
@@ -599,4 +600,24 @@ func FuzzReadBodyHead(f *testing.F) {
 			t.Fatalf("readBodyHead(%q, %d) = %q splits a rune", body, limit, got)
 		}
 	})
+}
+
+func TestFromResponseRetryAfterIsSeconds(t *testing.T) {
+	later := time.Now().Add(90 * time.Second).UTC().Format(http.TimeFormat)
+	for header, want := range map[string]any{
+		"30":                            int64(30),
+		"0":                             int64(0),
+		later:                           int64(90),
+		"Wed, 21 Oct 2015 07:28:00 GMT": int64(0), // past
+		"soon":                          nil,      // unreadable: left out
+	} {
+		resp := &http.Response{StatusCode: 429, Status: "429 Too Many Requests", Header: http.Header{"Retry-After": {header}},
+			Request: &http.Request{URL: &url.URL{Scheme: "https", Host: "api.example"}}}
+		got := FromResponse(resp).Data()["retryAfter"]
+		if n, ok := got.(int64); ok && header == later && (n < 88 || n > 90) {
+			t.Errorf("Retry-After %q: retryAfter = %v, want about 90", header, got)
+		} else if header != later && got != want {
+			t.Errorf("Retry-After %q: retryAfter = %#v, want %#v", header, got, want)
+		}
+	}
 }

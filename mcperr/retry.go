@@ -262,6 +262,28 @@ func sleep(ctx context.Context, d time.Duration) error {
 	}
 }
 
+// parseRetryAfter reads a Retry-After header value: delta-seconds or an
+// HTTP date (a date in the past is a wait of 0). A wait too long for a
+// Duration comes back as the longest Duration.
+func parseRetryAfter(s string, now time.Time) (time.Duration, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, false
+	}
+	if strings.Trim(s, "0123456789") == "" {
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil { // out of range: longer than any cap
+			return math.MaxInt64, true
+		}
+		return seconds(float64(n)), true
+	}
+	t, err := http.ParseTime(s)
+	if err != nil {
+		return 0, false
+	}
+	return max(t.Sub(now), 0), true
+}
+
 // retryAfter returns the wait asked for by the "retryAfter" data key of the
 // *Error in err's chain, and whether there was a usable one. A wait too long
 // for a Duration comes back as the longest Duration.
@@ -275,22 +297,7 @@ func retryAfter(err error, now func() time.Time) (time.Duration, bool) {
 		return 0, false
 	}
 	if s, ok := v.(string); ok {
-		s = strings.TrimSpace(s)
-		if s == "" {
-			return 0, false
-		}
-		if strings.Trim(s, "0123456789") == "" {
-			n, err := strconv.ParseUint(s, 10, 64)
-			if err != nil { // out of range: longer than any cap
-				return math.MaxInt64, true
-			}
-			return seconds(float64(n)), true
-		}
-		t, err := http.ParseTime(s)
-		if err != nil {
-			return 0, false
-		}
-		return max(t.Sub(now()), 0), true
+		return parseRetryAfter(s, now())
 	}
 	if d, ok := v.(time.Duration); ok {
 		return max(d, 0), true

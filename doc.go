@@ -9,6 +9,36 @@
 // the server starts, published to clients in tools/list, and used by the
 // handler through [Context.Fail] and [Context.RecoveryFor].
 //
+// A whole server is a few lines:
+//
+//	var greet = mcpcore.Tool[greetInput, greetOutput]{
+//		Name:        "greet",
+//		Description: "Greet someone by name.",
+//		Handler: func(ctx *mcpcore.Context, in greetInput) (greetOutput, error) {
+//			return greetOutput{Greeting: "Hello, " + in.Name + "!"}, nil
+//		},
+//	}
+//
+//	func main() {
+//		srv, err := mcpcore.NewServer(mcpcore.Info{Name: "hello", Version: "0.1.0"}, nil, greet)
+//		if err != nil {
+//			log.Fatal(err) // a definition NewServer refuses, named
+//		}
+//		if err := srv.Run(context.Background()); err != nil {
+//			log.Fatal(err)
+//		}
+//	}
+//
+// # Failing as declared
+//
+// [Context.Fail] takes the declared [Failure] value, not a reason string, so
+// a misspelt reason cannot reach a client. Failing with a Failure that the
+// definition does not declare (another definition's entry, or a literal
+// written at the call) compiles, but the call then ends as an InternalError
+// that names the reason, with data.declaredReasons listing the declared ones,
+// logged at error. The mcplint command (cmd/mcplint) reports it before
+// shipping, as its error-level rule error-contract-undeclared.
+//
 // # Where errors are handled
 //
 // Handlers and services return errors; they do not catch them. The dispatch
@@ -54,10 +84,19 @@
 //
 // # Logging
 //
-// Every failure is logged once, as "Error in tool:<name>: <message>", at
-// error level, or at the Severity its contract entry declares (for that
-// declared failure only: same reason and code); a cancelled request is
-// logged at info without a stack. Repeats of one failure within
+// Every failure is logged once, as "Error in tool:<name>: <message>" (or
+// resource:, prompt:), at one of these levels:
+//
+//   - info, without a stack, for a request that was cancelled;
+//   - warning for a client without a capability the call needs;
+//   - notice for a client's mistake: a tool's or a prompt's arguments, or a
+//     resource URI's variables, that do not fit; an answer that does not fit
+//     the form it was asked with; a requestState that is not the server's;
+//   - the Severity its contract entry declares, for a tool's declared
+//     failure (that entry only: same reason and code);
+//   - error for everything else.
+//
+// Repeats of one failure within
 // [ServerOptions.RepeatWindow] are collapsed into one record with a count.
 // Every record is redacted: sensitive keys at any depth, and secrets in text.
 // Logs go to stderr by default, since stdout belongs to the stdio transport.

@@ -123,6 +123,56 @@ func (c *Context) RecoveryFor(f Failure) mcperr.Option {
 	return mcperr.WithRecovery(f.Recovery)
 }
 
+// FailFrom maps a service's error onto this definition's contract. When
+// err carries an [*mcperr.Error] whose code is that of one of entries, it
+// returns that declared failure, as [Context.Fail] builds it, with:
+//   - err's message, and err as its cause;
+//   - err's data (data set deliberately, so client-safe: retryAfter,
+//     status, …), under the entry's reason, which is written last;
+//   - the entry's declared Recovery as the hint, unless err has its own.
+//
+// Otherwise (err nil, no *mcperr.Error in it, no entry with its code) it
+// returns err unchanged, for the framework to render as it is. With no
+// entries, the definition's whole contract is searched, and a code that
+// two entries declare matches neither: pass the entries to choose. (mcplint
+// sees the reasons of the entries passed, not of a whole-contract search.)
+//
+//	articles, err := ncbi.Fetch(ctx, in.PMIDs)
+//	if err != nil {
+//		return out, ctx.FailFrom(err, queueFull, ncbiDown)
+//	}
+func (c *Context) FailFrom(err error, entries ...Failure) error {
+	var e *mcperr.Error
+	if err == nil || !errors.As(err, &e) || e == nil || c == nil {
+		return err
+	}
+	candidates := entries
+	if len(candidates) == 0 {
+		candidates = c.contract
+	}
+	var match *Failure
+	for i, f := range candidates {
+		if f.Code != e.Code() {
+			continue
+		}
+		if match != nil && match.Reason != f.Reason {
+			return err // ambiguous: the caller must choose
+		}
+		match = &candidates[i]
+	}
+	if match == nil {
+		return err
+	}
+	opts := []mcperr.Option{mcperr.WithCause(err)}
+	if data := e.Data(); len(data) > 0 {
+		opts = append(opts, mcperr.WithData(data))
+	}
+	if e.RecoveryHint() == "" {
+		opts = append(opts, c.RecoveryFor(*match))
+	}
+	return c.Fail(*match, e.Message(), opts...)
+}
+
 // RecoveryFor is [Context.RecoveryFor] for code that has only a
 // context.Context, such as a service called by a handler: it looks the reason
 // up in the contract of the tool or resource being served. When ctx carries

@@ -455,3 +455,52 @@ func TestZeroContextReportsTheMistake(t *testing.T) {
 		t.Errorf("Sample on a zero Context = %v", err)
 	}
 }
+
+func TestFailFromMapsServiceErrorsOntoTheContract(t *testing.T) {
+	t.Parallel()
+	busy := mcpcore.Failure{Reason: "busy", Code: mcperr.CodeRateLimited, When: "w", Recovery: "Wait a minute, then call again.", Retryable: mcpcore.Retryable}
+	down := mcpcore.Failure{Reason: "down", Code: mcperr.CodeServiceUnavailable, When: "w", Recovery: "Try again in an hour or so."}
+	alsoDown := mcpcore.Failure{Reason: "also_down", Code: mcperr.CodeServiceUnavailable, When: "w", Recovery: "Try again in an hour or so."}
+	var got []error
+	var service error
+	tool := mcpcore.Tool[struct{}, struct{}]{Name: "t", Description: "d", Errors: []mcpcore.Failure{busy, down, alsoDown},
+		Handler: func(ctx *mcpcore.Context, _ struct{}) (struct{}, error) {
+			service = mcperr.RateLimited("Upstream quota exhausted", mcperr.WithData(map[string]any{"retryAfter": 30, "reason": "upstream_quota"}))
+			got = []error{
+				ctx.FailFrom(service, busy, down),
+				ctx.FailFrom(fmt.Errorf("fetch: %w", service)),
+				ctx.FailFrom(mcperr.ServiceUnavailable("down")),                              // two entries declare the code
+				ctx.FailFrom(mcperr.ServiceUnavailable("down"), alsoDown),                    // the caller chooses
+				ctx.FailFrom(mcperr.NotFound("gone"), busy, down),                            // no entry: unchanged
+				ctx.FailFrom(errors.New("plain"), busy),                                      // no *mcperr.Error: unchanged
+				ctx.FailFrom(nil, busy),                                                      // nil stays nil
+				ctx.FailFrom(mcperr.RateLimited("x", mcperr.WithRecovery("own hint")), busy), // its own hint wins
+			}
+			return struct{}{}, nil
+		}}
+	cs, _ := connect(t, tool)
+	wiretest.CallTool(t, cs, "t", map[string]any{})
+	e := func(i int) *mcperr.Error { var e *mcperr.Error; errors.As(got[i], &e); return e }
+	for _, i := range []int{0, 1} {
+		d := e(i).Data()
+		if e(i).Code() != mcperr.CodeRateLimited || e(i).Message() != "Upstream quota exhausted" || d["reason"] != "busy" ||
+			d["retryAfter"] != 30 || d["retryable"] != true || e(i).RecoveryHint() != busy.Recovery || !errors.Is(got[i], service) {
+			t.Errorf("FailFrom #%d = %v %v", i, e(i), d)
+		}
+	}
+	if d := e(2).Data(); d["reason"] != nil {
+		t.Errorf("an ambiguous code was mapped: %v", d)
+	}
+	if e(3).Data()["reason"] != "also_down" {
+		t.Errorf("FailFrom with alsoDown = %v", e(3).Data())
+	}
+	if e(4).Code() != mcperr.CodeNotFound || e(4).Data()["reason"] != nil {
+		t.Errorf("an unmatched code was changed: %v", e(4))
+	}
+	if got[5].Error() != "plain" || got[6] != nil {
+		t.Errorf("unchanged errors changed: %v, %v", got[5], got[6])
+	}
+	if e(7).RecoveryHint() != "own hint" {
+		t.Errorf("the service's own hint was replaced: %q", e(7).RecoveryHint())
+	}
+}

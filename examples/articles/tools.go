@@ -96,6 +96,15 @@ func fetch(ctx *mcpcore.Context, in fetchInput) (fetchOutput, error) {
 		// The message falls back to When, and no hint is sent.
 		//mcplint:ignore error-contract-recovery-unforwarded the reference server shows a declared failure sent without a hint
 		return fetchOutput{}, ctx.Fail(ncbiDown, "")
+	case "upstream_busy", "upstream_down":
+		// A service's error mapped onto the contract: the upstream's 429 is
+		// queue_full and its 503 ncbi_down, with the service's message and
+		// data (status, retryAfter in seconds, …) kept.
+		articles, err := ncbiFetch(ctx, in.PMIDs)
+		if err != nil {
+			return fetchOutput{}, ctx.FailFrom(err, queueFull, ncbiDown)
+		}
+		return fetchOutput{Articles: articles}, nil
 	case "slow":
 		ctx.Log().Info("slow: waiting 5 s unless cancelled")
 		select {

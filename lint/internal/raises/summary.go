@@ -255,16 +255,16 @@ func (s *summarizer) evalCall(call *ast.CallExpr) value {
 		if len(args) == 0 {
 			return nil
 		}
-		f := s.r.entry(args[0])
-		if f == nil {
+		return s.entryValue(args[0], src)
+	case mcpapi.IsContextMethod(fn, "FailFrom"):
+		// FailFrom turns err into one of the entries passed when the
+		// codes match, and returns it unchanged otherwise.
+		if len(args) == 0 || call.Ellipsis.IsValid() {
 			return nil
 		}
-		var val value
-		if f.Code != 0 {
-			val = append(val, codeAtom{Code{f.Code, src}})
-		}
-		if f.Reason != "" {
-			val = append(val, reasonAtom{Reason{f.Reason, f.Code, src}})
+		val := s.eval(args[0])
+		for _, a := range args[1:] {
+			val = append(val, s.entryValue(a, src)...)
 		}
 		return val
 	case fn.Pkg().Path() == mcpapi.ErrPath:
@@ -295,6 +295,23 @@ func (s *summarizer) evalCall(call *ast.CallExpr) value {
 		return val
 	}
 	return value{callAtom{fn: fn, pos: call.Pos(), args: s.callArgs(fn, call)}}
+}
+
+// entryValue is what a contract entry raised at src carries: its code and
+// its reason.
+func (s *summarizer) entryValue(e ast.Expr, src Source) value {
+	f := s.r.entry(e)
+	if f == nil {
+		return nil
+	}
+	var val value
+	if f.Code != 0 {
+		val = append(val, codeAtom{Code{f.Code, src}})
+	}
+	if f.Reason != "" {
+		val = append(val, reasonAtom{Reason{f.Reason, f.Code, src}})
+	}
+	return val
 }
 
 // evalErrCall returns what the error a call of an mcperr function can

@@ -46,6 +46,7 @@ type Context struct{ context.Context }
 
 func (c *Context) Fail(f Failure, message string, opts ...mcperr.Option) *mcperr.Error { return nil }
 func (c *Context) RecoveryFor(f Failure) mcperr.Option                                 { return nil }
+func (c *Context) FailFrom(err error, entries ...Failure) error                        { return nil }
 
 func RecoveryFor(ctx context.Context, reason string) mcperr.Option { return nil }
 

@@ -179,15 +179,17 @@ func TestInputValidation(t *testing.T) {
 		keyword string
 	}
 	for _, tc := range []struct {
-		name   string
-		args   any
-		issues []issue // in any order
+		name    string
+		args    any
+		issues  []issue // in any order
+		message string
 	}{
-		{"wrong type", map[string]any{"name": 123}, []issue{{`["name"]`, "type"}}},
-		{"missing required", map[string]any{}, []issue{{`["name"]`, "required"}}},
-		{"absent arguments are {}", nil, []issue{{`["name"]`, "required"}}},
-		{"unknown top-level key", map[string]any{"name": "x", "limt": 5}, []issue{{`[]`, "additionalProperties"}}},
-		{"every issue reported", map[string]any{"name": 1, "limit": "ten"}, []issue{{`["limit"]`, "type"}, {`["name"]`, "type"}}},
+		{"wrong type", map[string]any{"name": 123}, []issue{{`["name"]`, "type"}}, "at name: expected string, received number"},
+		{"missing required", map[string]any{}, []issue{{`["name"]`, "required"}}, `missing required property "name"`},
+		{"absent arguments are {}", nil, []issue{{`["name"]`, "required"}}, `missing required property "name"`},
+		{"unknown top-level key", map[string]any{"name": "x", "limt": 5}, []issue{{`[]`, "additionalProperties"}}, `unrecognized key "limt"`},
+		{"every issue reported", map[string]any{"name": 1, "limit": "ten"}, []issue{{`["limit"]`, "type"}, {`["name"]`, "type"}},
+			"2 issues: at limit: expected integer, received string; at name: expected string, received number"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := wiretest.CallTool(t, cs, "strict", tc.args)
@@ -208,20 +210,9 @@ func TestInputValidation(t *testing.T) {
 			if !slices.Equal(gotIssues, tc.issues) {
 				t.Fatalf("issues = %s, want %v", wiretest.Canonical(t, got), tc.issues)
 			}
-			// The message is the first issue, located, and a count of the
-			// others: "<message>[ at <path>][ (+N more)]".
-			first := got[0].(map[string]any)
-			want := first["message"].(string)
-			var segments []string
-			for _, seg := range first["path"].([]any) {
-				segments = append(segments, fmt.Sprint(seg))
-			}
-			if len(segments) > 0 {
-				want += " at " + strings.Join(segments, ".")
-			}
-			if len(got) > 1 {
-				want += fmt.Sprintf(" (+%d more)", len(got)-1)
-			}
+			// The message lists every issue, located: a client that reads
+			// only content[0].text learns them all.
+			want := tc.message
 			if e["message"] != want {
 				t.Errorf("message = %q, want %q", e["message"], want)
 			}

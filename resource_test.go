@@ -218,7 +218,7 @@ func TestResourceVariablePattern(t *testing.T) {
 	_, err := readResource(t, cs, "test://numbered/..%2F..%2Fetc%2Fpasswd")
 	var werr *jsonrpc.Error
 	if !errors.As(err, &werr) || werr.Code != int64(mcperr.CodeValidationError) ||
-		werr.Message != `expected a string matching the pattern "^[0-9]+$" at id` {
+		werr.Message != `at id: expected a string matching the pattern "^[0-9]+$"` {
 		t.Errorf("err = %#v", err)
 	}
 }

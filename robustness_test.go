@@ -283,7 +283,12 @@ func TestValidationWorkIsBounded(t *testing.T) {
 		t.Errorf("code %v, %d issues, issuesOmitted %v, validationStopped %v; want ValidationError, 100, a count, true",
 			e["code"], len(issues), data["issuesOmitted"], data["validationStopped"])
 	}
-	if msg := e["message"].(string); msg != "expected string, received number at ids.0 (+"+fmt.Sprint(len(issues)-1+int(omitted))+" or more)" {
-		t.Errorf("message %q", msg)
+	want := fmt.Sprintf("%d or more issues: ", len(issues)+int(omitted))
+	for i := range 10 {
+		want += fmt.Sprintf("at ids[%d]: expected string, received number; ", i)
+	}
+	want += fmt.Sprintf("and %d or more", len(issues)+int(omitted)-10)
+	if msg := e["message"].(string); msg != want {
+		t.Errorf("message %q, want %q", msg, want)
 	}
 }

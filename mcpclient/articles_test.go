@@ -320,7 +320,7 @@ func testArticles(t *testing.T, tr transport) {
 			{"data", map[string]any{"pmids": []string{"data"}}, plain(mcperr.CodeNotFound, "Item 7 not found", `{"itemId":"7"}`)},
 			{"panic", map[string]any{"pmids": []string{"panic"}},
 				plain(mcperr.CodeInternalError, "An internal error occurred in tool fetch_articles.", "")},
-			{"invalid input", map[string]any{"pmids": "123", "limt": 5}, plain(mcperr.CodeValidationError, `unrecognized key "limt" (+1 more)`,
+			{"invalid input", map[string]any{"pmids": "123", "limt": 5}, plain(mcperr.CodeValidationError, `2 issues: unrecognized key "limt"; at pmids: expected array or null, received string`,
 				`{"issues":[{"path":[],"message":"unrecognized key \"limt\"","keyword":"additionalProperties"},
 					{"path":["pmids"],"message":"expected array or null, received string","keyword":"type"}]}`)},
 		} {

@@ -120,7 +120,7 @@ func TestFetchArticlesInvalidInput(t *testing.T) {
 		t.Fatal("isError = false, want true")
 	}
 	wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, `{"error":{"code":-32007,
-		"message":"unrecognized key \"limt\" (+1 more)",
+		"message":"2 issues: unrecognized key \"limt\"; at pmids: expected array or null, received string",
 		"data":{"issues":[
 			{"path":[],"message":"unrecognized key \"limt\"","keyword":"additionalProperties"},
 			{"path":["pmids"],"message":"expected array or null, received string","keyword":"type"}]}}}`)

@@ -311,7 +311,12 @@ func TestMillionMistypedElements(t *testing.T) {
 			t.Fatalf("issue %d = %s, want %s", i, marshal(t, is), marshal(t, want))
 		}
 	}
-	if got, want := res.Summary(), "expected string, received number at pmids.0 (+99 or more)"; got != want {
+	want := "100 or more issues: at pmids[0]: expected string, received number"
+	for i := 1; i < 10; i++ {
+		want += fmt.Sprintf("; at pmids[%d]: expected string, received number", i)
+	}
+	want += "; and 90 or more"
+	if got := res.Summary(); got != want {
 		t.Errorf("Summary = %q, want %q", got, want)
 	}
 	// What dispatch sends: the issues and the count of the rest.

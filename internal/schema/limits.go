@@ -70,46 +70,155 @@ type Result struct {
 // Valid reports whether the value had no issue.
 func (r Result) Valid() bool { return len(r.Issues) == 0 }
 
-// Summary is the one-line message of a validation failure, in the format
-// of [Summary]: `<first issue message>[ at <path>][ (+N more)]`, where N
-// counts every other issue found, listed or omitted; when validation
-// stopped early it says `(+N or more)`. It is `Validation failed` for a
-// valid result. Its length is bounded (under 500 characters).
+// Summary is the one-line message of a validation failure, listing its
+// issues so that a client that reads only the message still learns every
+// mistake (the same issues are in data.issues, as structured values):
+//
+//	expected string, received number
+//	at authors[1].name: expected string, received number
+//	3 issues: unrecognized key "extra"; missing required property "city"; at items[2]: expected integer, received string
+//	250 issues: at ids[0]: expected string, received number; …; at ids[9]: expected string, received number; and 240 more
+//
+// One issue is its message, located by `at <path>: ` unless it is at the
+// root; several are counted, then listed, separated by "; ". A path is
+// written as in JavaScript: `items[2].name`, with a name that is not an
+// identifier quoted (`["first name"]`). A missing property is located at the
+// object that lacks it, since its message names it. At most 10 issues are
+// listed, within about 1,000 characters (the first is always listed); the
+// rest are counted in `and N more`. When validation stopped early (see
+// [Result.Stopped]) the counts say `N or more`. It is `Validation failed`
+// for a valid result. Its length is bounded (under 1,100 characters).
 func (r Result) Summary() string {
-	if len(r.Issues) == 0 {
-		return "Validation failed"
-	}
-	return summarize(r.Issues[0], len(r.Issues)-1+r.Omitted, r.Stopped)
+	return summarize(r.Issues, len(r.Issues)+r.Omitted, r.Stopped)
 }
 
-// summarize is `<message>[ at <path>][ (+more more)]`, or `(+more or
-// more)` when orMore is set.
-func summarize(first Issue, more int, orMore bool) string {
-	var b strings.Builder
-	b.WriteString(cut(first.Message, maxMessageRunes))
-	if len(first.Path) > 0 {
-		var p strings.Builder
-		for i, seg := range first.Path {
-			if i > 0 {
-				p.WriteByte('.')
-			}
-			fmt.Fprint(&p, seg)
-			if p.Len() > 4*maxSummaryPathRunes { // enough to cut from
-				break
-			}
-		}
-		b.WriteString(" at ")
-		b.WriteString(cut(p.String(), maxSummaryPathRunes))
+const (
+	// maxSummaryIssues is the most issues a summary lists.
+	maxSummaryIssues = 10
+	// maxSummaryListRunes bounds the listed issues of a summary: an issue
+	// that would take the list beyond it is counted instead, unless it is
+	// the first.
+	maxSummaryListRunes = 1000
+)
+
+// summarize is the summary of issues, the first of total issues (at least
+// total, when orMore is set).
+func summarize(issues []Issue, total int, orMore bool) string {
+	if len(issues) == 0 {
+		return "Validation failed"
 	}
-	switch {
-	case orMore && more > 0:
-		fmt.Fprintf(&b, " (+%d or more)", more)
-	case orMore:
-		b.WriteString(" (possibly more)")
-	case more > 0:
-		fmt.Fprintf(&b, " (+%d more)", more)
+	total = max(total, len(issues))
+	var b strings.Builder
+	if total > 1 || orMore {
+		if orMore {
+			fmt.Fprintf(&b, "%d or more issues: ", total)
+		} else {
+			fmt.Fprintf(&b, "%d issues: ", total)
+		}
+	}
+	listed, runes := 0, 0
+	for _, is := range issues[:min(len(issues), maxSummaryIssues)] {
+		line := describeIssue(is)
+		n := utf8.RuneCountInString(line)
+		if listed > 0 && runes+2+n > maxSummaryListRunes {
+			break
+		}
+		if listed > 0 {
+			b.WriteString("; ")
+			runes += 2
+		}
+		b.WriteString(line)
+		runes += n
+		listed++
+	}
+	if rest := total - listed; rest > 0 {
+		if orMore {
+			fmt.Fprintf(&b, "; and %d or more", rest)
+		} else {
+			fmt.Fprintf(&b, "; and %d more", rest)
+		}
 	}
 	return b.String()
+}
+
+// describeIssue is one issue of a summary: `[at <path>: ]<message>`. A
+// missing property's path ends with its name, which its message already
+// quotes: it is located at its parent instead.
+func describeIssue(is Issue) string {
+	msg := cut(is.Message, maxMessageRunes)
+	path := is.Path
+	if n := len(path); n > 0 {
+		switch is.Keyword {
+		case "required", "dependentRequired", "dependencies":
+			if name, ok := path[n-1].(string); ok && strings.Contains(is.Message, strconv.Quote(name)) {
+				path = path[:n-1]
+			}
+		}
+	}
+	if len(path) == 0 {
+		return msg
+	}
+	return "at " + cutMiddle(pathString(path), maxSummaryPathRunes) + ": " + msg
+}
+
+// pathString writes a path as JavaScript would address it: `a.b[2].c`, a
+// name that is not an identifier quoted in brackets (`["a b"]`). Its length
+// is bounded by those of a bounded path: 64 segments of 64 runes.
+func pathString(path []any) string {
+	var p strings.Builder
+	dot := false // whether a name needs a dot before it
+	for i, seg := range path {
+		switch seg := seg.(type) {
+		case int:
+			fmt.Fprintf(&p, "[%d]", seg)
+		case string:
+			switch {
+			case seg == "…" && i > 0: // the middle of a long path, left out (see bounded)
+				p.WriteString("…")
+				dot = false
+				continue
+			case identifier(seg):
+				if dot {
+					p.WriteByte('.')
+				}
+				p.WriteString(seg)
+			default:
+				p.WriteString("[" + strconv.Quote(seg) + "]")
+			}
+		default:
+			fmt.Fprintf(&p, "[%v]", seg)
+		}
+		dot = true
+	}
+	return p.String()
+}
+
+// cutMiddle returns s cut to at most n runes by replacing its middle with
+// an ellipsis: both ends of a path say where it is.
+func cutMiddle(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	head := (n - 1) / 2
+	tail := n - 1 - head
+	return string(r[:head]) + "…" + string(r[len(r)-tail:])
+}
+
+// identifier reports whether s is an ASCII JavaScript identifier, written
+// after a dot in a path.
+func identifier(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9' {
+			continue
+		}
+		return false
+	}
+	return true
 }
 
 // shape turns sorted issues into a Result: it keeps the first MaxIssues

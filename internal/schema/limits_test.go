@@ -24,7 +24,12 @@ func TestManyUnknownKeys(t *testing.T) {
 	if res.Issues[0].Message != `unrecognized key "k00000"` || res.Issues[99].Message != `unrecognized key "k00099"` {
 		t.Errorf("first %s, last %s", res.Issues[0].Message, res.Issues[99].Message)
 	}
-	if got, want := res.Summary(), `unrecognized key "k00000" (+19999 more)`; got != want {
+	want := `20000 issues: unrecognized key "k00000"`
+	for i := 1; i < 10; i++ {
+		want += fmt.Sprintf(`; unrecognized key "k%05d"`, i)
+	}
+	want += "; and 19990 more"
+	if got := res.Summary(); got != want {
 		t.Errorf("Summary = %q, want %q", got, want)
 	}
 }
@@ -67,10 +72,10 @@ func TestMessageBounds(t *testing.T) {
 	if want := []any{"map", strings.Repeat("é", maxSegmentRunes-1) + "…"}; !reflect.DeepEqual(res.Issues[2].Path, want) {
 		t.Errorf("path = %q", res.Issues[2].Path)
 	}
-	if s := res.Summary(); utf8.RuneCountInString(s) > 500 {
+	if s := res.Summary(); utf8.RuneCountInString(s) > 1100 {
 		t.Errorf("summary of %d runes", utf8.RuneCountInString(s))
 	}
-	if s := Summary(res.Issues); utf8.RuneCountInString(s) > 500 {
+	if s := Summary(res.Issues); utf8.RuneCountInString(s) > 1100 {
 		t.Errorf("Summary of %d runes", utf8.RuneCountInString(s))
 	}
 }
@@ -108,8 +113,13 @@ func TestPathBound(t *testing.T) {
 	if len(p) != maxPathSegments || p[0] != "children" || p[maxPathSegments/2] != "…" || p[len(p)-1] != "name" {
 		t.Errorf("path = %v", p)
 	}
-	if s := res.Summary(); utf8.RuneCountInString(s) > 500 {
+	if s := res.Summary(); utf8.RuneCountInString(s) > 1100 {
 		t.Errorf("summary of %d runes", utf8.RuneCountInString(s))
+	}
+	// Both ends of a long path are kept, around an ellipsis.
+	if s := res.Summary(); !strings.HasPrefix(s, "at children[0].children[0].") || !strings.HasSuffix(s, ".children[0].name: expected string, received number") ||
+		!strings.Contains(s, "…") || utf8.RuneCountInString(s) > len("at : expected string, received number")+maxSummaryPathRunes {
+		t.Errorf("summary = %q", s)
 	}
 }
 
@@ -177,21 +187,89 @@ func TestCut(t *testing.T) {
 }
 
 func TestResultSummary(t *testing.T) {
-	is := Issue{Path: []any{"a", 1}, Message: "expected string, received number"}
+	is := Issue{Path: []any{"a", 1}, Message: "expected string, received number", Keyword: "type"}
+	root := Issue{Path: []any{}, Message: `unrecognized key "extra"`, Keyword: "additionalProperties"}
+	city := Issue{Path: []any{"city"}, Message: `missing required property "city"`, Keyword: "required"}
+	nested := Issue{Path: []any{"address", "zip"}, Message: `missing required property "zip"`, Keyword: "required"}
+	many := func(n int) []Issue {
+		out := make([]Issue, n)
+		for i := range out {
+			out[i] = Issue{Path: []any{"ids", i}, Message: "expected string, received number", Keyword: "type"}
+		}
+		return out
+	}
+	tenIDs := "at ids[0]: expected string, received number"
+	for i := 1; i < 10; i++ {
+		tenIDs += fmt.Sprintf("; at ids[%d]: expected string, received number", i)
+	}
 	tests := []struct {
+		name string
 		res  Result
 		want string
 	}{
-		{Result{}, "Validation failed"},
-		{Result{Issues: []Issue{is}}, "expected string, received number at a.1"},
-		{Result{Issues: []Issue{is, is}, Omitted: 3}, "expected string, received number at a.1 (+4 more)"},
-		{Result{Issues: []Issue{is, is}, Stopped: true}, "expected string, received number at a.1 (+1 or more)"},
-		{Result{Issues: []Issue{is}, Stopped: true}, "expected string, received number at a.1 (possibly more)"},
+		{"valid", Result{}, "Validation failed"},
+		{"one, located", Result{Issues: []Issue{is}}, "at a[1]: expected string, received number"},
+		{"one at the root", Result{Issues: []Issue{root}}, `unrecognized key "extra"`},
+		{"missing, at its parent", Result{Issues: []Issue{city}}, `missing required property "city"`},
+		{"missing, nested", Result{Issues: []Issue{nested}}, `at address: missing required property "zip"`},
+		{"all listed", Result{Issues: []Issue{root, city, is}},
+			`3 issues: unrecognized key "extra"; missing required property "city"; at a[1]: expected string, received number`},
+		{"omitted counted", Result{Issues: []Issue{is, is}, Omitted: 3},
+			"5 issues: at a[1]: expected string, received number; at a[1]: expected string, received number; and 3 more"},
+		{"stopped", Result{Issues: []Issue{is, is}, Stopped: true},
+			"2 or more issues: at a[1]: expected string, received number; at a[1]: expected string, received number"},
+		{"stopped, one", Result{Issues: []Issue{is}, Stopped: true}, "1 or more issues: at a[1]: expected string, received number"},
+		{"ten listed", Result{Issues: many(10)}, "10 issues: " + tenIDs},
+		{"eleven", Result{Issues: many(11)}, "11 issues: " + tenIDs + "; and 1 more"},
+		{"a hundred, stopped", Result{Issues: many(100), Omitted: 7, Stopped: true}, "107 or more issues: " + tenIDs + "; and 97 or more"},
 	}
 	for _, tt := range tests {
-		if got := tt.res.Summary(); got != tt.want {
-			t.Errorf("Summary = %q, want %q", got, tt.want)
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.res.Summary(); got != tt.want {
+				t.Errorf("Summary =\n%q, want\n%q", got, tt.want)
+			}
+		})
+	}
+}
+
+func TestSummaryPaths(t *testing.T) {
+	tests := []struct {
+		path []any
+		want string
+	}{
+		{[]any{"items", 2, "name"}, "items[2].name"},
+		{[]any{0}, "[0]"},
+		{[]any{"a_b", "$c", "d9"}, "a_b.$c.d9"},
+		{[]any{"first name", "x"}, `["first name"].x`},
+		{[]any{"9lives", "a.b", ""}, `["9lives"]["a.b"][""]`},
+		{[]any{"quote\"d", "é"}, `["quote\"d"]["é"]`},
+		{[]any{"a", "…", "z", 1}, "a…z[1]"},
+	}
+	for _, tt := range tests {
+		if got := pathString(tt.path); got != tt.want {
+			t.Errorf("pathString(%v) = %s, want %s", tt.path, got, tt.want)
 		}
+	}
+	// A property's name that its message does not quote stays in the path.
+	is := Issue{Path: []any{"a", "b"}, Message: "missing required property", Keyword: "required"}
+	if got, want := describeIssue(is), "at a.b: missing required property"; got != want {
+		t.Errorf("describeIssue = %q, want %q", got, want)
+	}
+}
+
+// Long issues fill the summary's budget before its count does: the first
+// is always listed, the others while they fit, and the total stays bounded.
+func TestSummaryBudget(t *testing.T) {
+	long := Issue{Path: []any{strings.Repeat("p", 300)}, Message: strings.Repeat("m", 300), Keyword: "type"}
+	issues := []Issue{long, long, long, long, long, long}
+	s := Summary(issues)
+	if n := utf8.RuneCountInString(s); n > 1100 {
+		t.Errorf("summary of %d runes", n)
+	}
+	// Each issue takes 389 runes (its path cut to 128, its message to 256):
+	// two fit in 1,000.
+	if got := strings.Count(s, "; at "); got != 1 || !strings.HasSuffix(s, "; and 4 more") || !strings.HasPrefix(s, "6 issues: at ") {
+		t.Errorf("summary lists %d issues after the first: %q", got, s)
 	}
 }
 

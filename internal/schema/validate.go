@@ -278,15 +278,12 @@ func (v *Validator) CheckJSON(data []byte) (json.RawMessage, Result, error) {
 	return out, Result{}, nil
 }
 
-// Summary is the one-line message of a validation failure, in the
-// original's format: `<first issue message>[ at <path joined by ".">][ (+N
-// more)]`, or `Validation failed` when there is no issue. N counts the other
-// issues of the list only; [Result.Summary] also counts those left out.
+// Summary is the one-line message of a validation failure with these
+// issues, in the format of [Result.Summary] (`Validation failed` when there
+// is none). It counts the issues of the list only; Result.Summary also
+// counts those left out.
 func Summary(issues []Issue) string {
-	if len(issues) == 0 {
-		return "Validation failed"
-	}
-	return summarize(issues[0], len(issues)-1, false)
+	return summarize(issues, len(issues), false)
 }
 
 // compareIssues orders issues by path, then keyword, then message.

@@ -203,10 +203,12 @@ func TestSummary(t *testing.T) {
 		{name: "empty", issues: nil, want: "Validation failed"},
 		{name: "one at the root", issues: []Issue{{Path: []any{}, Message: `unrecognized key "limt"`}}, want: `unrecognized key "limt"`},
 		{name: "with path", issues: []Issue{{Path: []any{"authors", 1, "name"}, Message: "expected string, received number"}},
-			want: "expected string, received number at authors.1.name"},
+			want: "at authors[1].name: expected string, received number"},
 		{name: "more", issues: []Issue{
-			{Path: []any{"a"}, Message: "expected string, received number"}, {Path: []any{"b"}}, {Path: []any{"c"}},
-		}, want: "expected string, received number at a (+2 more)"},
+			{Path: []any{"a"}, Message: "expected string, received number"},
+			{Path: []any{"b"}, Message: `missing required property "b"`, Keyword: "required"},
+			{Path: []any{"c"}, Message: "expected a number >= 1, received 0"},
+		}, want: `3 issues: at a: expected string, received number; missing required property "b"; at c: expected a number >= 1, received 0`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

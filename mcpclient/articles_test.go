@@ -320,9 +320,9 @@ func testArticles(t *testing.T, tr transport) {
 			{"data", map[string]any{"pmids": []string{"data"}}, plain(mcperr.CodeNotFound, "Item 7 not found", `{"itemId":"7"}`)},
 			{"panic", map[string]any{"pmids": []string{"panic"}},
 				plain(mcperr.CodeInternalError, "An internal error occurred in tool fetch_articles.", "")},
-			{"invalid input", map[string]any{"pmids": "123", "limt": 5}, plain(mcperr.CodeValidationError, `2 issues: unrecognized key "limt"; at pmids: expected array or null, received string`,
+			{"invalid input", map[string]any{"pmids": "123", "limt": 5}, plain(mcperr.CodeValidationError, `2 issues: unrecognized key "limt"; at pmids: expected array, received string`,
 				`{"issues":[{"path":[],"message":"unrecognized key \"limt\"","keyword":"additionalProperties"},
-					{"path":["pmids"],"message":"expected array or null, received string","keyword":"type"}]}`)},
+					{"path":["pmids"],"message":"expected array, received string","keyword":"type"}]}`)},
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				_, err := mcpclient.Call[fetchOutput](ctx, cs, "fetch_articles", tc.args)

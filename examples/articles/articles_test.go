@@ -120,10 +120,10 @@ func TestFetchArticlesInvalidInput(t *testing.T) {
 		t.Fatal("isError = false, want true")
 	}
 	wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, `{"error":{"code":-32007,
-		"message":"2 issues: unrecognized key \"limt\"; at pmids: expected array or null, received string",
+		"message":"2 issues: unrecognized key \"limt\"; at pmids: expected array, received string",
 		"data":{"issues":[
 			{"path":[],"message":"unrecognized key \"limt\"","keyword":"additionalProperties"},
-			{"path":["pmids"],"message":"expected array or null, received string","keyword":"type"}]}}}`)
+			{"path":["pmids"],"message":"expected array, received string","keyword":"type"}]}}}`)
 }
 
 // TestFetchArticlesCancelled cancels the slow branch and checks that the

@@ -43,6 +43,46 @@ func fillDefaults(s *sv.Schema, v any, depth int) {
 	}
 }
 
+// dropNulls removes, in place, the null values of v's properties whose
+// schema is in absent (optional properties that refuse null), below schema
+// s, descending as fillDefaults does. It reports whether it removed any.
+func dropNulls(s *sv.Schema, v any, absent map[*sv.Schema]bool, depth int) bool {
+	if s == nil || depth > maxDefaultsDepth {
+		return false
+	}
+	dropped := false
+	if s.Ref != nil {
+		dropped = dropNulls(s.Ref, v, absent, depth+1)
+	}
+	for _, sub := range s.AllOf {
+		dropped = dropNulls(sub, v, absent, depth+1) || dropped
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		for name, ps := range s.Properties {
+			val, ok := v[name]
+			switch {
+			case !ok:
+			case val == nil && absent[ps]:
+				delete(v, name)
+				dropped = true
+			default:
+				dropped = dropNulls(ps, val, absent, depth+1) || dropped
+			}
+		}
+	case []any:
+		for i, item := range v {
+			switch {
+			case i < len(s.PrefixItems):
+				dropped = dropNulls(s.PrefixItems[i], item, absent, depth+1) || dropped
+			case s.Items2020 != nil:
+				dropped = dropNulls(s.Items2020, item, absent, depth+1) || dropped
+			}
+		}
+	}
+	return dropped
+}
+
 // defaultOf is the default of s, or of the schema its $ref names.
 func defaultOf(s *sv.Schema) *any {
 	if s.Default == nil && s.Ref != nil {

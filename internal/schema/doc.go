@@ -20,8 +20,17 @@
 //
 // [Input], [Output] and [Params] follow jsonschema-go's rules: a struct field is
 // required unless its json tag says omitempty or omitzero; a `jsonschema:"…"`
-// tag is the property's description (it must not start with "WORD="); slices
-// and pointers also accept null. On top of them:
+// tag is the property's description (it must not start with "WORD="). On top
+// of them:
+//
+//   - an input schema is portable: one type per property (a slice is
+//     "array", a pointer its element's type; jsonschema-go's ["null", …]
+//     is rejected by clients that map schemas onto a single-type dialect),
+//     optionality said by required alone; [Validator.CheckJSON] takes a null
+//     sent for an optional property as the property left out;
+//
+//   - an output schema accepts null wherever encoding/json writes it (a nil
+//     slice, map or pointer), as {"anyOf": [{"type": "null"}, {"type": …}]};
 //
 //   - an input schema rejects unknown top-level keys but accepts (and the
 //     handler never sees) unknown keys in nested objects, as encoding/json

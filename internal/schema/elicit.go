@@ -25,7 +25,7 @@ func Elicitation(t reflect.Type) (*jsonschema.Schema, error) {
 	if t.Kind() != reflect.Struct {
 		return nil, fmt.Errorf("schema: elicitation type %v must be a struct: a form's answer is an object of named fields", t)
 	}
-	s, err := Input(t)
+	s, err := input(t) // nullable as inferred: a pointer field is refused below
 	if err != nil {
 		return nil, err
 	}

@@ -25,7 +25,30 @@ const ErrorProperty = "error"
 // than silently dropped; a map type stays open. Nested objects accept unknown
 // keys, as encoding/json does when it decodes them (jsonschema-go closes
 // every struct; Input reopens all but the root).
+//
+// The schema is portable: every property has one type, and optionality is
+// said by required alone. A slice, map or pointer field is "array",
+// "object" or its element's type, not jsonschema-go's ["null", …], which
+// clients that map tool schemas onto a single-type dialect (as some model
+// providers do) reject. For the handler nothing is lost: encoding/json
+// decodes an absent key and a null one alike, to the zero value. A client
+// that omits an optional property gets the zero value; one that sends null
+// for it gets the same, because [Validator.CheckJSON] treats null as absent
+// for an optional property whose schema refuses null. A null for a required
+// property, or an array element, is refused with an issue such as
+// `expected array, received null`.
 func Input(t reflect.Type) (*jsonschema.Schema, error) {
+	s, err := input(t)
+	if err != nil {
+		return nil, err
+	}
+	walkSchemas(s, singleType)
+	return s, nil
+}
+
+// input is the input schema of [Input] as jsonschema-go infers it, with
+// slices, maps and pointers nullable.
+func input(t reflect.Type) (*jsonschema.Schema, error) {
 	s, err := inferObject(t, "input")
 	if err != nil {
 		return nil, err
@@ -49,6 +72,12 @@ func Input(t reflect.Type) (*jsonschema.Schema, error) {
 // refused: that key carries the failure envelope, and a success field of the
 // same name would make failures and successes indistinguishable. Nested
 // objects stay closed as inferred: a result encoded from t has no other keys.
+//
+// A nil slice, map or pointer encodes as null, so such a field is
+// nullable, written portably as {"anyOf": [{"type": "null"}, {"type": …}]}
+// (one type per schema) rather than jsonschema-go's ["null", …]; a map,
+// which jsonschema-go does not make nullable, is too, so that a result with
+// a nil map validates.
 func Output(t reflect.Type) (*jsonschema.Schema, error) {
 	s, err := inferObject(t, "output")
 	if err != nil {
@@ -57,7 +86,80 @@ func Output(t reflect.Type) (*jsonschema.Schema, error) {
 	if _, ok := s.Properties[ErrorProperty]; ok {
 		return nil, fmt.Errorf("schema: output type %v has a top-level property %q; it is reserved for the error envelope of a failed call, rename the field", t, ErrorProperty)
 	}
+	nullableOutput(s)
 	return s, nil
+}
+
+// singleType makes s, a schema of [Input], accept a single type: a type
+// list that holds "null" loses it, and the anyOf [null, $ref] that infer
+// writes for a pointer to a recursive type becomes the $ref.
+func singleType(s *jsonschema.Schema) {
+	if slices.Contains(s.Types, "null") {
+		rest := slices.DeleteFunc(slices.Clone(s.Types), func(t string) bool { return t == "null" })
+		s.Types = nil
+		switch len(rest) {
+		case 0:
+			s.Type = "null"
+		case 1:
+			s.Type = rest[0]
+		default:
+			s.Types = rest
+		}
+	}
+	if ref, ok := nullableRef(s); ok {
+		s.AnyOf, s.Ref = nil, ref
+	}
+}
+
+// nullableRef reports whether s is the anyOf [null, $ref] that infer writes
+// for a pointer to a recursive type, and its $ref.
+func nullableRef(s *jsonschema.Schema) (string, bool) {
+	if len(s.AnyOf) != 2 || s.Ref != "" || s.Type != "" || len(s.Types) > 0 {
+		return "", false
+	}
+	null, ref := s.AnyOf[0], s.AnyOf[1]
+	if marshalOr(null) != `{"type":"null"}` || ref.Ref == "" || marshalOr(ref) != marshalOr(&jsonschema.Schema{Ref: ref.Ref}) {
+		return "", false
+	}
+	return ref.Ref, true
+}
+
+// nullableOutput makes every schema below the root of s, an output schema,
+// accept null where encoding/json can write it, in a portable form: a
+// nullable ["null", T] (a slice or a pointer, as jsonschema-go infers them)
+// and a map's object (which jsonschema-go does not make nullable, though a
+// nil map encodes as null) become {"anyOf": [{"type": "null"}, {"type": T,
+// …}]}, their description and title kept outside.
+func nullableOutput(s *jsonschema.Schema) {
+	branches := map[*jsonschema.Schema]bool{}
+	walkSubschemas(s, func(sub *jsonschema.Schema) {
+		walkSchemas(sub, func(n *jsonschema.Schema) {
+			if branches[n] {
+				return // the non-null branch of a schema made nullable here
+			}
+			typ := ""
+			switch {
+			case len(n.Types) == 2 && n.Types[0] == "null":
+				typ = n.Types[1]
+			case len(n.Types) == 2 && n.Types[1] == "null":
+				typ = n.Types[0]
+			case n.Type == "object" && len(n.Types) == 0 && len(n.Properties) == 0 &&
+				n.AdditionalProperties != nil && !isFalse(n.AdditionalProperties):
+				typ = "object" // a map: a struct's object is closed
+			default:
+				return
+			}
+			branch := *n
+			branch.Type, branch.Types = typ, nil
+			branch.Title, branch.Description = "", ""
+			*n = jsonschema.Schema{
+				Title:       n.Title,
+				Description: n.Description,
+				AnyOf:       []*jsonschema.Schema{{Type: "null"}, &branch},
+			}
+			branches[&branch] = true
+		})
+	})
 }
 
 // Params infers the schema of prompt arguments or URI-template variables
@@ -71,9 +173,7 @@ func Params(t reflect.Type) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	stringy := func(p *jsonschema.Schema) bool {
-		return p != nil && (p.Type == "string" || slices.Equal(p.Types, []string{"null", "string"}))
-	}
+	stringy := func(p *jsonschema.Schema) bool { return p != nil && p.Type == "string" }
 	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 		if !stringy(s.Properties[name]) {
 			return nil, fmt.Errorf("schema: params type %v: property %q is %s; prompt arguments and URI-template variables are strings, make it a string field",

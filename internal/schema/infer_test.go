@@ -35,9 +35,13 @@ func TestInputInference(t *testing.T) {
 			t.Errorf("%s: additionalProperties = %s, want absent", name, marshal(t, sub.AdditionalProperties))
 		}
 	}
-	// Slices and pointers are nullable; uint8 is bounded.
-	if got := s.Properties["pmids"].Types; !slices.Equal(got, []string{"null", "array"}) {
-		t.Errorf("pmids types = %v", got)
+	// One type per property: a slice is an array, a pointer its element's
+	// type, not jsonschema-go's ["null", …]; uint8 is bounded.
+	if p := s.Properties["pmids"]; p.Type != "array" || p.Types != nil {
+		t.Errorf("pmids = %s, want type array", marshal(t, p))
+	}
+	if p := s.Properties["filter"]; p.Type != "object" || p.Types != nil {
+		t.Errorf("filter = %s, want type object", marshal(t, p))
 	}
 	if p := s.Properties["page"]; p.Minimum == nil || *p.Minimum != 0 || p.Maximum == nil || *p.Maximum != 255 {
 		t.Errorf("page = %s, want bounds 0..255", marshal(t, p))
@@ -106,10 +110,10 @@ func TestInputRecursive(t *testing.T) {
 	if got := s.Properties["children"].Items.Ref; got != "#/$defs/node" {
 		t.Errorf("children items $ref = %q", got)
 	}
-	// A nullable reference is anyOf[null, $ref], keeping the field's description.
-	parent := s.Properties["parent"]
-	if len(parent.AnyOf) != 2 || parent.AnyOf[1].Ref != "#/$defs/node" || parent.Description != "The parent node" {
-		t.Errorf("parent = %s", marshal(t, parent))
+	// A pointer to a recursive type is its $ref, keeping the field's
+	// description (an output schema's is anyOf[null, $ref], see TestOutputNullable).
+	if got, want := marshal(t, s.Properties["parent"]), `{"$ref":"#/$defs/node","description":"The parent node"}`; got != want {
+		t.Errorf("parent = %s, want %s", got, want)
 	}
 	// The root is strict, the definition (nested occurrences) is not.
 	if !isFalse(s.AdditionalProperties) || s.Defs["node"].AdditionalProperties != nil {
@@ -123,13 +127,18 @@ func TestInputRecursive(t *testing.T) {
 	got := v.Validate(decode(t, in))
 	want := []Issue{
 		{Path: []any{"children", 1, "children", 0, "name"}, Message: "expected string, received number", Keyword: "type"},
-		{Path: []any{"parent", "parent"}, Message: "expected object or null, received string", Keyword: "type"},
+		{Path: []any{"parent", "parent"}, Message: "expected object, received string", Keyword: "type"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("issues =\n%s\nwant\n%s", marshal(t, got), marshal(t, want))
 	}
-	if issues := v.Validate(decode(t, `{"name":"r","children":[{"name":"a","children":[]}],"parent":null}`)); issues != nil {
+	if issues := v.Validate(decode(t, `{"name":"r","children":[{"name":"a","children":[]}],"parent":{"name":"p"}}`)); issues != nil {
 		t.Errorf("valid tree: %s", marshal(t, issues))
+	}
+	// An optional parent sent as null, at any depth, is taken as left out.
+	args, issues, err := v.ValidateJSON([]byte(`{"name":"r","children":[{"name":"a","parent":null}],"parent":null}`))
+	if err != nil || issues != nil || string(args) != `{"children":[{"name":"a"}],"name":"r"}` {
+		t.Errorf("nulls for optional parents: %s %v %s", args, err, marshal(t, issues))
 	}
 }
 

@@ -51,6 +51,10 @@ type Validator struct {
 	bounded     *boundedSchema
 	unbounded   bool // the schema has loops the bounded walk does not control
 	hasDefaults bool
+	// nullAbsent holds the schemas of the optional properties that refuse
+	// null: CheckJSON takes a null there as the property left out (see
+	// dropNulls). Empty when there is none.
+	nullAbsent map[*sv.Schema]bool
 }
 
 // resourceURL is where the compiled schema lives; it names no real location.
@@ -86,6 +90,14 @@ func NewValidator(s *jsonschema.Schema) (*Validator, error) {
 	v := &Validator{compiled: compiled}
 	var bad error
 	walkCompiled(compiled, func(sub *sv.Schema) {
+		for name, ps := range sub.Properties {
+			if !slices.Contains(sub.Required, name) && ps.Validate(nil) != nil {
+				if v.nullAbsent == nil {
+					v.nullAbsent = map[*sv.Schema]bool{}
+				}
+				v.nullAbsent[ps] = true
+			}
+		}
 		if sub.Default != nil {
 			v.hasDefaults = true
 			if err := sub.Validate(*sub.Default); err != nil && bad == nil {
@@ -229,12 +241,22 @@ func (v *Validator) applyDefaults(instance any) {
 }
 
 // ValidateJSON is the one call dispatch makes per request: it decodes data
-// (empty data or null, an absent arguments field, counts as {}), fills in the
-// schema's defaults for absent properties and validates the result. It
-// returns the arguments to decode into the handler's type: data itself when
-// the schema declares no default, else the value re-encoded with its
-// defaults. Malformed JSON is returned as err; schema violations as issues,
-// with no arguments.
+// (empty data or null, an absent arguments field, counts as {}), removes the
+// nulls of optional properties that refuse null, fills in the schema's
+// defaults for absent properties and validates the result. It returns the
+// arguments to decode into the handler's type: data itself when nothing was
+// removed or filled in, else the value re-encoded. Malformed JSON is
+// returned as err; schema violations as issues, with no arguments.
+//
+// A null sent for an optional property is taken as the property left out,
+// when its schema does not accept null: [Input] publishes one type per
+// property, optionality through required, and a client that still sends
+// null for "no value" (as clients that make every property required and
+// nullable do) gets what encoding/json would give the handler anyway, the
+// zero value. A default then fills it in. A null for a required property,
+// or where the schema accepts null, is kept and validated. Like defaults,
+// this reaches objects through properties, items, prefixItems, $ref and
+// allOf.
 //
 // A default (jsonschema-go has no tag for it: set Default on an inferred
 // property) fills an absent property, required or not, in objects reached
@@ -264,11 +286,12 @@ func (v *Validator) CheckJSON(data []byte) (json.RawMessage, Result, error) {
 	if err != nil {
 		return nil, Result{}, fmt.Errorf("schema: decoding JSON: %w", err)
 	}
+	dropped := len(v.nullAbsent) > 0 && dropNulls(v.compiled, value, v.nullAbsent, 0)
 	v.applyDefaults(value)
 	if res := v.check(value); !res.Valid() {
 		return nil, res, nil
 	}
-	if !v.hasDefaults {
+	if !v.hasDefaults && !dropped {
 		return data, Result{}, nil
 	}
 	out, err := json.Marshal(value)

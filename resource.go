@@ -168,7 +168,7 @@ func checkVariables(vars []string, params *jsonschema.Schema) error {
 	}
 	for _, name := range params.Required {
 		if !slices.Contains(vars, name) {
-			errs = append(errs, fmt.Errorf("Params field %q is required, but no variable {%s} fills it: add the variable, or make the field omitempty", name, name))
+			errs = append(errs, fmt.Errorf("the Params field %q is required, but no variable {%s} fills it: add the variable, or make the field omitempty", name, name))
 		}
 	}
 	return errors.Join(errs...)

@@ -238,8 +238,8 @@ func TestResourceVariablesMustMatchParams(t *testing.T) {
 		template string
 		want     []string
 	}{
-		{"test://items/{id}/{idd}", []string{"variable {idd} has no field in Params", `Params field "lang" is required, but no variable {lang} fills it`}},
-		{"test://items/{id}", []string{`Params field "lang" is required`}},
+		{"test://items/{id}/{idd}", []string{"variable {idd} has no field in Params", `the Params field "lang" is required, but no variable {lang} fills it`}},
+		{"test://items/{id}", []string{`the Params field "lang" is required`}},
 	} {
 		_, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{Getenv: noEnv},
 			mcpcore.Resource[params, string]{Name: "item", URITemplate: tc.template, Handler: read})

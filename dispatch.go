@@ -98,8 +98,8 @@ func (s *Server) runTool(c *call, rt *toolRuntime, raw json.RawMessage) (*mcp.Ca
 	}
 	content, err := out.format()
 	if err != nil {
-		// As the original does, a formatter's failure is reported as one
-		// of formatting: its own code and data are not the tool's.
+		// A formatter's failure is reported as one of formatting: its own
+		// code and data are not the tool's.
 		return nil, errors.New("Output formatting failed: " + err.Error())
 	}
 	return &mcp.CallToolResult{Content: content, StructuredContent: out.structured}, nil

@@ -28,7 +28,8 @@ import (
 //
 // The handler returns its output or any error; it needs no recover and no
 // wrapping. Whatever it returns or panics with is rendered by the framework
-// as the seed's error result (see [Server]).
+// as an error result whose text and structured error agree (see the
+// package documentation).
 type Tool[In, Out any] struct {
 	// Name is the tool's unique name, the one clients call.
 	Name string

@@ -29,7 +29,8 @@
 //     common patterns: case-insensitive regular expressions matched against the
 //     error's message and then against the type name of each error in its
 //     chain, so a type named TimeoutError classifies as Timeout. The tables are
-//     those of the TypeScript framework this package follows; for example
+//     those of the TypeScript framework mcp-ts-core, so that its users find
+//     the same classification; for example
 //     "status code 429" gives RateLimited, "ECONNREFUSED" ServiceUnavailable,
 //     "not found" NotFound, "invalid" ValidationError and "timed out" Timeout.
 //  5. Anything else is InternalError.

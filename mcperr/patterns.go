@@ -7,9 +7,10 @@ import (
 	"unicode/utf8"
 )
 
-// The pattern tables of the TypeScript framework, translated to RE2.
+// The pattern tables of mcp-ts-core (the TypeScript framework whose
+// classification mcperr keeps), translated to RE2.
 //
-// Each pattern is a case-insensitive substring search, as in the original.
+// Each pattern is a case-insensitive substring search.
 // Two JavaScript features have no RE2 twin and are spelled out instead:
 //
 //   - JavaScript's \s also matches \v, U+FEFF and every Unicode space and
@@ -316,7 +317,7 @@ func foldASCII(dst []byte, s string) []byte {
 
 // matchPatterns returns the code of the first pattern, providers before
 // common ones, that matches msg or one of names; for each pattern the message
-// is tried before the names, as in the original. ok is false when nothing
+// is tried before the names. ok is false when nothing
 // matches. It gives the answer of matchOrdered, much faster.
 func matchPatterns(msg string, names []string) (code Code, ok bool) {
 	var buf [512]byte

@@ -84,9 +84,8 @@ type RetryOptions struct {
 // than a code does, so retryable: false fails fast even for a
 // ServiceUnavailable, and retryable: true retries even a Conflict. Otherwise
 // the failure is transient when its code, as [CodeOf] gives it, is, see
-// [Code.Transient]: ServiceUnavailable, Timeout or RateLimited. Unlike the
-// TypeScript original, an error that classifies as InternalError is not
-// retried: it is most likely a bug.
+// [Code.Transient]: ServiceUnavailable, Timeout or RateLimited. An error
+// that classifies as InternalError is not retried: it is most likely a bug.
 func IsTransient(err error) bool {
 	if err == nil {
 		return false

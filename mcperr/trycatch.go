@@ -76,9 +76,8 @@ type TryCatchOptions struct {
 // is "[REDACTED]" at any depth, and every string is scrubbed. No secret in
 // the failure, its chain, the input or the attrs reaches the log.
 //
-// Diagnostics go to the log only: unlike the TypeScript original, TryCatch
-// adds nothing to the error's data, so what reaches a client is exactly what
-// the service put there.
+// Diagnostics go to the log only: TryCatch adds nothing to the error's
+// data, so what reaches a client is exactly what the service put there.
 func TryCatch[T any](ctx context.Context, opts TryCatchOptions, fn func(context.Context) (T, error)) (T, error) {
 	v, err := fn(ctx)
 	if err == nil {
@@ -119,9 +118,9 @@ func catch(ctx context.Context, opts *TryCatchOptions, err error, stack string) 
 		return final
 	}
 	// The caller's logger may be anyone's: redact the record as the
-	// server's handler would. Comparing with the original is safe, as the
-	// redacting handler is a pointer; it saves a Logger when the handler
-	// already redacts.
+	// server's handler would. Comparing the caller's handler with the
+	// redacting one is safe, as that is a pointer; it saves a Logger when
+	// the handler already redacts.
 	if h := redact.Handler(logger.Handler()); h != logger.Handler() {
 		logger = slog.New(h)
 	}

@@ -1,6 +1,6 @@
-// Package config reads the server's settings from the environment, as the
-// TypeScript framework does, so that one binary serves stdio or HTTP
-// without flags.
+// Package config reads the server's settings from the environment, with the
+// variables of the TypeScript framework mcp-ts-core, so that one binary
+// serves stdio or HTTP without flags.
 package config
 
 import (

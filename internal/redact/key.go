@@ -54,7 +54,7 @@ func isSensitiveWord(b []byte) bool {
 
 // Key reports whether a key (a map key, a log attribute, a query parameter,
 // the left side of key=value) names a secret, following the rules of the
-// TypeScript framework:
+// TypeScript framework mcp-ts-core:
 //
 //	(a) the key lower-cased with every character other than a-z and 0-9
 //	    removed is a sensitive word ("api_key", "Private-Key", "clientSecret");
@@ -65,11 +65,11 @@ func isSensitiveWord(b []byte) bool {
 // ssn, cvv, authorization, cookie, clientsecret and privatekey.
 //
 // Words are split at every character that is not a letter or a digit and at
-// camel-case boundaries. Two deliberate widenings of the original, which only
+// camel-case boundaries. Two deliberate widenings of mcp-ts-core's rules, which only
 // splits at '_', '-' and white space and starts a word at every upper-case
 // letter: any punctuation separates words ("auth.token"), and a run of
 // capitals is one word ("userSSN" is user+ssn, "JWTValue" is jwt+value).
-// Neither makes a key of the original's list of non-sensitive examples
+// Neither makes a key of its list of non-sensitive examples
 // ("myApiKey", "x-api-key", "tokens", "passwd") sensitive.
 //
 // Key allocates nothing: the text scrubber calls it for every key it meets.

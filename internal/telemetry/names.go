@@ -13,8 +13,8 @@ import (
 // ScopeName is the instrumentation scope of the meter and the tracer.
 const ScopeName = "github.com/seed417024ea/mcpcore"
 
-// The framework's own vocabulary: the seed's and the original's
-// (reference sections 5.8, 6.2 and 11). One surface per kind of call.
+// The framework's own vocabulary, shared with mcp-ts-core so that
+// dashboards carry over. One surface per kind of call.
 //
 //	instrument               kind       unit            attributes                                 when
 //	mcp.tool.calls           counter    {calls}         mcp.tool.name, mcp.tool.success            every call
@@ -36,10 +36,9 @@ const ScopeName = "github.com/seed417024ea/mcpcore"
 //	mcp.errors.classified    counter    {errors}        mcp.error.classified_code, operation,      failures
 //	                                                    mcp.error.severity (declared only)
 //
-// The error category is the failure's code name (NotFound, Timeout…), as
-// the seed says; the original used client/server/upstream. Resources gain
-// the category the original's resource counter lacked, so that the three
-// surfaces answer the same questions.
+// The error category is the failure's code name (NotFound, Timeout…), not
+// a coarse client/server/upstream. Resources have the category too, so that
+// the three surfaces answer the same questions.
 var surfaces = [...]surface{
 	kindTool: {
 		calls:       instrument{"mcp.tool.calls", "{calls}", "Tool calls, by tool and outcome."},
@@ -81,7 +80,7 @@ var (
 
 const (
 	// keyClassifiedCode is the failure's code as a decimal string
-	// ("-32001"), as the original writes it.
+	// ("-32001"), as mcp-ts-core writes it.
 	keyClassifiedCode = attribute.Key("mcp.error.classified_code")
 	// keyOperation is "<kind>:<name>", as in the log record's operation.
 	keyOperation = attribute.Key("operation")

@@ -47,8 +47,7 @@ type Outcome struct {
 //
 // A declared severity shows in mcp.errors.classified only: the span status
 // and the per-kind series of a failure are the same whether or not its
-// severity is declared, because the call failed all the same (seed, severity
-// table).
+// severity is declared, because the call failed all the same.
 func (c *Call) End(o Outcome) {
 	if c == nil || c.t == nil {
 		return

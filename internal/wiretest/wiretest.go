@@ -1,7 +1,8 @@
 // Package wiretest holds the helpers shared by the framework's wire-level
 // tests: a real client session over the SDK's in-memory transports, a log
 // buffer whose JSON records tests read back, and JSON comparison of what a
-// client received. It is the seed of the public test kit (mcptest).
+// client received, for this repository's own tests of exact wire JSON;
+// users test their servers with the public kit, mcptest.
 package wiretest
 
 import (

@@ -22,7 +22,7 @@ import (
 // Analyzer checks error contract entries and contracts.
 var Analyzer = &analysis.Analyzer{
 	Name:     "mcpcontract",
-	Doc:      "check the structure of mcpcore error contracts (the seed's devcheck rules)",
+	Doc:      "check the structure of mcpcore error contracts",
 	URL:      "https://pkg.go.dev/github.com/seed417024ea/mcpcore/lint/contract",
 	Requires: []*analysis.Analyzer{inspect.Analyzer, defs.Analyzer},
 	Run:      run,

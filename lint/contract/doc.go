@@ -3,7 +3,7 @@
 //
 // # Analyzer mcpcontract
 //
-// mcpcontract: check error contract entries (the seed's devcheck rules)
+// mcpcontract: check the structure of error contract entries
 //
 // Each mcpcore.Failure literal, wherever it is declared (a package variable,
 // an element of Errors, a local variable of a helper that builds a tool), is

@@ -3,8 +3,7 @@
 //
 // # Analyzer mcphandlerbody
 //
-// mcphandlerbody: check the errors mcpcore handlers return (the original's
-// four handler-body rules)
+// mcphandlerbody: check the errors mcpcore handlers return
 //
 // It reads the body of every handler of a Tool or Resource literal, given as
 // a func literal or as a named function of the package, and reports, at each

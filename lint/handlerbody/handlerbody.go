@@ -16,7 +16,7 @@ import (
 // Analyzer checks the errors handlers return.
 var Analyzer = &analysis.Analyzer{
 	Name:     "mcphandlerbody",
-	Doc:      "check the errors mcpcore handlers return (the original's four handler-body rules)",
+	Doc:      "check the errors mcpcore handlers return",
 	URL:      "https://pkg.go.dev/github.com/seed417024ea/mcpcore/lint/handlerbody",
 	Requires: []*analysis.Analyzer{defs.Analyzer},
 	Run:      run,

@@ -825,3 +825,34 @@ func TestContentHelpersOnTheWire(t *testing.T) {
 		{"role": "assistant", "content": {"type": "text", "text": "ok"}}
 	]`)
 }
+
+func TestBytesAreBase64Strings(t *testing.T) {
+	t.Parallel()
+	type blob struct {
+		Data []byte `json:"data"`
+	}
+	tool := mcpcore.Tool[blob, blob]{Name: "blob", Description: "d",
+		Handler: func(_ *mcpcore.Context, in blob) (blob, error) {
+			if string(in.Data) == "nil" {
+				return blob{}, nil // written "data": null
+			}
+			return blob{Data: append(in.Data, '!')}, nil
+		}}
+	c := start(t, nil, "", tool)
+	res := c.CallTool("blob", map[string]any{"data": "aGk="}) // "hi"
+	if res.IsError {
+		t.Fatalf("a []byte round trip failed: %s", wiretest.Text(t, res))
+	}
+	if got := wiretest.Canonical(t, res.StructuredContent); got != `{"data":"aGkh"}` {
+		t.Errorf("structuredContent = %s, want the bytes as base64", got)
+	}
+	if res := c.CallTool("blob", map[string]any{"data": "bmls"}); res.IsError { // "nil"
+		t.Errorf("a nil []byte in the output failed: %s", wiretest.Text(t, res))
+	}
+	list, err := c.Session.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := wiretest.JSON(t, list.Tools[0].InputSchema).(map[string]any)["properties"].(map[string]any)["data"]
+	wiretest.AssertJSON(t, "the input schema of a []byte", in, `{"type": "string", "contentEncoding": "base64"}`)
+}

@@ -243,6 +243,17 @@ func inferObject(t reflect.Type, what string) (*jsonschema.Schema, error) {
 
 var textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
 
+// encodedTypes are the types whose JSON is not what their Go shape says:
+// encoding/json writes a []byte as a base64 string, where jsonschema-go
+// would infer an array of integers (and output validation would refuse
+// every result that holds one).
+func encodedTypes() map[reflect.Type]*jsonschema.Schema {
+	return map[reflect.Type]*jsonschema.Schema{
+		// A nil []byte is written null, as a nil slice is.
+		reflect.TypeFor[[]byte](): {Types: []string{"null", "string"}, ContentEncoding: "base64"},
+	}
+}
+
 // infer is jsonschema.ForType (t is not a pointer), extended to recursive
 // types. jsonschema-go refuses a type that contains itself; here every named
 // struct type on a cycle gets a definition in $defs, and its uses become
@@ -252,12 +263,15 @@ var textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
 func infer(t reflect.Type) (*jsonschema.Schema, error) {
 	rec := recursiveTypes(t)
 	if len(rec) == 0 {
-		return jsonschema.ForType(t, nil)
+		return jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: encodedTypes()})
 	}
 	names := defNames(rec)
 	refs := make(map[reflect.Type]*jsonschema.Schema, len(rec))
 	for _, r := range rec {
 		refs[r] = &jsonschema.Schema{Ref: "#/$defs/" + names[r]}
+	}
+	for t, s := range encodedTypes() {
+		refs[t] = s
 	}
 	opts := &jsonschema.ForOptions{TypeSchemas: refs}
 	defs := make(map[string]*jsonschema.Schema, len(rec))

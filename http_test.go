@@ -164,3 +164,43 @@ func TestHTTPBatchAnswersAnIDOnce(t *testing.T) {
 		t.Errorf("%d %s\nwant 400 %s", status, got, want)
 	}
 }
+
+func TestProbes(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t, nil, searchTool)
+	h := httptest.NewServer(srv.Handler())
+	defer h.Close()
+	get := func(path string) (int, string) {
+		t.Helper()
+		resp, err := http.Get(h.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if ct := resp.Header.Get("Content-Type"); ct != "application/json" || resp.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("%s: Content-Type %q, Cache-Control %q", path, ct, resp.Header.Get("Cache-Control"))
+		}
+		return resp.StatusCode, strings.TrimSpace(string(b))
+	}
+	for path, want := range map[string]string{mcpcore.LivenessPath: `{"status":"ok"}`, mcpcore.ReadinessPath: `{"status":"ready"}`} {
+		if code, body := get(path); code != http.StatusOK || body != want {
+			t.Errorf("GET %s = %d %s, want 200 %s", path, code, body, want)
+		}
+	}
+	mcpcore.Drain(srv) // what shutdown does first
+	if code, body := get(mcpcore.ReadinessPath); code != http.StatusServiceUnavailable || body != `{"status":"draining"}` {
+		t.Errorf("GET /readyz while draining = %d %s, want 503 draining", code, body)
+	}
+	if code, _ := get(mcpcore.LivenessPath); code != http.StatusOK {
+		t.Errorf("GET /healthz while draining = %d, want 200: the process still lives", code)
+	}
+	resp, err := http.Post(h.URL+mcpcore.ReadinessPath, "application/json", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST /readyz = %d, want 405", resp.StatusCode)
+	}
+}

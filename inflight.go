@@ -46,6 +46,13 @@ func (f *inflight) leave() {
 	}
 }
 
+// isDraining reports whether the server has stopped admitting calls.
+func (f *inflight) isDraining() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.draining
+}
+
 // drain stops admitting calls and waits until the running ones finish or ctx
 // ends; then it cancels whatever is still running. It reports whether every
 // call finished in time.

@@ -184,8 +184,8 @@ func protocolVersion(ss *mcp.ServerSession) string {
 }
 
 // Handler returns the Streamable HTTP handler, serving [HTTPPath], in the
-// session mode of MCP_SESSION_MODE. Mount it in a mux of your own, or use
-// [Server.ServeHTTP].
+// session mode of MCP_SESSION_MODE, and the probes [LivenessPath] and
+// [ReadinessPath]. Mount it in a mux of your own, or use [Server.ServeHTTP].
 //
 // A POST whose body is not a well-formed JSON-RPC message is answered
 // before the SDK sees it, with the JSON-RPC error the stdio guard would send
@@ -201,6 +201,7 @@ func (s *Server) Handler() http.Handler {
 		func(*http.Request) *mcp.Server { return s.mcp },
 		&mcp.StreamableHTTPOptions{Stateless: s.cfg.Stateless, Logger: sdkLogger(s.logger), SessionTimeout: s.sessionTimeout},
 	), mcp.DefaultMaxRequestBodyBytes))
+	s.probes(mux)
 	return mux
 }
 

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
 // post sends body to h as a client would and returns the status and the
@@ -202,5 +203,45 @@ func TestProbes(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusMethodNotAllowed {
 		t.Errorf("POST /readyz = %d, want 405", resp.StatusCode)
+	}
+}
+
+func TestForeignOriginsAreRefused(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{"MCP_ALLOWED_ORIGINS": "https://app.example.com"})}, searchTool)
+	h := httptest.NewServer(srv.Handler())
+	defer h.Close()
+	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+	send := func(origin string) (int, string) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, h.URL+mcpcore.HTTPPath, strings.NewReader(initialize))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if origin != "" {
+			req.Header.Set("Origin", origin)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	code, body := send("http://evil.example")
+	var answer struct {
+		Error struct{ Code int } `json:"error"`
+	}
+	if code != http.StatusForbidden || json.Unmarshal([]byte(body), &answer) != nil || answer.Error.Code != -32600 {
+		t.Errorf("a foreign origin: %d %s, want 403 with a JSON-RPC error", code, body)
+	}
+	for _, origin := range []string{"", "https://app.example.com", h.URL} {
+		if code, body := send(origin); code != http.StatusOK {
+			t.Errorf("origin %q: %d %.200s, want 200", origin, code, body)
+		}
+	}
+	_, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{"MCP_ALLOWED_ORIGINS": "not a url"})})
+	if mcperr.CodeOf(err) != mcperr.CodeConfigurationError || !strings.Contains(err.Error(), "MCP_ALLOWED_ORIGINS") {
+		t.Errorf("a bad MCP_ALLOWED_ORIGINS: %v", err)
 	}
 }

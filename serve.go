@@ -197,10 +197,10 @@ func protocolVersion(ss *mcp.ServerSession) string {
 func (s *Server) Handler() http.Handler {
 	s.transport = "http"
 	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, guardHTTP(mcp.NewStreamableHTTPHandler(
+	mux.Handle(HTTPPath, s.origins(guardHTTP(mcp.NewStreamableHTTPHandler(
 		func(*http.Request) *mcp.Server { return s.mcp },
 		&mcp.StreamableHTTPOptions{Stateless: s.cfg.Stateless, Logger: sdkLogger(s.logger), SessionTimeout: s.sessionTimeout},
-	), mcp.DefaultMaxRequestBodyBytes))
+	), mcp.DefaultMaxRequestBodyBytes)))
 	s.probes(mux)
 	return mux
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"sync"
 	"time"
@@ -95,6 +96,8 @@ type Server struct {
 	telemetry *telemetry.Telemetry
 	transport string // "stdio" or "http", as served; for network.transport
 	stateKey  []byte // signs requestState (see input.go)
+	// origins wraps the HTTP endpoint in the origin check (see origin.go).
+	origins func(http.Handler) http.Handler
 
 	// The sessions being measured, to end and flush at shutdown.
 	sessionsMu     sync.Mutex
@@ -142,6 +145,13 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		logger:   opts.Logger,
 		shutdown: opts.ShutdownTimeout,
 		inflight: newInflight(),
+	}
+	if _, err := originGuard(http.NotFoundHandler(), cfg.AllowedOrigins); err != nil {
+		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad configuration: "+err.Error(), mcperr.WithCause(err))
+	}
+	s.origins = func(h http.Handler) http.Handler {
+		guarded, _ := originGuard(h, cfg.AllowedOrigins) // checked above
+		return guarded
 	}
 	switch s.stateKey = bytes.Clone(opts.StateKey); {
 	case s.stateKey == nil:

@@ -29,6 +29,10 @@ type Config struct {
 	Stateless bool       // MCP_SESSION_MODE: stateful (default) or stateless
 	LogLevel  slog.Level // MCP_LOG_LEVEL: debug, info (default), notice, warning, error
 	LogJSON   bool       // MCP_LOG_FORMAT: text (default) or json
+	// AllowedOrigins (MCP_ALLOWED_ORIGINS, comma-separated) are the
+	// browser origins, such as https://app.example.com, allowed to call
+	// the HTTP endpoint from another origin.
+	AllowedOrigins []string
 }
 
 // Addr is the HTTP listen address.
@@ -103,6 +107,13 @@ func FromEnv(getenv func(string) string) (Config, error) {
 			c.LogLevel = level
 		} else {
 			bad("MCP_LOG_LEVEL", v, "debug, info, notice, warning or error")
+		}
+	}
+	if v := getenv("MCP_ALLOWED_ORIGINS"); v != "" {
+		for _, o := range strings.Split(v, ",") {
+			if o = strings.TrimSpace(o); o != "" {
+				c.AllowedOrigins = append(c.AllowedOrigins, o)
+			}
 		}
 	}
 	if v := getenv("MCP_LOG_FORMAT"); v != "" {

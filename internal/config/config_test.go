@@ -2,6 +2,7 @@ package config
 
 import (
 	"log/slog"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -17,7 +18,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Config{Transport: Stdio, HTTPHost: "127.0.0.1", HTTPPort: 3010, Stateless: false, LogLevel: slog.LevelInfo, LogJSON: false}
-	if c != want {
+	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv() = %+v, want %+v", c, want)
 	}
 	if got := c.Addr(); got != "127.0.0.1:3010" {
@@ -28,18 +29,20 @@ func TestDefaults(t *testing.T) {
 func TestEveryVariable(t *testing.T) {
 	t.Parallel()
 	c, err := FromEnv(env(map[string]string{
-		"MCP_TRANSPORT_TYPE": "http",
-		"MCP_HTTP_HOST":      "0.0.0.0",
-		"MCP_HTTP_PORT":      "8080",
-		"MCP_SESSION_MODE":   "stateless",
-		"MCP_LOG_LEVEL":      "debug",
-		"MCP_LOG_FORMAT":     "json",
+		"MCP_TRANSPORT_TYPE":  "http",
+		"MCP_HTTP_HOST":       "0.0.0.0",
+		"MCP_HTTP_PORT":       "8080",
+		"MCP_SESSION_MODE":    "stateless",
+		"MCP_LOG_LEVEL":       "debug",
+		"MCP_LOG_FORMAT":      "json",
+		"MCP_ALLOWED_ORIGINS": " https://app.example.com, http://localhost:5173 ,",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Transport: HTTP, HTTPHost: "0.0.0.0", HTTPPort: 8080, Stateless: true, LogLevel: slog.LevelDebug, LogJSON: true}
-	if c != want {
+	want := Config{Transport: HTTP, HTTPHost: "0.0.0.0", HTTPPort: 8080, Stateless: true, LogLevel: slog.LevelDebug, LogJSON: true,
+		AllowedOrigins: []string{"https://app.example.com", "http://localhost:5173"}}
+	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv() = %+v, want %+v", c, want)
 	}
 	if got := c.Addr(); got != "0.0.0.0:8080" {

@@ -1,6 +1,9 @@
 package mcpcore
 
-import "context"
+import (
+	"context"
+	"time"
+)
 
 // WithoutTelemetry takes the server's telemetry away entirely, for the
 // benchmark that measures what telemetry costs when nothing is exported.
@@ -8,3 +11,7 @@ func WithoutTelemetry(s *Server) { s.telemetry = nil }
 
 // Drain makes the server stop admitting calls, as shutdown does first.
 func Drain(s *Server) { s.inflight.drain(context.Background()) }
+
+// SetBodyTimeout shortens the HTTP body read deadline, for the test of a
+// body that trickles in.
+func SetBodyTimeout(s *Server, d time.Duration) { s.bodyTimeout = d }

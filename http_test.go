@@ -7,7 +7,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -243,5 +245,46 @@ func TestForeignOriginsAreRefused(t *testing.T) {
 	_, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{"MCP_ALLOWED_ORIGINS": "not a url"})})
 	if mcperr.CodeOf(err) != mcperr.CodeConfigurationError || !strings.Contains(err.Error(), "MCP_ALLOWED_ORIGINS") {
 		t.Errorf("a bad MCP_ALLOWED_ORIGINS: %v", err)
+	}
+}
+
+func TestHTTPBodiesAreBounded(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t, nil, searchTool)
+	mcpcore.SetBodyTimeout(srv, 300*time.Millisecond)
+	h := httptest.NewServer(srv.Handler())
+	defer h.Close()
+	raw := func(head string, trickle bool) string {
+		t.Helper()
+		conn, err := net.Dial("tcp", h.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		fmt.Fprintf(conn, "POST %s HTTP/1.1\r\nHost: %s\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n%s\r\n",
+			mcpcore.HTTPPath, h.Listener.Addr(), head)
+		if trickle {
+			go func() {
+				for range 20 { // one byte every 100 ms: 2 s to send the body
+					if _, err := conn.Write([]byte(" ")); err != nil {
+						return
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+			}()
+		}
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		b, _ := io.ReadAll(conn)
+		return string(b)
+	}
+	start := time.Now()
+	if got := raw("Content-Length: 100000000\r\n", false); !strings.HasPrefix(got, "HTTP/1.1 413") || !strings.Contains(got, `"code":-32700`) {
+		t.Errorf("a 100 MB body declared: %.300q, want 413 at once", got)
+	}
+	if got := raw("Content-Length: 1000\r\n", true); !strings.HasPrefix(got, "HTTP/1.1 408") || !strings.Contains(got, `"code":-32600`) {
+		t.Errorf("a trickled body: %.300q, want 408 after the body deadline", got)
+	}
+	if elapsed := time.Since(start); elapsed > 4*time.Second {
+		t.Errorf("the server held the connections %v; the body deadline is 300 ms", elapsed)
 	}
 }

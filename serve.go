@@ -200,28 +200,45 @@ func (s *Server) Handler() http.Handler {
 	mux.Handle(HTTPPath, s.origins(guardHTTP(mcp.NewStreamableHTTPHandler(
 		func(*http.Request) *mcp.Server { return s.mcp },
 		&mcp.StreamableHTTPOptions{Stateless: s.cfg.Stateless, Logger: sdkLogger(s.logger), SessionTimeout: s.sessionTimeout},
-	), mcp.DefaultMaxRequestBodyBytes)))
+	), mcp.DefaultMaxRequestBodyBytes, s.bodyTimeout)))
 	s.probes(mux)
 	return mux
 }
 
 // guardHTTP checks the body of every POST with rpcguard.Check before next
-// reads it, reading at most limit bytes.
-func guardHTTP(next http.Handler, limit int64) http.Handler {
+// reads it, reading at most limit bytes within timeout: a body declared
+// larger than limit is refused before a byte is read, and a client that
+// trickles its body loses the connection when timeout passes, rather than
+// holding it for good. (The deadline covers the body only: streams that
+// stay open by design, and long calls, are not cut.)
+func guardHTTP(next http.Handler, limit int64, timeout time.Duration) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost || r.Body == nil {
 			next.ServeHTTP(w, r)
 			return
 		}
+		if r.ContentLength > limit {
+			writeRPCError(w, http.StatusRequestEntityTooLarge, rpcguard.TooLarge(limit))
+			return
+		}
+		rc := http.NewResponseController(w)
+		deadline := rc.SetReadDeadline(time.Now().Add(timeout)) == nil
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+		if deadline && err == nil {
+			// On an error the deadline stays: the server's discard of the
+			// rest of the body must not wait on a trickle.
+			rc.SetReadDeadline(time.Time{})
+		}
 		if err != nil {
+			w.Header().Set("Connection", "close")
 			var tooLarge *http.MaxBytesError
 			if errors.As(err, &tooLarge) {
 				writeRPCError(w, http.StatusRequestEntityTooLarge, rpcguard.TooLarge(limit))
 				return
 			}
-			// The client went away mid-body: nobody reads an answer.
-			http.Error(w, "reading the request body failed", http.StatusBadRequest)
+			// A body too slow, or a client gone mid-body: the connection
+			// is unusable; answer for whoever still reads.
+			writeRPCError(w, http.StatusRequestTimeout, []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"The request body did not arrive in time, or the connection broke while it was read."}}`))
 			return
 		}
 		if answer := rpcguard.Check(body); answer != nil {
@@ -249,7 +266,9 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
 	if err != nil {
 		return err
 	}
-	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	// Idle keep-alive connections close after a while; the request body's
+	// deadline is guardHTTP's. No write timeout: streams stay open.
+	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	mode := "stateful sessions"

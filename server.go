@@ -96,6 +96,8 @@ type Server struct {
 	telemetry *telemetry.Telemetry
 	transport string // "stdio" or "http", as served; for network.transport
 	stateKey  []byte // signs requestState (see input.go)
+	// bodyTimeout bounds the read of an HTTP request's body (see guardHTTP).
+	bodyTimeout time.Duration
 	// origins wraps the HTTP endpoint in the origin check (see origin.go).
 	origins func(http.Handler) http.Handler
 
@@ -145,6 +147,9 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		logger:   opts.Logger,
 		shutdown: opts.ShutdownTimeout,
 		inflight: newInflight(),
+		// A body of the largest size admitted arrives in well under this
+		// on any working link.
+		bodyTimeout: 30 * time.Second,
 	}
 	if _, err := originGuard(http.NotFoundHandler(), cfg.AllowedOrigins); err != nil {
 		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad configuration: "+err.Error(), mcperr.WithCause(err))

@@ -288,3 +288,49 @@ func TestHTTPBodiesAreBounded(t *testing.T) {
 		t.Errorf("the server held the connections %v; the body deadline is 300 ms", elapsed)
 	}
 }
+
+func TestHTTPRefusalsAreJSONRPCErrors(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t, nil, searchTool)
+	h := httptest.NewServer(srv.Handler())
+	defer h.Close()
+	send := func(body string, header map[string]string) (int, string, map[string]any) {
+		t.Helper()
+		req, _ := http.NewRequest(http.MethodPost, h.URL+mcpcore.HTTPPath, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m map[string]any
+		b, _ := io.ReadAll(resp.Body)
+		json.Unmarshal(b, &m)
+		return resp.StatusCode, resp.Header.Get("Content-Type"), m
+	}
+	for _, tc := range []struct {
+		name   string
+		body   string
+		header map[string]string
+		status int
+		code   float64
+		id     any
+	}{
+		{"unknown method", `{"jsonrpc":"2.0","id":1,"method":"foo/bar"}`, nil, 400, -32601, float64(1)},
+		{"unknown session", `{"jsonrpc":"2.0","id":"s-3","method":"tools/list"}`, map[string]string{"Mcp-Session-Id": "nope"}, 404, -32001, "s-3"},
+		{"no event-stream accepted", `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`, map[string]string{"Accept": "text/html"}, 400, -32600, float64(5)},
+	} {
+		status, ct, m := send(tc.body, tc.header)
+		e, _ := m["error"].(map[string]any)
+		if status != tc.status || ct != "application/json" || e == nil || e["code"] != tc.code || m["id"] != tc.id || m["jsonrpc"] != "2.0" {
+			t.Errorf("%s: %d %s %v, want %d with a JSON-RPC error %v under id %v", tc.name, status, ct, m, tc.status, tc.code, tc.id)
+		}
+		if msg, _ := e["message"].(string); strings.Contains(msg, "nope") {
+			t.Errorf("%s: the message echoes the client's input: %q", tc.name, msg)
+		}
+	}
+}

@@ -246,6 +246,11 @@ func guardHTTP(next http.Handler, limit int64, timeout time.Duration) http.Handl
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
+		if id, method, ok := rpcRequest(body); ok {
+			a := &jsonRPCAnswers{ResponseWriter: w, id: id, method: method}
+			defer a.finish()
+			w = a
+		}
 		next.ServeHTTP(w, r)
 	})
 }

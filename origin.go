@@ -20,7 +20,8 @@ func originGuard(next http.Handler, allowed []string) (http.Handler, error) {
 		}
 	}
 	p.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeRPCError(w, http.StatusForbidden, []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Forbidden: requests from this origin are not allowed; list it in the server's MCP_ALLOWED_ORIGINS to let it in."}}`))
+		writeRPCError(w, http.StatusForbidden, errorAnswer(nil, -32600,
+			"Forbidden: requests from this origin are not allowed; list it in the server's MCP_ALLOWED_ORIGINS to let it in."))
 	}))
 	return p.Handler(next), nil
 }

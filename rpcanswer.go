@@ -79,7 +79,7 @@ func (w *jsonRPCAnswers) answer(text string) {
 	case status == http.StatusMethodNotAllowed:
 		msg = "Method not allowed on this endpoint."
 	}
-	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": w.id, "error": map[string]any{"code": code, "message": msg}})
+	body := errorAnswer(w.id, code, msg)
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Del("Content-Length")
@@ -98,6 +98,20 @@ func (w *jsonRPCAnswers) Flush() {
 
 // Unwrap lets http.ResponseController reach the connection.
 func (w *jsonRPCAnswers) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// errorAnswer is a JSON-RPC error response: under id, or null when the
+// request's id is not known.
+func errorAnswer(id json.RawMessage, code int64, msg string) []byte {
+	if len(id) == 0 {
+		id = json.RawMessage("null")
+	}
+	b, _ := json.Marshal(struct {
+		JSONRPC string          `json:"jsonrpc"`
+		ID      json.RawMessage `json:"id"`
+		Error   wireObject      `json:"error"`
+	}{"2.0", id, wireObject{Code: code, Message: msg}})
+	return b
+}
 
 // quote is a method name for a message: quoted, and cut, since it is the
 // client's text.

@@ -238,7 +238,8 @@ func guardHTTP(next http.Handler, limit int64, timeout time.Duration) http.Handl
 			}
 			// A body too slow, or a client gone mid-body: the connection
 			// is unusable; answer for whoever still reads.
-			writeRPCError(w, http.StatusRequestTimeout, []byte(`{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"The request body did not arrive in time, or the connection broke while it was read."}}`))
+			writeRPCError(w, http.StatusRequestTimeout, errorAnswer(nil, -32600,
+				"The request body did not arrive in time, or the connection broke while it was read."))
 			return
 		}
 		if answer := rpcguard.Check(body); answer != nil {

@@ -189,17 +189,11 @@ func contractsOf(defs []mcpcore.Definition) (map[string][]mcpcore.Failure, error
 		return nil, err
 	}
 	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.MCPServer().Connect(ctx, st, nil)
+	cs, closeSession, err := connect(srv, "mcptest-coverage", nil, "", false)
 	if err != nil {
 		return nil, err
 	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcptest-coverage"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		return nil, err
-	}
-	defer cs.Close()
+	defer closeSession()
 	out := map[string][]mcpcore.Failure{}
 	for tool, err := range cs.Tools(ctx, nil) {
 		if err != nil {

@@ -81,19 +81,11 @@ func FuzzTool(f *testing.F, srv *mcpcore.Server, tool string) {
 func FuzzToolWith(f *testing.F, srv *mcpcore.Server, tool string, opts *mcp.ClientOptions) {
 	f.Helper()
 	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.MCPServer().Connect(ctx, st, nil)
+	cs, closeSession, err := connect(srv, "mcptest-fuzz", opts, "", false)
 	if err != nil {
-		f.Fatalf("mcptest: server Connect: %v", err)
+		f.Fatalf("mcptest: connecting a client: %v", err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcptest-fuzz", Version: "1"}, opts).Connect(ctx, ct, nil)
-	if err != nil {
-		f.Fatalf("mcptest: client Connect: %v", err)
-	}
-	f.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-	})
+	f.Cleanup(closeSession)
 	var def *mcp.Tool
 	for t, err := range cs.Tools(ctx, nil) {
 		if err != nil {

@@ -96,21 +96,12 @@ func StartWith(t testing.TB, info mcpcore.Info, opts *Options, defs ...mcpcore.D
 		co = *opts.Client
 	}
 	c.hear(&co)
-	ctx := context.Background()
-	ct, st := mcp.NewInMemoryTransports()
-	ss, err := srv.MCPServer().Connect(ctx, st, nil)
+	cs, closeSession, err := connect(srv, "mcptest", &co, opts.ProtocolVersion, true)
 	if err != nil {
-		t.Fatalf("mcptest: server Connect: %v", err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "mcptest", Version: "1"}, &co).Connect(ctx, recorder{ct}, &mcp.ClientSessionOptions{ProtocolVersion: opts.ProtocolVersion})
-	if err != nil {
-		t.Fatalf("mcptest: client Connect: %v", err)
+		t.Fatalf("mcptest: connecting a client: %v", err)
 	}
 	c.Session = cs
-	t.Cleanup(func() {
-		cs.Close()
-		ss.Wait()
-	})
+	t.Cleanup(closeSession)
 	return c
 }
 

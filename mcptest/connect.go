@@ -1,0 +1,35 @@
+package mcptest
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed417024ea/mcpcore"
+)
+
+// connect connects a client named name, with opts, asking for protocol
+// version ("" for the latest), to srv over in-memory transports; record
+// says whether its tools/call results count for contract coverage. close
+// ends the session and waits for the server's side.
+func connect(srv *mcpcore.Server, name string, opts *mcp.ClientOptions, version string, record bool) (cs *mcp.ClientSession, close func(), err error) {
+	ctx := context.Background()
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.MCPServer().Connect(ctx, st, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	var t mcp.Transport = ct
+	if record {
+		t = recorder{ct}
+	}
+	cs, err = mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, opts).Connect(ctx, t, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	if err != nil {
+		ss.Close()
+		return nil, nil, err
+	}
+	return cs, func() {
+		cs.Close()
+		ss.Wait()
+	}, nil
+}

@@ -194,7 +194,7 @@ func summarize(ctx *mcpcore.Context, in summarizeInput) (summarizeOutput, error)
 	a, ok := lookup(in.PMID)
 	if !ok {
 		return summarizeOutput{}, ctx.Fail(unknownPMID,
-			fmt.Sprintf("No article with PMID %s; the library holds %s", in.PMID, strings.Join(pmids(""), ", ")),
+			noArticle(in.PMID),
 			ctx.RecoveryFor(unknownPMID))
 	}
 	ctx.Progress(1, steps, "Asking the client's model for a summary")
@@ -267,11 +267,17 @@ var retractArticle = mcpcore.Tool[retractInput, retractOutput]{
 	Handler: retractOne,
 }
 
+// noArticle is the message of unknown_pmid: it lists the PMIDs the library
+// holds, so that the model can pick one.
+func noArticle(pmid string) string {
+	return fmt.Sprintf("No article with PMID %s; the library holds %s", pmid, strings.Join(pmids(""), ", "))
+}
+
 func retractOne(ctx *mcpcore.Context, in retractInput) (retractOutput, error) {
 	a, ok := lookup(in.PMID)
 	if !ok {
 		return retractOutput{}, ctx.Fail(unknownPMID,
-			fmt.Sprintf("No article with PMID %s; the library holds %s", in.PMID, strings.Join(pmids(""), ", ")),
+			noArticle(in.PMID),
 			ctx.RecoveryFor(unknownPMID))
 	}
 	if a.Retracted {

@@ -15,6 +15,7 @@ import (
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/mcperr"
+	"github.com/seed417024ea/mcpcore/mcptest"
 )
 
 type itemsOutput struct {
@@ -451,7 +452,7 @@ func TestClientCancellation(t *testing.T) {
 			}
 
 			var recs []map[string]any
-			wiretest.WaitFor(t, "the failure record", func() bool {
+			mcptest.WaitFor(t, "the failure record", func() bool {
 				recs = logs.Failures(t, "blocker")
 				return len(recs) > 0
 			})

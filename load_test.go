@@ -35,6 +35,7 @@ import (
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/mcperr"
+	"github.com/seed417024ea/mcpcore/mcptest"
 )
 
 var (
@@ -304,7 +305,7 @@ func TestLoadWithFaultsOverHTTP(t *testing.T) {
 	if n := cancelsNotSeen.Load(); n > 0 {
 		t.Logf("HTTP: %d cancelled calls never saw their cancellation", n)
 	}
-	wiretest.WaitFor(t, "goroutines back to baseline", func() bool { return runtime.NumGoroutine() <= goroutinesBefore })
+	mcptest.WaitFor(t, "goroutines back to baseline", func() bool { return runtime.NumGoroutine() <= goroutinesBefore })
 	heapAfter := heapInUse()
 	t.Logf("HTTP: goroutines %d before, %d after; heap %d KB before, %d KB after",
 		goroutinesBefore, runtime.NumGoroutine(), heapBefore/1024, heapAfter/1024)

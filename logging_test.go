@@ -15,6 +15,7 @@ import (
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/mcperr"
+	"github.com/seed417024ea/mcpcore/mcptest"
 )
 
 // severityTool declares one modeled failure at sev and fails in the way its
@@ -271,7 +272,7 @@ func TestRepeatedFailuresAreSummarised(t *testing.T) {
 		}
 		return n
 	}
-	wiretest.WaitFor(t, "every failure logged or counted", func() bool { return count() == calls })
+	mcptest.WaitFor(t, "every failure logged or counted", func() bool { return count() == calls })
 }
 
 // TestRepeatCountsSurviveTheEndOfASession: a stdio server ends when its

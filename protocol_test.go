@@ -81,7 +81,7 @@ func TestProgressIsThrottledForwardOnlyAndComplete(t *testing.T) {
 			if res, err := c.Session.CallTool(context.Background(), params); err != nil || res.IsError {
 				t.Fatalf("CallTool = %v, %v", res, err)
 			}
-			wiretest.WaitFor(t, "the final progress notification", func() bool {
+			mcptest.WaitFor(t, "the final progress notification", func() bool {
 				mu.Lock()
 				defer mu.Unlock()
 				return len(got) > 0 && got[len(got)-1].Progress == total
@@ -730,7 +730,7 @@ func TestProgressDropsWhatIsNotANumber(t *testing.T) {
 	if _, err := c.Session.CallTool(context.Background(), params); err != nil {
 		t.Fatal(err)
 	}
-	wiretest.WaitFor(t, "the first notifications", func() bool { mu.Lock(); defer mu.Unlock(); return len(got) >= 2 })
+	mcptest.WaitFor(t, "the first notifications", func() bool { mu.Lock(); defer mu.Unlock(); return len(got) >= 2 })
 	mu.Lock()
 	defer mu.Unlock()
 	if len(got) > mcpcore.ProgressBurst+5 {

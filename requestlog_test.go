@@ -18,6 +18,7 @@ import (
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/mcperr"
+	"github.com/seed417024ea/mcpcore/mcptest"
 )
 
 type secretInput struct {
@@ -116,7 +117,7 @@ func TestRequestScopedLogs(t *testing.T) {
 
 	// Client notifications: at or above info, named after the server, and
 	// the failure as the result tells it.
-	wiretest.WaitFor(t, "the failure's notification", func() bool {
+	mcptest.WaitFor(t, "the failure's notification", func() bool {
 		for _, m := range got.all() {
 			if d, ok := m.Data.(map[string]any); ok && d["msg"] == "Error in tool:echo_secret: No items" {
 				return true
@@ -198,7 +199,7 @@ func TestLogNotificationsOverHTTP(t *testing.T) {
 		Meta: mcp.Meta{mcp.MetaKeyLogLevel: "info"}}); err != nil {
 		t.Fatal(err)
 	}
-	wiretest.WaitFor(t, "both notifications", func() bool {
+	mcptest.WaitFor(t, "both notifications", func() bool {
 		msgs := map[string]bool{}
 		for _, m := range got.all() {
 			if d, ok := m.Data.(map[string]any); ok {

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
+	"github.com/seed417024ea/mcpcore/mcptest"
 )
 
 type callResult struct {
@@ -95,7 +96,7 @@ func TestShutdownLetsInFlightCallsFinish(t *testing.T) {
 
 	// Shutdown has begun: new calls are refused, as results a model can
 	// read, while the session stays open for the in-flight call.
-	wiretest.WaitFor(t, "a call to be refused", func() bool {
+	mcptest.WaitFor(t, "a call to be refused", func() bool {
 		res := wiretest.CallTool(t, cs, "fast", nil)
 		if !res.IsError {
 			return false // admitted before draining began
@@ -146,7 +147,7 @@ func TestShutdownTimeoutCancelsStragglers(t *testing.T) {
 	}
 	// The client learns one way or another; it does not hang.
 	receive(t, "the client call to end", inflight)
-	wiretest.WaitFor(t, "the warning", func() bool {
+	mcptest.WaitFor(t, "the warning", func() bool {
 		return strings.Contains(logs.String(), "in-flight calls did not finish in time")
 	})
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
+	"github.com/seed417024ea/mcpcore/mcptest"
 )
 
 // observed is a server whose telemetry the test reads.
@@ -208,7 +209,7 @@ func TestSessionDurationOverHTTP(t *testing.T) {
 	wiretest.CallTool(t, cs, "render", map[string]any{})
 	cs.Close()
 	o := &observed{reader: reader}
-	wiretest.WaitFor(t, "the session's duration", func() bool {
+	mcptest.WaitFor(t, "the session's duration", func() bool {
 		for k := range o.points(t, "mcp.server.session.duration") {
 			if strings.Contains(k, "network.transport=tcp") {
 				return true

@@ -222,10 +222,16 @@ func (c *Client) ResourceUpdates() []string {
 // notifications may arrive after the result of the call that sent them.
 func (c *Client) WaitFor(what string, cond func() bool) {
 	c.t.Helper()
+	WaitFor(c.t, what, cond)
+}
+
+// WaitFor waits until cond holds, polling, and fails t after 10 seconds.
+func WaitFor(t testing.TB, what string, cond func() bool) {
+	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
-			c.t.Fatalf("mcptest: timed out waiting for %s", what)
+			t.Fatalf("mcptest: timed out waiting for %s", what)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -172,17 +171,4 @@ func Text(t testing.TB, res *mcp.CallToolResult) string {
 		t.Fatalf("content[0] is %T, want *mcp.TextContent", res.Content[0])
 	}
 	return tc.Text
-}
-
-// WaitFor polls cond until it holds; it fails the test after a generous
-// bound and never asserts on time.
-func WaitFor(t testing.TB, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(time.Millisecond)
-	}
 }

@@ -74,27 +74,11 @@ func Elicit[T any](ctx *Context, message string, opts ...AskOption) (T, error) {
 	if err != nil {
 		return zero, mcperr.InternalError("Elicit: "+err.Error(), mcperr.WithCause(err))
 	}
-	if err := ctx.RequireClient(CapabilityElicitation); err != nil {
-		return zero, err
-	}
 	params := &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: form.schema}
-	key, err := ctx.x.begin(askOptions(opts).key, "elicitation")
+	res, err := askClient(ctx, CapabilityElicitation, askOptions(opts).key, "Elicit", "elicitation/create", params,
+		func(ss *mcp.ServerSession) (*mcp.ElicitResult, error) { return ss.Elicit(ctx, params) })
 	if err != nil {
 		return zero, err
-	}
-	var res *mcp.ElicitResult
-	if ctx.x.mrtr {
-		if res, err = answerTo[mcp.ElicitResult](ctx.x, key, params); err != nil {
-			return zero, err
-		}
-	} else {
-		if ctx.session == nil {
-			return zero, mcperr.ServiceUnavailable("Elicit: there is no client session to ask.")
-		}
-		res, err = ctx.session.Elicit(ctx, params)
-		if err != nil {
-			return zero, clientFailure(ctx, "elicitation/create", err)
-		}
 	}
 	switch res.Action {
 	case "accept":

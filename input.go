@@ -159,6 +159,33 @@ func answerTo[T any](x *exchange, key string, question mcp.InputRequest) (*T, er
 	return nil, fmt.Errorf("question %q: %w", key, ErrInputRequired)
 }
 
+// askClient puts a question to the client, for [Elicit], [Context.Sample] and
+// [Context.Roots]: it checks the capability, keys the question, and then
+// either looks up the answer of the round (2026-07-28 and later) or sends
+// the question during the call with direct, whose failure is the client's.
+// what names the caller in messages, method the question's JSON-RPC method.
+func askClient[T any](c *Context, capability Capability, given, what, method string, question mcp.InputRequest,
+	direct func(*mcp.ServerSession) (*T, error)) (*T, error) {
+	if err := c.RequireClient(capability); err != nil {
+		return nil, err
+	}
+	key, err := c.x.begin(given, string(capability))
+	if err != nil {
+		return nil, err
+	}
+	if c.x.mrtr {
+		return answerTo[T](c.x, key, question)
+	}
+	if c.session == nil {
+		return nil, mcperr.ServiceUnavailable(what + ": there is no client session to ask.")
+	}
+	r, err := direct(c.session)
+	if err != nil {
+		return nil, clientFailure(c, method, err)
+	}
+	return r, nil
+}
+
 func (x *exchange) keep(key string, k keptAnswer) {
 	if x.used == nil {
 		x.used = map[string]keptAnswer{}

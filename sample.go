@@ -71,25 +71,18 @@ func (c *Context) Sample(s Sampling, opts ...AskOption) (*Sample, error) {
 	//lint:ignore SA1019 sampling stays in the protocol through its deprecation window, and clients use it.
 	params := &mcp.CreateMessageParams{Messages: msgs, SystemPrompt: s.SystemPrompt, MaxTokens: maxTokens,
 		Temperature: s.Temperature, StopSequences: s.StopSequences, ModelPreferences: s.ModelPreferences}
-	key, err := c.x.begin(askOptions(opts).key, "sampling")
+	r, err := askClient(c, CapabilitySampling, askOptions(opts).key, "Sample", "sampling/createMessage", params,
+		func(ss *mcp.ServerSession) (*mcp.CreateMessageWithToolsResult, error) {
+			r, err := ss.CreateMessage(c, params)
+			if err != nil {
+				return nil, err
+			}
+			return &mcp.CreateMessageWithToolsResult{Content: []mcp.Content{r.Content}, Model: r.Model, StopReason: r.StopReason}, nil
+		})
 	if err != nil {
 		return nil, err
 	}
-	if c.x.mrtr {
-		r, err := answerTo[mcp.CreateMessageWithToolsResult](c.x, key, params)
-		if err != nil {
-			return nil, err
-		}
-		return newSample(r.Content, r.Model, r.StopReason), nil
-	}
-	if c.session == nil {
-		return nil, mcperr.ServiceUnavailable("Sample: there is no client session to ask.")
-	}
-	r, err := c.session.CreateMessage(c, params)
-	if err != nil {
-		return nil, clientFailure(c, "sampling/createMessage", err)
-	}
-	return newSample([]mcp.Content{r.Content}, r.Model, r.StopReason), nil
+	return newSample(r.Content, r.Model, r.StopReason), nil
 }
 
 func newSample(content []mcp.Content, model, stop string) *Sample {
@@ -106,26 +99,12 @@ func newSample(content []mcp.Content, model, stop string) *Sample {
 // the user has shared with the server. The outcomes are those of
 // [Context.Sample], for the roots capability.
 func (c *Context) Roots(opts ...AskOption) ([]*mcp.Root, error) {
-	if err := c.RequireClient(CapabilityRoots); err != nil {
-		return nil, err
-	}
-	key, err := c.x.begin(askOptions(opts).key, "roots")
+	r, err := askClient(c, CapabilityRoots, askOptions(opts).key, "Roots", "roots/list", &mcp.ListRootsParams{},
+		func(ss *mcp.ServerSession) (*mcp.ListRootsResult, error) {
+			return ss.ListRoots(c, &mcp.ListRootsParams{})
+		})
 	if err != nil {
 		return nil, err
-	}
-	if c.x.mrtr {
-		r, err := answerTo[mcp.ListRootsResult](c.x, key, &mcp.ListRootsParams{})
-		if err != nil {
-			return nil, err
-		}
-		return r.Roots, nil
-	}
-	if c.session == nil {
-		return nil, mcperr.ServiceUnavailable("Roots: there is no client session to ask.")
-	}
-	r, err := c.session.ListRoots(c, &mcp.ListRootsParams{})
-	if err != nil {
-		return nil, clientFailure(c, "roots/list", err)
 	}
 	return r.Roots, nil
 }

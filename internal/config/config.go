@@ -10,6 +10,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Transport names how the server talks to clients.
@@ -33,6 +34,46 @@ type Config struct {
 	// browser origins, such as https://app.example.com, allowed to call
 	// the HTTP endpoint from another origin.
 	AllowedOrigins []string
+
+	Auth AuthConfig
+
+	// Limits of the HTTP transport; FromEnv fills in the defaults.
+	MaxBodyBytes    int64         // MCP_HTTP_MAX_BODY_BYTES: default 4 MiB
+	MaxSessions     int           // MCP_HTTP_MAX_SESSIONS: default 1000 (stateful only)
+	SessionIdle     time.Duration // MCP_SESSION_IDLE_TIMEOUT: default unset (ServerOptions.SessionTimeout, or 30m)
+	MaxCallsSession int           // MCP_MAX_CALLS_PER_SESSION: calls in flight per session, default 64
+}
+
+// AuthMode says how the HTTP transport authenticates its callers.
+type AuthMode string
+
+// The modes of MCP_AUTH_MODE.
+const (
+	AuthNone  AuthMode = "none"  // no authentication (loopback only, unless opted out)
+	AuthJWT   AuthMode = "jwt"   // bearer JWTs signed with a configured secret or key
+	AuthOAuth AuthMode = "oauth" // bearer JWTs of an OAuth issuer, verified with its JWKS
+)
+
+// AuthConfig is the authentication of the HTTP transport, with the
+// variables of mcp-ts-core.
+type AuthConfig struct {
+	Mode AuthMode // MCP_AUTH_MODE: none (default), jwt or oauth
+	// SecretKey (MCP_AUTH_SECRET_KEY, jwt) verifies HS256 tokens; at least
+	// 32 characters.
+	SecretKey string
+	// PublicKey (MCP_AUTH_PUBLIC_KEY, jwt) is a PEM RSA public key that
+	// verifies RS256 tokens, instead of or beside SecretKey.
+	PublicKey string
+	Issuer    string // OAUTH_ISSUER_URL (oauth: required; jwt: checked when set)
+	Audience  string // OAUTH_AUDIENCE: default ResourceIdentifier
+	JWKSURI   string // OAUTH_JWKS_URI: default <issuer>/.well-known/jwks.json
+	// ResourceIdentifier (MCP_SERVER_RESOURCE_IDENTIFIER) is the server's
+	// own resource URI, such as https://mcp.example.com/mcp: the audience
+	// tokens must name, and the resource of the protected-resource metadata.
+	ResourceIdentifier string
+	// AllowUnauthenticated (MCP_AUTH_ALLOW_UNAUTHENTICATED=true) lets mode
+	// none serve on an address other than loopback.
+	AllowUnauthenticated bool
 }
 
 // Addr is the HTTP listen address.
@@ -66,7 +107,8 @@ func ParseLevel(name string) (slog.Level, bool) {
 // FromEnv reads the configuration through getenv (os.Getenv in production).
 // Every bad value is reported, with the variable's name and what it accepts.
 func FromEnv(getenv func(string) string) (Config, error) {
-	c := Config{Transport: Stdio, HTTPHost: "127.0.0.1", HTTPPort: 3010, LogLevel: slog.LevelInfo}
+	c := Config{Transport: Stdio, HTTPHost: "127.0.0.1", HTTPPort: 3010, LogLevel: slog.LevelInfo,
+		MaxBodyBytes: DefaultMaxBodyBytes, MaxSessions: DefaultMaxSessions, MaxCallsSession: DefaultMaxCallsPerSession}
 	var errs []error
 	bad := func(name, value, want string) {
 		errs = append(errs, fmt.Errorf("%s=%q: want %s", name, value, want))
@@ -125,5 +167,37 @@ func FromEnv(getenv func(string) string) (Config, error) {
 			bad("MCP_LOG_FORMAT", v, "text or json")
 		}
 	}
+	c.Auth, errs = authFromEnv(getenv, c, errs)
+	c.MaxBodyBytes = positive(getenv, "MCP_HTTP_MAX_BODY_BYTES", c.MaxBodyBytes, bad)
+	c.MaxSessions = int(positive(getenv, "MCP_HTTP_MAX_SESSIONS", int64(c.MaxSessions), bad))
+	c.MaxCallsSession = int(positive(getenv, "MCP_MAX_CALLS_PER_SESSION", int64(c.MaxCallsSession), bad))
+	if v := getenv("MCP_SESSION_IDLE_TIMEOUT"); v != "" {
+		if d, err := time.ParseDuration(v); err != nil || d <= 0 {
+			bad("MCP_SESSION_IDLE_TIMEOUT", v, "a positive duration such as 30m or 2h")
+		} else {
+			c.SessionIdle = d
+		}
+	}
 	return c, errors.Join(errs...)
+}
+
+// The defaults of the HTTP limits.
+const (
+	DefaultMaxBodyBytes       = 4 << 20
+	DefaultMaxSessions        = 1000
+	DefaultMaxCallsPerSession = 64
+)
+
+// positive reads a whole number above zero, or keeps def when name is unset.
+func positive(getenv func(string) string, name string, def int64, bad func(name, value, want string)) int64 {
+	v := getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n <= 0 || n > 1<<40 {
+		bad(name, v, "a whole number above zero")
+		return def
+	}
+	return n
 }

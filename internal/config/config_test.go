@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 func env(m map[string]string) func(string) string {
@@ -17,7 +18,8 @@ func TestDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Config{Transport: Stdio, HTTPHost: "127.0.0.1", HTTPPort: 3010, Stateless: false, LogLevel: slog.LevelInfo, LogJSON: false}
+	want := Config{Transport: Stdio, HTTPHost: "127.0.0.1", HTTPPort: 3010, Stateless: false, LogLevel: slog.LevelInfo, LogJSON: false,
+		Auth: AuthConfig{Mode: AuthNone}, MaxBodyBytes: 4 << 20, MaxSessions: 1000, MaxCallsSession: 64}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv() = %+v, want %+v", c, want)
 	}
@@ -29,19 +31,30 @@ func TestDefaults(t *testing.T) {
 func TestEveryVariable(t *testing.T) {
 	t.Parallel()
 	c, err := FromEnv(env(map[string]string{
-		"MCP_TRANSPORT_TYPE":  "http",
-		"MCP_HTTP_HOST":       "0.0.0.0",
-		"MCP_HTTP_PORT":       "8080",
-		"MCP_SESSION_MODE":    "stateless",
-		"MCP_LOG_LEVEL":       "debug",
-		"MCP_LOG_FORMAT":      "json",
-		"MCP_ALLOWED_ORIGINS": " https://app.example.com, http://localhost:5173 ,",
+		"MCP_TRANSPORT_TYPE":             "http",
+		"MCP_HTTP_HOST":                  "0.0.0.0",
+		"MCP_HTTP_PORT":                  "8080",
+		"MCP_SESSION_MODE":               "stateless",
+		"MCP_LOG_LEVEL":                  "debug",
+		"MCP_LOG_FORMAT":                 "json",
+		"MCP_ALLOWED_ORIGINS":            " https://app.example.com, http://localhost:5173 ,",
+		"MCP_AUTH_MODE":                  "OAuth",
+		"OAUTH_ISSUER_URL":               "https://id.example.com/",
+		"OAUTH_JWKS_URI":                 "https://id.example.com/keys",
+		"MCP_SERVER_RESOURCE_IDENTIFIER": "https://mcp.example.com/mcp",
+		"MCP_HTTP_MAX_BODY_BYTES":        "1024",
+		"MCP_HTTP_MAX_SESSIONS":          "5",
+		"MCP_SESSION_IDLE_TIMEOUT":       "90s",
+		"MCP_MAX_CALLS_PER_SESSION":      "3",
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Config{Transport: HTTP, HTTPHost: "0.0.0.0", HTTPPort: 8080, Stateless: true, LogLevel: slog.LevelDebug, LogJSON: true,
-		AllowedOrigins: []string{"https://app.example.com", "http://localhost:5173"}}
+		AllowedOrigins: []string{"https://app.example.com", "http://localhost:5173"},
+		Auth: AuthConfig{Mode: AuthOAuth, Issuer: "https://id.example.com/", JWKSURI: "https://id.example.com/keys",
+			Audience: "https://mcp.example.com/mcp", ResourceIdentifier: "https://mcp.example.com/mcp"},
+		MaxBodyBytes: 1024, MaxSessions: 5, SessionIdle: 90 * time.Second, MaxCallsSession: 3}
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv() = %+v, want %+v", c, want)
 	}
@@ -121,5 +134,47 @@ func TestBadPorts(t *testing.T) {
 		if _, err := FromEnv(env(map[string]string{"MCP_HTTP_PORT": port})); err == nil || !strings.Contains(err.Error(), "MCP_HTTP_PORT") {
 			t.Errorf("MCP_HTTP_PORT=%q: error = %v, want one naming the variable", port, err)
 		}
+	}
+}
+
+func TestAuthModes(t *testing.T) {
+	t.Parallel()
+	secret := strings.Repeat("s", 32)
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want string // a part of the error; "" when the configuration is good
+	}{
+		{"none on loopback", map[string]string{"MCP_TRANSPORT_TYPE": "http"}, ""},
+		{"none on localhost", map[string]string{"MCP_TRANSPORT_TYPE": "http", "MCP_HTTP_HOST": "localhost"}, ""},
+		{"none on ::1", map[string]string{"MCP_TRANSPORT_TYPE": "http", "MCP_HTTP_HOST": "::1"}, ""},
+		{"none on all interfaces", map[string]string{"MCP_TRANSPORT_TYPE": "http", "MCP_HTTP_HOST": "0.0.0.0"}, "MCP_AUTH_ALLOW_UNAUTHENTICATED=true"},
+		{"none on all interfaces, opted out", map[string]string{"MCP_TRANSPORT_TYPE": "http", "MCP_HTTP_HOST": "0.0.0.0", "MCP_AUTH_ALLOW_UNAUTHENTICATED": "true"}, ""},
+		{"none over stdio", map[string]string{"MCP_HTTP_HOST": "0.0.0.0"}, ""},
+		{"jwt without a key", map[string]string{"MCP_AUTH_MODE": "jwt"}, "needs MCP_AUTH_SECRET_KEY"},
+		{"jwt with a short key", map[string]string{"MCP_AUTH_MODE": "jwt", "MCP_AUTH_SECRET_KEY": "hunter2hunter2"}, "has 14 characters; it needs at least 32"},
+		{"jwt", map[string]string{"MCP_AUTH_MODE": "jwt", "MCP_AUTH_SECRET_KEY": secret, "MCP_TRANSPORT_TYPE": "http", "MCP_HTTP_HOST": "0.0.0.0"}, ""},
+		{"oauth without issuer", map[string]string{"MCP_AUTH_MODE": "oauth", "OAUTH_AUDIENCE": "x"}, "needs OAUTH_ISSUER_URL"},
+		{"oauth without audience", map[string]string{"MCP_AUTH_MODE": "oauth", "OAUTH_ISSUER_URL": "https://id.example.com"}, "needs OAUTH_AUDIENCE"},
+		{"oauth issuer not a URL", map[string]string{"MCP_AUTH_MODE": "oauth", "OAUTH_ISSUER_URL": "id.example.com", "OAUTH_AUDIENCE": "x"}, "OAUTH_ISSUER_URL=\"id.example.com\": want an absolute http(s) URL"},
+		{"unknown mode", map[string]string{"MCP_AUTH_MODE": "basic"}, `MCP_AUTH_MODE="basic": want none, jwt or oauth`},
+		{"bad limit", map[string]string{"MCP_HTTP_MAX_SESSIONS": "0"}, `MCP_HTTP_MAX_SESSIONS="0": want a whole number above zero`},
+		{"bad idle", map[string]string{"MCP_SESSION_IDLE_TIMEOUT": "30"}, `MCP_SESSION_IDLE_TIMEOUT="30": want a positive duration`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := FromEnv(env(tc.env))
+			switch {
+			case tc.want == "" && err != nil:
+				t.Fatalf("FromEnv: %v", err)
+			case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+				t.Fatalf("FromEnv() error = %v, want one containing %q", err, tc.want)
+			}
+			if err != nil && strings.Contains(err.Error(), "hunter2") {
+				t.Errorf("the error shows the secret: %v", err)
+			}
+			if tc.name == "oauth without audience" && c.Auth.JWKSURI != "https://id.example.com/.well-known/jwks.json" {
+				t.Errorf("JWKSURI = %q, want the issuer's default", c.Auth.JWKSURI)
+			}
+		})
 	}
 }

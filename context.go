@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -30,6 +31,7 @@ type Context struct {
 	log        *slog.Logger
 	attrs      []slog.Attr
 	session    *mcp.ServerSession
+	token      *auth.TokenInfo // the bearer token's, over HTTP with auth
 	serverName string
 	uri        string
 	srv        *Server

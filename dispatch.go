@@ -30,13 +30,13 @@ func (s *Server) addTool(def *mcp.Tool, rt *toolRuntime) {
 func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 	x := newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities(), req.Params.InputResponses)
 	c, refused := s.begin(ctx, "tool", rt.name, rt.contract, request{
-		session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: len(req.Params.Arguments), version: req.ProtocolVersion(), x: x})
+		session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: len(req.Params.Arguments), version: req.ProtocolVersion(), x: x, scopes: rt.scopes})
 	if refused != nil {
 		return newFailure(refused, nil).toolResult(), nil
 	}
 	bind := func() string { return binding("tool", rt.name, req.Params.Arguments) }
 	res, err := guard(func() (*mcp.CallToolResult, error) {
-		if err := s.admitState(c, bind, req.Params.RequestState); err != nil {
+		if err := s.admit(c, bind, req.Params.RequestState); err != nil {
 			return nil, err
 		}
 		return s.runTool(c, rt, req.Params.Arguments)
@@ -57,10 +57,14 @@ func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToo
 	return res, nil
 }
 
-// admitState verifies the requestState a client echoed, and resumes the
-// call's exchange from the round it carries. bind names the call (see
-// binding); it is computed only when there is a state.
-func (s *Server) admitState(c *call, bind func() string, wire string) error {
+// admit runs before the handler: it checks the definition's Scopes
+// against the caller's token, then verifies the requestState a client
+// echoed and resumes the call's exchange from the round it carries. bind
+// names the call (see binding); it is computed only when there is a state.
+func (s *Server) admit(c *call, bind func() string, wire string) error {
+	if err := c.ctx.RequireScopes(c.scopes...); err != nil {
+		return err
+	}
 	if wire == "" {
 		return nil
 	}

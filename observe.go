@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.opentelemetry.io/otel/trace"
 
@@ -21,6 +22,7 @@ type call struct {
 	kind     string
 	name     string
 	contract []Failure
+	scopes   []string // the definition's, checked before the handler runs
 	start    time.Time
 	ctx      *Context
 	release  func()
@@ -42,6 +44,7 @@ type request struct {
 	input   int    // the size of what the client sent
 	version string // the protocol version the session negotiated
 	x       *exchange
+	scopes  []string // the definition's Scopes
 }
 
 // begin admits a call: it refuses new work while the server shuts down,
@@ -80,6 +83,7 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 		kind:       kind,
 		name:       name,
 		contract:   contract,
+		scopes:     req.scopes,
 		start:      time.Now(),
 		span:       span,
 		inputBytes: req.input,
@@ -91,6 +95,7 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 			log:        log,
 			attrs:      attrs,
 			session:    req.session,
+			token:      tokenOf(req.extra),
 			serverName: s.info.Name,
 			uri:        req.uri,
 			x:          req.x,
@@ -289,4 +294,12 @@ func declaredFailure(contract []Failure, e *mcperr.Error) (Failure, bool) {
 func newRequestID() string {
 	t := rand.Text()
 	return t[:5] + "-" + t[5:10]
+}
+
+// tokenOf is the bearer token's information of a request, if any.
+func tokenOf(extra *mcp.RequestExtra) *auth.TokenInfo {
+	if extra == nil {
+		return nil
+	}
+	return extra.TokenInfo
 }

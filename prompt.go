@@ -28,6 +28,10 @@ type Prompt[Args any] struct {
 	// Complete suggests values for the prompt's arguments
 	// (completion/complete), by argument name.
 	Complete map[string]CompleteFunc
+	// Scopes are the OAuth scopes a caller's token must hold to get the
+	// prompt, checked as a [Tool]'s are; a call without them fails with a
+	// JSON-RPC Forbidden (-32005) error.
+	Scopes []string
 	// Handler builds the prompt's messages.
 	Handler func(ctx *Context, args Args) ([]*mcp.PromptMessage, error)
 }
@@ -36,10 +40,10 @@ func (p Prompt[Args]) subscribes() bool { return false }
 func (p Prompt[Args]) completes() bool  { return len(p.Complete) > 0 }
 
 func (p Prompt[Args]) register(s *Server) error {
-	if err := checkDefinition("prompt", p.Name, p.Handler != nil, nil); err != nil {
+	if err := checkDefinition("prompt", p.Name, p.Handler != nil, p.Scopes, nil); err != nil {
 		return err
 	}
-	if err := s.claim("prompt", p.Name); err != nil {
+	if err := s.claim("prompt", p.Name, p.Scopes); err != nil {
 		return err
 	}
 	argSchema, err := schema.Params(reflect.TypeFor[Args]())
@@ -65,13 +69,13 @@ func (p Prompt[Args]) register(s *Server) error {
 		}
 		x := newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities(), req.Params.InputResponses)
 		c, e := s.begin(ctx, "prompt", p.Name, nil, request{
-			session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: input, version: req.ProtocolVersion(), x: x})
+			session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: input, version: req.ProtocolVersion(), x: x, scopes: p.Scopes})
 		if e != nil {
 			return nil, newFailure(e, nil).rpcError()
 		}
 		bind := func() string { return binding("prompt", p.Name, req.Params.Arguments) }
 		res, err := guard(func() (*mcp.GetPromptResult, error) {
-			if err := s.admitState(c, bind, req.Params.RequestState); err != nil {
+			if err := s.admit(c, bind, req.Params.RequestState); err != nil {
 				return nil, err
 			}
 			return p.get(c.ctx, validator, req.Params.Arguments)
@@ -93,6 +97,7 @@ func (p Prompt[Args]) register(s *Server) error {
 		}
 		return res, nil
 	})
+	s.listed = append(s.listed, listing{prompt: def})
 	s.prompts++
 	return nil
 }

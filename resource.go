@@ -65,6 +65,10 @@ type Resource[Params, Out any] struct {
 	// Complete suggests values for the template's variables
 	// (completion/complete), by variable name.
 	Complete map[string]CompleteFunc
+	// Scopes are the OAuth scopes a caller's token must hold to read the
+	// resources of this definition, checked as a [Tool]'s are; a read
+	// without them fails with a JSON-RPC Forbidden (-32005) error.
+	Scopes []string
 	// Handler reads one resource. ctx.URI() is the URI being read.
 	Handler func(ctx *Context, params Params) (Out, error)
 }
@@ -73,11 +77,11 @@ func (r Resource[Params, Out]) subscribes() bool { return r.Subscribe }
 func (r Resource[Params, Out]) completes() bool  { return len(r.Complete) > 0 }
 
 func (r Resource[Params, Out]) register(s *Server) error {
-	if err := checkDefinition("resource", r.Name, r.Handler != nil, r.Errors); err != nil {
+	if err := checkDefinition("resource", r.Name, r.Handler != nil, r.Scopes, r.Errors); err != nil {
 		return err
 	}
 	// The SDK keys resources and templates by their URI (template).
-	if err := s.claim("resource", r.URITemplate); err != nil {
+	if err := s.claim("resource", r.URITemplate, r.Scopes); err != nil {
 		return err
 	}
 	tmpl, err := uritemplate.New(r.URITemplate)
@@ -119,13 +123,13 @@ func (r Resource[Params, Out]) register(s *Server) error {
 	handler := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		x := newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities(), req.Params.InputResponses)
 		c, e := s.begin(ctx, "resource", r.Name, r.Errors, request{
-			session: req.Session, meta: req.Params.Meta, extra: req.Extra, uri: req.Params.URI, tmpl: r.URITemplate, input: len(req.Params.URI), version: req.ProtocolVersion(), x: x})
+			session: req.Session, meta: req.Params.Meta, extra: req.Extra, uri: req.Params.URI, tmpl: r.URITemplate, input: len(req.Params.URI), version: req.ProtocolVersion(), x: x, scopes: r.Scopes})
 		if e != nil {
 			return nil, newFailure(e, nil).rpcError()
 		}
 		bind := func() string { return binding("resource", r.URITemplate, req.Params.URI) }
 		res, err := guard(func() (*mcp.ReadResourceResult, error) {
-			if err := s.admitState(c, bind, req.Params.RequestState); err != nil {
+			if err := s.admit(c, bind, req.Params.RequestState); err != nil {
 				return nil, err
 			}
 			return r.read(c.ctx, tmpl, validator, mime)
@@ -144,6 +148,7 @@ func (r Resource[Params, Out]) register(s *Server) error {
 		}
 		return res, nil
 	}
+	s.listed = append(s.listed, listing{resource: &mcp.ResourceTemplate{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URITemplate: r.URITemplate}, static: static, subscribe: r.Subscribe, contract: r.Errors})
 	if static {
 		s.mcp.AddResource(&mcp.Resource{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URI: r.URITemplate}, handler)
 	} else {

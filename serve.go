@@ -1,7 +1,6 @@
 package mcpcore
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,11 +14,26 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/internal/config"
+	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/internal/rpcguard"
 )
 
-// HTTPPath is the endpoint of the Streamable HTTP transport.
-const HTTPPath = "/mcp"
+// The paths of the HTTP surface (see [Server.Handler]).
+const (
+	// HTTPPath is the endpoint of the Streamable HTTP transport.
+	HTTPPath = "/mcp"
+	// LivenessPath answers 200 while the process serves HTTP at all.
+	LivenessPath = httpserve.LivenessPath
+	// ReadinessPath answers 200 while the server admits calls, and 503 once
+	// it drains at shutdown, so that a load balancer stops sending it work
+	// while the calls in flight finish.
+	ReadinessPath = httpserve.ReadinessPath
+	// ResourceMetadataPath serves the protected-resource metadata of RFC
+	// 9728 when MCP_AUTH_MODE is jwt or oauth.
+	ResourceMetadataPath = httpserve.MetadataPath
+	// CardPath serves the server card.
+	CardPath = httpserve.CardPath
+)
 
 // Run serves until ctx ends or the process receives SIGINT or SIGTERM, over
 // the transport the environment selects: stdio by default, Streamable HTTP
@@ -183,83 +197,59 @@ func protocolVersion(ss *mcp.ServerSession) string {
 	return ""
 }
 
-// Handler returns the Streamable HTTP handler, serving [HTTPPath], in the
-// session mode of MCP_SESSION_MODE, and the probes [LivenessPath] and
-// [ReadinessPath]. Mount it in a mux of your own, or use [Server.ServeHTTP].
+// Handler returns the HTTP surface of the server: the Streamable HTTP
+// endpoint [HTTPPath] in the session mode of MCP_SESSION_MODE, behind the
+// origin check, the bounds on bodies, the authentication of MCP_AUTH_MODE
+// and the session cap; and beside it, outside authentication, the probes
+// [LivenessPath] and [ReadinessPath], the protected-resource metadata
+// (with auth), the landing page at / and the server card at
+// /.well-known/mcp.json. Mount it in a mux of your own, or use
+// [Server.ServeHTTP].
 //
 // A POST whose body is not a well-formed JSON-RPC message is answered
 // before the SDK sees it, with the JSON-RPC error the stdio guard would send
 // for the same bytes (see [Server.ServeTransport]) as an application/json
 // body: HTTP 400 with -32700 or -32600, or HTTP 413 with -32700 for a body
-// over 4 MiB. A batch with an invalid element is refused whole. (The SDK
-// alone answers such bodies in plain text, and some ids, such as 1.5 or a
-// 30-digit number, under another id.)
+// over MCP_HTTP_MAX_BODY_BYTES. A batch with an invalid element is refused
+// whole. Every other refusal (a missing token, an unknown session, a
+// missing Accept header, …) is a JSON-RPC error too, with a real code.
 func (s *Server) Handler() http.Handler {
 	s.transport = "http"
-	mux := http.NewServeMux()
-	mux.Handle(HTTPPath, s.origins(guardHTTP(mcp.NewStreamableHTTPHandler(
-		func(*http.Request) *mcp.Server { return s.mcp },
-		&mcp.StreamableHTTPOptions{Stateless: s.cfg.Stateless, Logger: sdkLogger(s.logger), SessionTimeout: s.sessionTimeout},
-	), mcp.DefaultMaxRequestBodyBytes, s.bodyTimeout)))
-	s.probes(mux)
-	return mux
+	opts := httpserve.Options{
+		MCP: mcp.NewStreamableHTTPHandler(
+			func(*http.Request) *mcp.Server { return s.mcp },
+			&mcp.StreamableHTTPOptions{
+				Stateless: s.cfg.Stateless, Logger: sdkLogger(s.logger), SessionTimeout: s.sessionTimeout,
+				MaxRequestBodyBytes: s.cfg.MaxBodyBytes,
+				// A client that hangs up (2026-07-28) cancels its call.
+				PropagateRequestCancellation: true,
+			}),
+		Path:           HTTPPath,
+		Logger:         s.logger,
+		AllowedOrigins: s.cfg.AllowedOrigins,
+		MaxBodyBytes:   s.cfg.MaxBodyBytes,
+		BodyTimeout:    s.bodyTimeout,
+		Draining:       s.inflight.isDraining,
+		Auth:           s.auth,
+	}
+	if !s.cfg.Stateless {
+		opts.MaxSessions, opts.Sessions = s.cfg.MaxSessions, s.sessionCount
+	}
+	h, err := httpserve.New(opts)
+	if err != nil {
+		// NewServer checked the configuration; nothing else fails.
+		panic(err)
+	}
+	return h
 }
 
-// guardHTTP checks the body of every POST with rpcguard.Check before next
-// reads it, reading at most limit bytes within timeout: a body declared
-// larger than limit is refused before a byte is read, and a client that
-// trickles its body loses the connection when timeout passes, rather than
-// holding it for good. (The deadline covers the body only: streams that
-// stay open by design, and long calls, are not cut.)
-func guardHTTP(next http.Handler, limit int64, timeout time.Duration) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method != http.MethodPost || r.Body == nil {
-			next.ServeHTTP(w, r)
-			return
-		}
-		if r.ContentLength > limit {
-			writeRPCError(w, http.StatusRequestEntityTooLarge, rpcguard.TooLarge(limit))
-			return
-		}
-		rc := http.NewResponseController(w)
-		deadline := rc.SetReadDeadline(time.Now().Add(timeout)) == nil
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
-		if deadline && err == nil {
-			// On an error the deadline stays: the server's discard of the
-			// rest of the body must not wait on a trickle.
-			rc.SetReadDeadline(time.Time{})
-		}
-		if err != nil {
-			w.Header().Set("Connection", "close")
-			var tooLarge *http.MaxBytesError
-			if errors.As(err, &tooLarge) {
-				writeRPCError(w, http.StatusRequestEntityTooLarge, rpcguard.TooLarge(limit))
-				return
-			}
-			// A body too slow, or a client gone mid-body: the connection
-			// is unusable; answer for whoever still reads.
-			writeRPCError(w, http.StatusRequestTimeout, errorAnswer(nil, -32600,
-				"The request body did not arrive in time, or the connection broke while it was read."))
-			return
-		}
-		if answer := rpcguard.Check(body); answer != nil {
-			writeRPCError(w, http.StatusBadRequest, answer)
-			return
-		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		if id, method, ok := rpcRequest(body); ok {
-			a := &jsonRPCAnswers{ResponseWriter: w, id: id, method: method}
-			defer a.finish()
-			w = a
-		}
-		next.ServeHTTP(w, r)
-	})
-}
-
-func writeRPCError(w http.ResponseWriter, status int, answer []byte) {
-	w.Header().Set("Content-Type", "application/json")
-	w.WriteHeader(status)
-	w.Write(answer)
+// sessionCount counts the sessions open.
+func (s *Server) sessionCount() int {
+	n := 0
+	for range s.mcp.Sessions() {
+		n++
+	}
+	return n
 }
 
 // ServeHTTP serves Streamable HTTP on addr until ctx ends, then shuts down

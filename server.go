@@ -2,13 +2,14 @@ package mcpcore
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
-	"net/http"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed417024ea/mcpcore/internal/config"
+	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -61,8 +63,8 @@ type ServerOptions struct {
 	TracerProvider trace.TracerProvider
 	// SessionTimeout closes a Streamable HTTP session that has seen no
 	// request for that long, so that a client that leaves without a word
-	// costs nothing for good. Zero means 30 minutes; a negative value
-	// keeps idle sessions open.
+	// costs nothing for good. Zero means MCP_SESSION_IDLE_TIMEOUT, or 30
+	// minutes; a negative value keeps idle sessions open.
 	SessionTimeout time.Duration
 	// StateKey signs the requestState of calls that ask the client for
 	// input over several rounds (see [Context.SetRequestState]), so that a
@@ -96,10 +98,10 @@ type Server struct {
 	telemetry *telemetry.Telemetry
 	transport string // "stdio" or "http", as served; for network.transport
 	stateKey  []byte // signs requestState (see input.go)
-	// bodyTimeout bounds the read of an HTTP request's body (see guardHTTP).
+	// bodyTimeout bounds the read of an HTTP request's body.
 	bodyTimeout time.Duration
-	// origins wraps the HTTP endpoint in the origin check (see origin.go).
-	origins func(http.Handler) http.Handler
+	// auth authenticates HTTP callers; nil in mode none.
+	auth *httpserve.Auth
 
 	// The sessions being measured, to end and flush at shutdown.
 	sessionsMu     sync.Mutex
@@ -109,11 +111,13 @@ type Server struct {
 
 	tools, resources, prompts int
 	names                     map[string]bool // "tool:echo": names taken
+	scopes                    []string        // every scope the definitions declare
 	// subscriptions match the URIs of the resources that accept
 	// subscriptions; completions are the completers of prompts and
 	// resource templates, by reference and argument.
 	subscriptions []func(uri string) bool
 	completions   map[string]map[string]CompleteFunc
+	listed        []listing // what the landing page and the server card show (catalog.go)
 }
 
 // A feature is what a definition may need of the server as a whole: the
@@ -151,12 +155,8 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		// on any working link.
 		bodyTimeout: 30 * time.Second,
 	}
-	if _, err := originGuard(http.NotFoundHandler(), cfg.AllowedOrigins); err != nil {
+	if err := httpserve.CheckOrigins(cfg.AllowedOrigins); err != nil {
 		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad configuration: "+err.Error(), mcperr.WithCause(err))
-	}
-	s.origins = func(h http.Handler) http.Handler {
-		guarded, _ := originGuard(h, cfg.AllowedOrigins) // checked above
-		return guarded
 	}
 	switch s.stateKey = bytes.Clone(opts.StateKey); {
 	case s.stateKey == nil:
@@ -176,6 +176,8 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		s.shutdown = 10 * time.Second
 	}
 	switch s.sessionTimeout = opts.SessionTimeout; {
+	case s.sessionTimeout == 0 && cfg.SessionIdle > 0:
+		s.sessionTimeout = cfg.SessionIdle
 	case s.sessionTimeout == 0:
 		s.sessionTimeout = 30 * time.Minute
 	case s.sessionTimeout < 0:
@@ -227,24 +229,35 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	if err := errors.Join(errs...); err != nil {
 		return nil, mcperr.New(mcperr.CodeInitializationFailed, "mcpcore: invalid server definition: "+err.Error(), mcperr.WithCause(err))
 	}
+	// The issuer's keys are refreshed for as long as the process lives.
+	if s.auth, err = httpserve.NewAuth(context.Background(), cfg.Auth, s.scopes, s.logger); err != nil {
+		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad configuration: "+err.Error(), mcperr.WithCause(err))
+	}
 	return s, nil
 }
 
 // checkDefinition checks what every definition needs before it is registered: a name,
-// a handler and a structurally sound error contract.
-func checkDefinition(kind, name string, hasHandler bool, contract []Failure) error {
+// a handler, scopes a token can carry and a structurally sound error contract.
+func checkDefinition(kind, name string, hasHandler bool, scopes []string, contract []Failure) error {
 	if name == "" {
 		return fmt.Errorf("%s with an empty Name", kind)
 	}
 	if !hasHandler {
 		return fmt.Errorf("%s %q: nil Handler", kind, name)
 	}
+	for _, sc := range scopes {
+		// RFC 6749's scope-token: printable ASCII but space, " and \.
+		if sc == "" || strings.ContainsFunc(sc, func(r rune) bool { return r <= ' ' || r > '~' || r == '"' || r == '\\' }) {
+			return fmt.Errorf("%s %q: scope %q is not an OAuth scope token (printable ASCII without spaces, quotes or backslashes)", kind, name, sc)
+		}
+	}
 	return checkContract(kind, name, contract)
 }
 
-// claim reserves a definition's name: the SDK would silently replace an
-// earlier definition of the same name, contract and all.
-func (s *Server) claim(kind, name string) error {
+// claim reserves a definition's name (the SDK would silently replace an
+// earlier definition of the same name, contract and all) and records its
+// scopes, which the protected-resource metadata publishes.
+func (s *Server) claim(kind, name string, scopes []string) error {
 	key := kind + ":" + name
 	if s.names[key] {
 		return fmt.Errorf("%s %q is defined twice", kind, name)
@@ -253,6 +266,7 @@ func (s *Server) claim(kind, name string) error {
 		s.names = make(map[string]bool)
 	}
 	s.names[key] = true
+	s.scopes = append(s.scopes, scopes...)
 	return nil
 }
 

@@ -51,6 +51,12 @@ type Tool[In, Out any] struct {
 	// Errors is the tool's error contract: every failure mode it declares.
 	// It is checked when the server starts and published in tools/list.
 	Errors []Failure
+	// Scopes are the OAuth scopes a caller's token must hold to call the
+	// tool, checked before the handler runs; a call without them fails
+	// with Forbidden (-32005), data.missingScopes listing them. Calls
+	// without a token (stdio, MCP_AUTH_MODE=none) are not checked. See
+	// [Context.RequireScopes] for scopes that depend on the input.
+	Scopes []string
 	// Handler does the work.
 	Handler func(ctx *Context, in In) (Out, error)
 	// Format renders the content[] blocks of a successful result from the
@@ -62,10 +68,10 @@ type Tool[In, Out any] struct {
 // register infers the tool's schemas, checks its definition and contract, and
 // adds it to s.
 func (t Tool[In, Out]) register(s *Server) error {
-	if err := checkDefinition("tool", t.Name, t.Handler != nil, t.Errors); err != nil {
+	if err := checkDefinition("tool", t.Name, t.Handler != nil, t.Scopes, t.Errors); err != nil {
 		return err
 	}
-	if err := s.claim("tool", t.Name); err != nil {
+	if err := s.claim("tool", t.Name, t.Scopes); err != nil {
 		return err
 	}
 	in, published, err := t.inputSchema()
@@ -108,11 +114,13 @@ func (t Tool[In, Out]) register(s *Server) error {
 	s.addTool(def, &toolRuntime{
 		name:     t.Name,
 		contract: t.Errors,
+		scopes:   t.Scopes,
 		output:   outV,
 		run: func(c *Context, raw json.RawMessage) (*toolOutput, error) {
 			return t.run(c, inV, raw)
 		},
 	})
+	s.listed = append(s.listed, listing{tool: def, contract: t.Errors})
 	return nil
 }
 
@@ -179,6 +187,7 @@ type toolOutput struct {
 type toolRuntime struct {
 	name     string
 	contract []Failure
+	scopes   []string
 	output   *schema.Validator
 	run      func(c *Context, raw json.RawMessage) (*toolOutput, error)
 }

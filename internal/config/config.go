@@ -71,6 +71,10 @@ type AuthConfig struct {
 	// own resource URI, such as https://mcp.example.com/mcp: the audience
 	// tokens must name, and the resource of the protected-resource metadata.
 	ResourceIdentifier string
+	// RequiredScopes (MCP_AUTH_REQUIRED_SCOPES, separated by spaces or
+	// commas) are needed by every request to the endpoint; a token without
+	// them gets 403 insufficient_scope.
+	RequiredScopes []string
 	// AllowUnauthenticated (MCP_AUTH_ALLOW_UNAUTHENTICATED=true) lets mode
 	// none serve on an address other than loopback.
 	AllowUnauthenticated bool

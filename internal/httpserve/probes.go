@@ -1,11 +1,9 @@
-package mcpcore
+package httpserve
 
-import (
-	"net/http"
-)
+import "net/http"
 
-// The probes of an orchestrator, served next to HTTPPath and outside any
-// authentication: whether the process lives, and whether it takes calls.
+// The probes of an orchestrator, served outside any authentication:
+// whether the process lives, and whether it takes calls.
 const (
 	// LivenessPath answers 200 while the process serves HTTP at all.
 	LivenessPath = "/healthz"
@@ -15,13 +13,14 @@ const (
 	ReadinessPath = "/readyz"
 )
 
-// probes adds the liveness and readiness probes to mux.
-func (s *Server) probes(mux *http.ServeMux) {
+// probes adds the liveness and readiness probes to mux; draining reports
+// whether the server has stopped admitting calls.
+func probes(mux *http.ServeMux, draining func() bool) {
 	mux.HandleFunc("GET "+LivenessPath, func(w http.ResponseWriter, _ *http.Request) {
 		writeStatus(w, http.StatusOK, "ok")
 	})
 	mux.HandleFunc("GET "+ReadinessPath, func(w http.ResponseWriter, _ *http.Request) {
-		if s.inflight.isDraining() {
+		if draining != nil && draining() {
 			writeStatus(w, http.StatusServiceUnavailable, "draining")
 			return
 		}

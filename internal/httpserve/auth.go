@@ -1,0 +1,158 @@
+package httpserve
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/modelcontextprotocol/go-sdk/auth"
+	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/seed417024ea/mcpcore/internal/config"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// MetadataPath is where the protected-resource metadata of RFC 9728 is
+// served, and where WWW-Authenticate sends clients that lack a token.
+const MetadataPath = "/.well-known/oauth-protected-resource"
+
+// The keys of auth.TokenInfo.Extra that the verifiers fill from a token's
+// claims, besides TokenInfo.UserID (the subject) and Scopes.
+const (
+	ExtraClientID = "client_id" // client_id, or else azp or cid
+	ExtraTenantID = "tenant_id" // tid, or else tenant_id
+	ExtraIssuer   = "iss"
+)
+
+// Auth authenticates the callers of the MCP endpoint with bearer tokens,
+// through the SDK's auth middleware.
+type Auth struct {
+	verify   auth.TokenVerifier
+	resource string // MCP_SERVER_RESOURCE_IDENTIFIER; "" derives it from each request
+	issuer   string // the authorization server clients are sent to, if known
+	scopes   []string
+	required []string
+	log      *refusals
+}
+
+// NewAuth returns the authentication that cfg configures, or nil for mode
+// none. scopes are the scopes the server's definitions declare, published
+// as scopes_supported. ctx ends the background refresh of an OAuth
+// issuer's keys.
+func NewAuth(ctx context.Context, cfg config.AuthConfig, scopes []string, logger *slog.Logger) (*Auth, error) {
+	a := &Auth{resource: cfg.ResourceIdentifier, required: cfg.RequiredScopes, log: newRefusals(logger)}
+	var err error
+	switch cfg.Mode {
+	case config.AuthJWT:
+		a.verify, err = jwtVerifier(cfg, a.log)
+	case config.AuthOAuth:
+		a.issuer = cfg.Issuer
+		a.verify, err = oauthVerifier(ctx, cfg, a.log, logger)
+	default:
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	a.scopes = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(scopes), cfg.RequiredScopes...))))
+	return a, nil
+}
+
+// protect lets a request through only with a valid bearer token that holds
+// the required scopes. The SDK's middleware answers a missing or invalid
+// token (401, WWW-Authenticate with resource_metadata) and puts the
+// token's auth.TokenInfo in the request's context for the handlers.
+func (a *Auth) protect(next http.Handler) http.Handler {
+	scoped := a.requireScopes(next)
+	if a.resource != "" {
+		return auth.RequireBearerToken(a.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: a.metadataURL(nil)})(scoped)
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		opts := &auth.RequireBearerTokenOptions{ResourceMetadataURL: a.metadataURL(r)}
+		auth.RequireBearerToken(a.verify, opts)(scoped).ServeHTTP(w, r)
+	})
+}
+
+// requireScopes refuses a token without the scopes every request needs,
+// with 403 and the challenge of RFC 6750 (error="insufficient_scope"),
+// which the SDK's own scope check does not send.
+func (a *Auth) requireScopes(next http.Handler) http.Handler {
+	if len(a.required) == 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var held []string
+		if ti := auth.TokenInfoFromContext(r.Context()); ti != nil {
+			held = ti.Scopes
+		}
+		var missing []string
+		for _, s := range a.required {
+			if !slices.Contains(held, s) {
+				missing = append(missing, s)
+			}
+		}
+		if len(missing) == 0 {
+			next.ServeHTTP(w, r)
+			return
+		}
+		a.log.refused(r, "insufficient_scope", "token without the required scopes", "missing", missing)
+		w.Header().Set("WWW-Authenticate", fmt.Sprintf("Bearer error=%q, scope=%q, resource_metadata=%q",
+			"insufficient_scope", strings.Join(a.required, " "), a.metadataURL(r)))
+		writeRPCError(w, http.StatusForbidden, errorAnswer(callOf(r).id, mcperr.CodeForbidden,
+			"Forbidden: the token lacks the scopes this server requires ("+strings.Join(missing, ", ")+"). Ask the authorization server for a token with them."))
+	})
+}
+
+// metadata serves the protected-resource metadata, at MetadataPath and, as
+// RFC 9728 derives it for the resource path, at MetadataPath + path.
+func (a *Auth) metadata(mux *http.ServeMux, path string) {
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
+			Resource:               a.resourceOf(r, path),
+			AuthorizationServers:   nonEmpty(a.issuer),
+			ScopesSupported:        a.scopes,
+			BearerMethodsSupported: []string{"header"},
+		}).ServeHTTP(w, r)
+	})
+	mux.Handle(MetadataPath, h)
+	mux.Handle(MetadataPath+path, h)
+}
+
+// resourceOf is the server's resource identifier: the configured one, or
+// the endpoint's URL as the request reached it.
+func (a *Auth) resourceOf(r *http.Request, path string) string {
+	if a.resource != "" {
+		return a.resource
+	}
+	return origin(r) + path
+}
+
+// metadataURL is the absolute URL of the metadata, for WWW-Authenticate;
+// r is nil when the resource identifier is configured.
+func (a *Auth) metadataURL(r *http.Request) string {
+	if a.resource != "" {
+		u, _ := url.Parse(a.resource) // checked by config
+		return u.Scheme + "://" + u.Host + MetadataPath
+	}
+	return origin(r) + MetadataPath
+}
+
+// origin is the scheme and host a request was sent to. Behind a proxy
+// that ends TLS, X-Forwarded-Proto says https.
+func origin(r *http.Request) string {
+	scheme := "http"
+	if r.TLS != nil || strings.EqualFold(r.Header.Get("X-Forwarded-Proto"), "https") {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
+func nonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return []string{s}
+}

@@ -1,0 +1,15 @@
+// Package httpserve is the HTTP deployment surface of an mcpcore server:
+// everything between a client's TCP connection and the SDK's Streamable
+// HTTP handler, and the pages served beside it.
+//
+// [New] assembles, in the order a request meets them: the origin check,
+// the bounds on the body (with a JSON-RPC error for every refusal), bearer
+// authentication (the SDK's auth middleware with a verifier of
+// golang-jwt/jwt and, for OAuth issuers, keyfunc's cached JWKS), the
+// session cap, then the SDK. Beside the endpoint it serves the liveness
+// and readiness probes, the protected-resource metadata of RFC 9728, the
+// landing page and the server card, all outside authentication.
+//
+// Every part is configured from mcpcore's environment (internal/config);
+// none is rewritten here when the SDK or the standard library has it.
+package httpserve

@@ -1,0 +1,73 @@
+package httpserve
+
+import (
+	"log/slog"
+	"net/http"
+	"time"
+)
+
+// CardPath is where the server card is served.
+const CardPath = "/.well-known/mcp.json"
+
+// Options are the parts of the HTTP surface that [New] assembles.
+type Options struct {
+	// MCP is the SDK's Streamable HTTP handler, served at Path.
+	MCP  http.Handler
+	Path string
+	// Logger receives the refusals, each kind at most once a minute.
+	Logger *slog.Logger
+	// AllowedOrigins are the browser origins let in besides the server's
+	// own (MCP_ALLOWED_ORIGINS).
+	AllowedOrigins []string
+	// MaxBodyBytes bounds a request's body, read within BodyTimeout.
+	MaxBodyBytes int64
+	BodyTimeout  time.Duration
+	// Draining reports whether the server has stopped admitting calls, for
+	// the readiness probe.
+	Draining func() bool
+	// Auth authenticates the callers of Path; nil lets everyone in.
+	Auth *Auth
+	// MaxSessions caps the sessions that Sessions counts; with a nil
+	// Sessions (a stateless server) there is no cap.
+	MaxSessions int
+	Sessions    func() int
+	// Landing and Card, when set, are served at / and CardPath.
+	Landing, Card http.Handler
+}
+
+// New returns the handler of the whole HTTP surface. A request to the
+// endpoint meets, in this order: the origin check, the body's bounds, the
+// bearer token, the session cap, and then the SDK. Probes, metadata, the
+// landing page and the card are outside authentication.
+func New(o Options) (http.Handler, error) {
+	origins, err := originGuard(o.AllowedOrigins)
+	if err != nil {
+		return nil, err
+	}
+	log := newRefusals(o.Logger)
+	chain := []func(http.Handler) http.Handler{
+		origins,
+		guardBody(o.MaxBodyBytes, o.BodyTimeout, log),
+	}
+	if o.Auth != nil {
+		chain = append(chain, o.Auth.protect)
+	}
+	chain = append(chain, limitSessions(o.MaxSessions, o.Sessions, log))
+	endpoint := o.MCP
+	for i := len(chain) - 1; i >= 0; i-- {
+		endpoint = chain[i](endpoint)
+	}
+	mux := http.NewServeMux()
+	mux.Handle(o.Path, endpoint)
+	probes(mux, o.Draining)
+	if o.Auth != nil {
+		o.Auth.metadata(mux, o.Path)
+	}
+	if o.Landing != nil {
+		mux.Handle("GET /{$}", o.Landing)
+	}
+	if o.Card != nil {
+		mux.Handle("GET "+CardPath, o.Card)
+	}
+	return mux, nil
+}

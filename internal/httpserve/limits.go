@@ -1,0 +1,152 @@
+package httpserve
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/seed417024ea/mcpcore/internal/rpcguard"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// guardBody checks the body of every POST with rpcguard.Check before the
+// rest of the chain reads it, reading at most limit bytes within timeout:
+// a body declared larger than limit is refused before a byte is read, and
+// a client that trickles its body loses the connection when timeout
+// passes, rather than holding it for good. (The deadline covers the body
+// only: streams that stay open by design, and long calls, are not cut.)
+// Every refusal behind it, the SDK's included, becomes a JSON-RPC error
+// (see jsonRPCAnswers).
+func guardBody(limit int64, timeout time.Duration, log *refusals) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodPost || r.Body == nil {
+				a := &jsonRPCAnswers{ResponseWriter: w}
+				defer a.finish()
+				next.ServeHTTP(a, r)
+				return
+			}
+			if r.ContentLength > limit {
+				log.refused(r, "body_too_large", "request body over the limit", "limit", limit, "declared", r.ContentLength)
+				writeRPCError(w, http.StatusRequestEntityTooLarge, rpcguard.TooLarge(limit))
+				return
+			}
+			rc := http.NewResponseController(w)
+			deadline := rc.SetReadDeadline(time.Now().Add(timeout)) == nil
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+			if deadline && err == nil {
+				// On an error the deadline stays: the server's discard of
+				// the rest of the body must not wait on a trickle.
+				rc.SetReadDeadline(time.Time{})
+			}
+			if err != nil {
+				w.Header().Set("Connection", "close")
+				var tooLarge *http.MaxBytesError
+				if errors.As(err, &tooLarge) {
+					log.refused(r, "body_too_large", "request body over the limit", "limit", limit)
+					writeRPCError(w, http.StatusRequestEntityTooLarge, rpcguard.TooLarge(limit))
+					return
+				}
+				// A body too slow, or a client gone mid-body: the
+				// connection is unusable; answer for whoever still reads.
+				log.refused(r, "body_timeout", "request body too slow or cut", "timeout", timeout.String())
+				writeRPCError(w, http.StatusRequestTimeout, errorAnswer(nil, mcperr.CodeInvalidRequest,
+					"The request body did not arrive in time, or the connection broke while it was read."))
+				return
+			}
+			if answer := rpcguard.Check(body); answer != nil {
+				writeRPCError(w, http.StatusBadRequest, answer)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			c := readCall(body)
+			a := &jsonRPCAnswers{ResponseWriter: w, id: c.id, method: c.method}
+			defer a.finish()
+			next.ServeHTTP(a, withCall(r, c))
+		})
+	}
+}
+
+// limitSessions refuses an initialize that would open more than max
+// sessions, as counted by count, with 503 and a JSON-RPC error: each
+// session holds memory until it ends or idles out, and a client that
+// initializes in a loop must not take it all. Initializes are admitted one
+// at a time, so that two at once cannot both take the last place.
+func limitSessions(max int, count func() int, log *refusals) func(http.Handler) http.Handler {
+	var mu sync.Mutex
+	return func(next http.Handler) http.Handler {
+		if max <= 0 || count == nil {
+			return next
+		}
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			c := callOf(r)
+			if c.method != "initialize" || r.Header.Get("Mcp-Session-Id") != "" {
+				next.ServeHTTP(w, r)
+				return
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if n := count(); n >= max {
+				log.refused(r, "session_limit", "session limit reached", "sessions", n, "limit", max)
+				w.Header().Set("Retry-After", "60")
+				writeRPCError(w, http.StatusServiceUnavailable, errorAnswer(c.id, mcperr.CodeServiceUnavailable,
+					fmt.Sprintf("Server busy: it already serves the most sessions it allows (%d). Retry later, or end a session you no longer use (HTTP DELETE with its Mcp-Session-Id).", max)))
+				return
+			}
+			next.ServeHTTP(w, r)
+		})
+	}
+}
+
+// refusals logs the refusals of the HTTP surface: the first of each kind
+// at once, at warning, then at most one a minute with the count of those
+// in between, so that a flood of refused requests costs no flood of
+// records.
+type refusals struct {
+	logger *slog.Logger
+	window time.Duration
+	mu     sync.Mutex
+	kinds  map[string]*refusalCount
+}
+
+type refusalCount struct {
+	logged     time.Time
+	suppressed int
+}
+
+func newRefusals(logger *slog.Logger) *refusals {
+	if logger == nil {
+		logger = slog.New(slog.DiscardHandler)
+	}
+	return &refusals{logger: logger, window: time.Minute, kinds: map[string]*refusalCount{}}
+}
+
+// refused logs one refusal of kind, unless one was logged within the
+// window.
+func (l *refusals) refused(r *http.Request, kind, msg string, attrs ...any) {
+	now := time.Now()
+	l.mu.Lock()
+	k := l.kinds[kind]
+	if k == nil {
+		k = &refusalCount{}
+		l.kinds[kind] = k
+	}
+	if !k.logged.IsZero() && now.Sub(k.logged) < l.window {
+		k.suppressed++
+		l.mu.Unlock()
+		return
+	}
+	suppressed := k.suppressed
+	k.logged, k.suppressed = now, 0
+	l.mu.Unlock()
+	attrs = append(attrs, "refusal", kind, "remote", r.RemoteAddr, "path", r.URL.Path)
+	if suppressed > 0 {
+		attrs = append(attrs, "suppressed", suppressed)
+	}
+	l.logger.Warn("mcpcore: HTTP request refused: "+msg, attrs...)
+}

@@ -97,7 +97,7 @@ func (p Prompt[Args]) register(s *Server) error {
 		}
 		return res, nil
 	})
-	s.listed = append(s.listed, listing{prompt: def})
+	s.listed = append(s.listed, listing{prompt: def, scopes: p.Scopes})
 	s.prompts++
 	return nil
 }

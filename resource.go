@@ -148,7 +148,7 @@ func (r Resource[Params, Out]) register(s *Server) error {
 		}
 		return res, nil
 	}
-	s.listed = append(s.listed, listing{resource: &mcp.ResourceTemplate{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URITemplate: r.URITemplate}, static: static, subscribe: r.Subscribe, contract: r.Errors})
+	s.listed = append(s.listed, listing{resource: &mcp.ResourceTemplate{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URITemplate: r.URITemplate}, static: static, subscribe: r.Subscribe, contract: r.Errors, scopes: r.Scopes})
 	if static {
 		s.mcp.AddResource(&mcp.Resource{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URI: r.URITemplate}, handler)
 	} else {

@@ -231,6 +231,8 @@ func (s *Server) Handler() http.Handler {
 		BodyTimeout:    s.bodyTimeout,
 		Draining:       s.inflight.isDraining,
 		Auth:           s.auth,
+		Landing:        httpserve.Landing(s.catalog(), s.logger),
+		Card:           httpserve.Card(s.catalog(), s.logger),
 	}
 	if !s.cfg.Stateless {
 		opts.MaxSessions, opts.Sessions = s.cfg.MaxSessions, s.sessionCount

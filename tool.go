@@ -120,7 +120,7 @@ func (t Tool[In, Out]) register(s *Server) error {
 			return t.run(c, inV, raw)
 		},
 	})
-	s.listed = append(s.listed, listing{tool: def, contract: t.Errors})
+	s.listed = append(s.listed, listing{tool: def, contract: t.Errors, scopes: t.Scopes})
 	return nil
 }
 

@@ -1,0 +1,229 @@
+package httpserve
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/json"
+	"html/template"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	_ "embed"
+)
+
+//go:embed landing.html
+var landingHTML string
+
+// landingTemplate is parsed once, at start: a template that does not parse
+// is a build mistake, and the tests render it.
+var landingTemplate = template.Must(template.New("landing").Funcs(template.FuncMap{
+	"retryable": retryable,
+	"contract":  func(id string, f []Failure) contractTable { return contractTable{ID: id, Failures: f} },
+}).Parse(landingHTML))
+
+// landingCSP allows the page nothing but its own inline style, by hash: no
+// script, no image, no frame, no form, no other origin.
+var landingCSP = "default-src 'none'; style-src '" + styleHash(landingTemplate) + "'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+// contractTable is an error contract and the id of the heading that names
+// its table.
+type contractTable struct {
+	ID       string
+	Failures []Failure
+}
+
+// page is what the template renders: the catalog, and the snippets that
+// connect a client to the endpoint at the address the reader used.
+type page struct {
+	*Catalog
+	DisplayName string
+	URL         string
+	CardPath    string
+	Desktop     string
+	Inspector   string
+	Curl        string
+}
+
+// Landing serves c as an HTML page for people who open the server's URL in
+// a browser: what the server is, how to connect a client, and every tool,
+// resource and prompt with its error contract. The page has no script; it
+// follows the reader's light or dark preference, and everything from the
+// definitions is escaped by html/template. It is rendered whole before a
+// byte is sent, so a failure is a 500 (logged to logger, or slog's default
+// when nil), never half a page.
+func Landing(c *Catalog, logger *slog.Logger) http.Handler {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		render(w, logger, landingTemplate, newPage(c, endpointURL(r, c.Endpoint)))
+	})
+}
+
+// render executes t into a buffer and sends it with the page's security
+// headers, or a plain 500 if execution fails.
+func render(w http.ResponseWriter, logger *slog.Logger, t *template.Template, data any) {
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, data); err != nil {
+		logger.Error("mcpcore: the landing page failed to render", "error", err.Error())
+		failed(w)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", landingCSP)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "no-referrer")
+	// The snippets hold the address the reader used: a shared cache must
+	// not hand them to a reader who used another.
+	h.Set("Cache-Control", "no-cache")
+	h.Set("Vary", "Host")
+	w.Write(buf.Bytes())
+}
+
+func newPage(c *Catalog, url string) page {
+	p := page{Catalog: c, DisplayName: c.Title, URL: url, CardPath: CardPath}
+	if p.DisplayName == "" {
+		p.DisplayName = c.Name
+	}
+	p.Desktop = desktopConfig(c.Name, url)
+	p.Inspector = "npx @modelcontextprotocol/inspector --cli " + url + " --transport http --method tools/list"
+	p.Curl = curlInitialize(url, initializeVersion(c.ProtocolVersions))
+	return p
+}
+
+// endpointURL is the absolute URL of the endpoint as the reader reached the
+// server. The Host header comes from the client: one that is not a plain
+// host[:port] is replaced by a placeholder, so that no snippet a reader
+// copies into a shell can carry anything else.
+func endpointURL(r *http.Request, endpoint string) string {
+	host := r.Host
+	if !plainHost(host) {
+		host = "HOST:PORT"
+	}
+	scheme := "http"
+	if r.TLS != nil || r.Header.Get("X-Forwarded-Proto") == "https" {
+		scheme = "https"
+	}
+	return scheme + "://" + host + endpoint
+}
+
+func plainHost(h string) bool {
+	if h == "" || len(h) > 255 {
+		return false
+	}
+	for _, c := range h {
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case c == '.', c == '-', c == ':', c == '[', c == ']':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// desktopConfig is a claude_desktop_config.json entry: Claude Desktop
+// launches local commands, so it reaches a remote endpoint through the
+// mcp-remote bridge.
+func desktopConfig(name, url string) string {
+	type server struct {
+		Command string   `json:"command"`
+		Args    []string `json:"args"`
+	}
+	return indentJSON(struct {
+		MCPServers map[string]server `json:"mcpServers"`
+	}{map[string]server{name: {Command: "npx", Args: []string{"-y", "mcp-remote", url}}}})
+}
+
+// curlInitialize is an initialize request by hand; -i shows the
+// Mcp-Session-Id header a stateful server answers with.
+func curlInitialize(url, version string) string {
+	type clientInfo struct {
+		Name    string `json:"name"`
+		Version string `json:"version"`
+	}
+	type params struct {
+		ProtocolVersion string     `json:"protocolVersion"`
+		Capabilities    struct{}   `json:"capabilities"`
+		ClientInfo      clientInfo `json:"clientInfo"`
+	}
+	body := compactJSON(struct {
+		JSONRPC string `json:"jsonrpc"`
+		ID      int    `json:"id"`
+		Method  string `json:"method"`
+		Params  params `json:"params"`
+	}{"2.0", 1, "initialize", params{ProtocolVersion: version, ClientInfo: clientInfo{"curl", "1.0.0"}}})
+	return "curl -i " + url + " \\\n" +
+		"  -H 'Content-Type: application/json' \\\n" +
+		"  -H 'Accept: application/json, text/event-stream' \\\n" +
+		"  -d '" + body + "'"
+}
+
+// initializeVersion is the protocol version the curl snippet asks for: the
+// newest the server speaks that has an initialize handshake (2026-07-28 has
+// none; a server asked for it answers with 2025-11-25).
+func initializeVersion(versions []string) string {
+	for _, v := range versions {
+		if v <= "2025-11-25" {
+			return v
+		}
+	}
+	return "2025-11-25"
+}
+
+func indentJSON(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // html/template escapes it for the page
+	enc.SetIndent("", "  ")
+	enc.Encode(v) // structs of strings always encode
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+func compactJSON(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// retryable says in words what a contract declares about retrying.
+func retryable(r *bool) string {
+	switch {
+	case r == nil:
+		return "not declared"
+	case *r:
+		return "yes"
+	}
+	return "no"
+}
+
+// styleHash is the CSP source ('sha256-…') of the page's one <style>
+// element, taken from the template as rendered, so that the hash and the
+// bytes the browser hashes cannot drift apart. The style holds no action,
+// so every rendering gives the same bytes.
+func styleHash(t *template.Template) string {
+	var buf bytes.Buffer
+	if err := t.Execute(&buf, newPage(&Catalog{}, "http://127.0.0.1/mcp")); err != nil {
+		panic("httpserve: the landing page does not render an empty catalog: " + err.Error())
+	}
+	style, ok := between(buf.String(), "<style>", "</style>")
+	if !ok {
+		panic("httpserve: the landing page has no <style> element")
+	}
+	sum := sha256.Sum256([]byte(style))
+	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
+}
+
+func between(s, open, close string) (string, bool) {
+	_, rest, ok := strings.Cut(s, open)
+	if !ok {
+		return "", false
+	}
+	inner, _, ok := strings.Cut(rest, close)
+	return inner, ok
+}

@@ -57,11 +57,21 @@ func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToo
 	return res, nil
 }
 
-// admit runs before the handler: it checks the definition's Scopes
-// against the caller's token, then verifies the requestState a client
+// admit runs before the handler: it admits the call within its session's
+// limit of calls in flight, checks the definition's Scopes against the
+// caller's token, then verifies the requestState a client
 // echoed and resumes the call's exchange from the round it carries. bind
 // names the call (see binding); it is computed only when there is a state.
 func (s *Server) admit(c *call, bind func() string, wire string) error {
+	if ss := c.ctx.session; ss != nil && s.cfg.MaxCallsSession > 0 {
+		leave, ok := s.inflight.enterSession(ss, s.cfg.MaxCallsSession)
+		if !ok {
+			return mcperr.RateLimited(fmt.Sprintf("Too many calls in flight on this session: at most %d run at once (MCP_MAX_CALLS_PER_SESSION). Wait for some to finish, then retry.",
+				s.cfg.MaxCallsSession), mcperr.WithData(map[string]any{"limit": s.cfg.MaxCallsSession}), mistake(nil))
+		}
+		release := c.release
+		c.release = func() { leave(); release() }
+	}
 	if err := c.ctx.RequireScopes(c.scopes...); err != nil {
 		return err
 	}

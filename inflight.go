@@ -3,6 +3,8 @@ package mcpcore
 import (
 	"context"
 	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // inflight counts the calls being served, so that shutdown can stop
@@ -17,6 +19,9 @@ type inflight struct {
 	// still running sees its context cancelled.
 	stopped context.Context
 	stop    context.CancelFunc
+
+	// perSession counts the calls in flight of each session.
+	perSession map[*mcp.ServerSession]int
 }
 
 func newInflight() *inflight {
@@ -72,4 +77,29 @@ func (f *inflight) drain(ctx context.Context) bool {
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// enterSession counts a call of session ss, unless limit calls of it are
+// in flight already: one client must not take every goroutine and
+// connection of the server by piling up slow calls on its session.
+func (f *inflight) enterSession(ss *mcp.ServerSession, limit int) (release func(), ok bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.perSession[ss] >= limit {
+		return nil, false
+	}
+	if f.perSession == nil {
+		f.perSession = make(map[*mcp.ServerSession]int)
+	}
+	f.perSession[ss]++
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			if f.perSession[ss]--; f.perSession[ss] <= 0 {
+				delete(f.perSession, ss)
+			}
+		})
+	}, true
 }

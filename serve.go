@@ -214,7 +214,11 @@ func protocolVersion(ss *mcp.ServerSession) string {
 // whole. Every other refusal (a missing token, an unknown session, a
 // missing Accept header, …) is a JSON-RPC error too, with a real code.
 func (s *Server) Handler() http.Handler {
-	s.transport = "http"
+	// Written once, before any session: a second Handler (of a server
+	// already serving) must not race the sessions that read it.
+	if s.transport != "http" {
+		s.transport = "http"
+	}
 	opts := httpserve.Options{
 		MCP: mcp.NewStreamableHTTPHandler(
 			func(*http.Request) *mcp.Server { return s.mcp },
@@ -245,11 +249,16 @@ func (s *Server) Handler() http.Handler {
 	return h
 }
 
-// sessionCount counts the sessions open.
+// sessionCount counts the sessions open that a client initialized: the
+// SDK also opens a session of its own for the length of one request that
+// comes without one (a 2026-07-28 client's server/discover), which holds
+// nothing after it.
 func (s *Server) sessionCount() int {
 	n := 0
-	for range s.mcp.Sessions() {
-		n++
+	for ss := range s.mcp.Sessions() {
+		if ss.InitializeParams() != nil {
+			n++
+		}
 	}
 	return n
 }

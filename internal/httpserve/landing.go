@@ -138,28 +138,17 @@ func desktopConfig(name, url string) string {
 	}{map[string]server{name: {Command: "npx", Args: []string{"-y", "mcp-remote", url}}}})
 }
 
-// curlInitialize is an initialize request by hand; -i shows the
-// Mcp-Session-Id header a stateful server answers with.
+// curlInitialize is an initialize request by hand, laid out to read at a
+// glance; -i shows the Mcp-Session-Id header a stateful server answers
+// with.
 func curlInitialize(url, version string) string {
-	type clientInfo struct {
-		Name    string `json:"name"`
-		Version string `json:"version"`
-	}
-	type params struct {
-		ProtocolVersion string     `json:"protocolVersion"`
-		Capabilities    struct{}   `json:"capabilities"`
-		ClientInfo      clientInfo `json:"clientInfo"`
-	}
-	body := indentJSON(struct {
-		JSONRPC string `json:"jsonrpc"`
-		ID      int    `json:"id"`
-		Method  string `json:"method"`
-		Params  params `json:"params"`
-	}{"2.0", 1, "initialize", params{ProtocolVersion: version, ClientInfo: clientInfo{"curl", "1.0.0"}}})
+	v, _ := json.Marshal(version) // a string always encodes
 	return "curl -i " + url + " \\\n" +
 		"  -H 'Content-Type: application/json' \\\n" +
 		"  -H 'Accept: application/json, text/event-stream' \\\n" +
-		"  -d '" + body + "'"
+		`  -d '{"jsonrpc": "2.0", "id": 1, "method": "initialize",` + "\n" +
+		`       "params": {"protocolVersion": ` + string(v) + `, "capabilities": {},` + "\n" +
+		`                  "clientInfo": {"name": "curl", "version": "1.0.0"}}}'`
 }
 
 // initializeVersion is the protocol version the curl snippet asks for: the

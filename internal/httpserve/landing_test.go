@@ -235,7 +235,7 @@ func TestLandingSnippetsUseTheReadersHost(t *testing.T) {
         &#34;http://mcp.example.com:8443/mcp&#34;`,
 		"npx @modelcontextprotocol/inspector --cli http://mcp.example.com:8443/mcp --transport http --method tools/list",
 		"curl -i http://mcp.example.com:8443/mcp",
-		`&#34;protocolVersion&#34;: &#34;2025-11-25&#34;`,
+		`&#34;protocolVersion&#34;: &#34;2025-11-25&#34;, &#34;capabilities&#34;: {},`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the page lacks %s", want)

@@ -294,12 +294,16 @@ func TestHTTPRefusalsAreJSONRPCErrors(t *testing.T) {
 	srv, _ := newServer(t, nil, searchTool)
 	h := httptest.NewServer(srv.Handler())
 	defer h.Close()
+	var session string
 	send := func(body string, header map[string]string) (int, string, map[string]any) {
 		t.Helper()
 		req, _ := http.NewRequest(http.MethodPost, h.URL+mcpcore.HTTPPath, strings.NewReader(body))
 		req.Header.Set("Content-Type", "application/json")
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		for k, v := range header {
+			if v == "session" {
+				v = session
+			}
 			req.Header.Set(k, v)
 		}
 		resp, err := http.DefaultClient.Do(req)
@@ -307,6 +311,9 @@ func TestHTTPRefusalsAreJSONRPCErrors(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer resp.Body.Close()
+		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+			session = id
+		}
 		var m map[string]any
 		b, _ := io.ReadAll(resp.Body)
 		json.Unmarshal(b, &m)
@@ -320,11 +327,19 @@ func TestHTTPRefusalsAreJSONRPCErrors(t *testing.T) {
 		code   float64
 		id     any
 	}{
-		{"unknown method", `{"jsonrpc":"2.0","id":1,"method":"foo/bar"}`, nil, 400, -32601, float64(1)},
+		{"a call before initialize", `{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, nil, 400, -32600, float64(1)},
 		{"unknown session", `{"jsonrpc":"2.0","id":"s-3","method":"tools/list"}`, map[string]string{"Mcp-Session-Id": "nope"}, 404, -32001, "s-3"},
-		{"no event-stream accepted", `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`, map[string]string{"Accept": "text/html"}, 400, -32600, float64(5)},
+		{"initialize", `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`, nil, 200, 0, float64(0)},
+		{"unknown method", `{"jsonrpc":"2.0","id":1,"method":"foo/bar"}`, map[string]string{"Mcp-Session-Id": "session"}, 400, -32601, float64(1)},
+		{"no event-stream accepted", `{"jsonrpc":"2.0","id":5,"method":"tools/list"}`, map[string]string{"Accept": "text/html", "Mcp-Session-Id": "session"}, 400, -32600, float64(5)},
 	} {
 		status, ct, m := send(tc.body, tc.header)
+		if tc.code == 0 {
+			if status != tc.status {
+				t.Fatalf("%s: HTTP %d", tc.name, status)
+			}
+			continue
+		}
 		e, _ := m["error"].(map[string]any)
 		if status != tc.status || ct != "application/json" || e == nil || e["code"] != tc.code || m["id"] != tc.id || m["jsonrpc"] != "2.0" {
 			t.Errorf("%s: %d %s %v, want %d with a JSON-RPC error %v under id %v", tc.name, status, ct, m, tc.status, tc.code, tc.id)

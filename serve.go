@@ -229,6 +229,7 @@ func (s *Server) Handler() http.Handler {
 				PropagateRequestCancellation: true,
 			}),
 		Path:           HTTPPath,
+		Stateless:      s.cfg.Stateless,
 		Logger:         s.logger,
 		AllowedOrigins: s.cfg.AllowedOrigins,
 		MaxBodyBytes:   s.cfg.MaxBodyBytes,

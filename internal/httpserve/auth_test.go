@@ -121,7 +121,7 @@ func surface(t *testing.T, cfg config.AuthConfig) http.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(Options{MCP: echoToken, Path: "/mcp", Auth: a, MaxBodyBytes: 1 << 20, BodyTimeout: time.Second})
+	h, err := New(Options{MCP: echoToken, Path: "/mcp", Stateless: true, Auth: a, MaxBodyBytes: 1 << 20, BodyTimeout: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,9 @@ type Options struct {
 	// MCP is the SDK's Streamable HTTP handler, served at Path.
 	MCP  http.Handler
 	Path string
+	// Stateless is the SDK handler's mode: without sessions, no request
+	// needs one.
+	Stateless bool
 	// Logger receives the refusals, each kind at most once a minute.
 	Logger *slog.Logger
 	// AllowedOrigins are the browser origins let in besides the server's
@@ -37,7 +40,7 @@ type Options struct {
 
 // New returns the handler of the whole HTTP surface. A request to the
 // endpoint meets, in this order: the origin check, the body's bounds, the
-// bearer token, the session cap, and then the SDK. Probes, metadata, the
+// bearer token, the need of a session, the session cap, and then the SDK. Probes, metadata, the
 // landing page and the card are outside authentication.
 func New(o Options) (http.Handler, error) {
 	origins, err := originGuard(o.AllowedOrigins)
@@ -47,12 +50,12 @@ func New(o Options) (http.Handler, error) {
 	log := newRefusals(o.Logger)
 	chain := []func(http.Handler) http.Handler{
 		origins,
-		guardBody(o.MaxBodyBytes, o.BodyTimeout, log),
+		guardBody(o.MaxBodyBytes, o.BodyTimeout, o.Stateless, log),
 	}
 	if o.Auth != nil {
 		chain = append(chain, o.Auth.protect)
 	}
-	chain = append(chain, limitSessions(o.MaxSessions, o.Sessions, log))
+	chain = append(chain, requireSession, limitSessions(o.MaxSessions, o.Sessions, log))
 	endpoint := o.MCP
 	for i := len(chain) - 1; i >= 0; i-- {
 		endpoint = chain[i](endpoint)

@@ -22,7 +22,7 @@ import (
 // only: streams that stay open by design, and long calls, are not cut.)
 // Every refusal behind it, the SDK's included, becomes a JSON-RPC error
 // (see jsonRPCAnswers).
-func guardBody(limit int64, timeout time.Duration, log *refusals) func(http.Handler) http.Handler {
+func guardBody(limit int64, timeout time.Duration, stateless bool, log *refusals) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method != http.MethodPost || r.Body == nil {
@@ -65,11 +65,27 @@ func guardBody(limit int64, timeout time.Duration, log *refusals) func(http.Hand
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			c := readCall(body)
+			if !stateless && r.Header.Get("Mcp-Session-Id") == "" {
+				c.sessionless = rpcguard.BeforeInitialize(body)
+			}
 			a := &jsonRPCAnswers{ResponseWriter: w, id: c.id, method: c.method}
 			defer a.finish()
 			next.ServeHTTP(a, withCall(r, c))
 		})
 	}
+}
+
+// requireSession refuses, with 400 and -32600, a call that needs a session
+// and comes without one, to a server with sessions: the SDK would answer
+// it with code 0, which is no JSON-RPC code.
+func requireSession(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if answer := callOf(r).sessionless; answer != nil {
+			writeRPCError(w, http.StatusBadRequest, answer)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // limitSessions refuses an initialize that would open more than max

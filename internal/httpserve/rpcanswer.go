@@ -28,6 +28,9 @@ type jsonRPCAnswers struct {
 type call struct {
 	id     json.RawMessage
 	method string
+	// sessionless is the answer to a call that needs a session and has
+	// none (see requireSession), or nil.
+	sessionless []byte
 }
 
 type callKey struct{}

@@ -167,6 +167,8 @@ func (r *reader) single(line []byte) error {
 	st.mu.Lock()
 	if m.isCall() && st.inUse(m.id) {
 		m.fault, m.echo = invalidRequest(errInUse), false
+	} else if m.isCall() && !st.initSeen && needsSession(m) {
+		m.fault = notInitialized
 	}
 	if m.fault == nil {
 		st.admit(m, false)

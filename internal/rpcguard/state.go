@@ -31,8 +31,11 @@ type state struct {
 	// version the last successful one answered.
 	inits   map[id]struct{}
 	version string
-	closed  bool
-	changed chan struct{} // closed and replaced whenever pending shrinks or closed is set
+	// initSeen is set once an initialize request was passed on: calls
+	// that need a session are refused before (see needsSession).
+	initSeen bool
+	closed   bool
+	changed  chan struct{} // closed and replaced whenever pending shrinks or closed is set
 }
 
 func newState() *state {
@@ -77,6 +80,7 @@ func (s *state) admit(m *message, inBatch bool) {
 		}
 		if m.method == "initialize" {
 			s.inits[m.id] = struct{}{}
+			s.initSeen = true
 		}
 	}
 	// A notifications/cancelled frees nothing: the SDK still writes an

@@ -71,6 +71,7 @@ func TestWaitForAnswers(t *testing.T) {
 		`[{"jsonrpc":"2.0","id":3,"method":"c"},{"jsonrpc":"2.0","id":4,"method":"d"}]` + "\n" +
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"two"}}` + "\n"
 	g := New(strings.NewReader(in), io.Discard, 0)
+	g.st.initSeen = true // a session initialized before these calls
 	readLines(t, bufio.NewReader(g.Reader()), 4)
 	waited := make(chan struct{})
 	go func() {
@@ -105,6 +106,7 @@ func TestWaitForAnswers(t *testing.T) {
 	}
 
 	g = New(strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"a"}`+"\n"), io.Discard, 0)
+	g.st.initSeen = true
 	readLines(t, bufio.NewReader(g.Reader()), 1)
 	g.Writer().Close()
 	g.Wait(context.Background()) // returns: nothing can be answered any more
@@ -157,4 +159,26 @@ func (r repeatReader) Read(p []byte) (int, error) {
 		p[i] = byte(r)
 	}
 	return len(p), nil
+}
+
+// TestCallsBeforeInitialize checks that a call needing a session is
+// refused with -32600 until initialize is passed on, and that ping and the
+// self-standing requests of 2026-07-28 pass.
+func TestCallsBeforeInitialize(t *testing.T) {
+	t.Parallel()
+	var out wiretest.LogBuffer
+	g := New(strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`+"\n"+
+		`{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n"+
+		`{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}`+"\n"+
+		`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
+		initReq+"\n"+
+		`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`+"\n"), &out, 0)
+	lines := readLines(t, bufio.NewReader(g.Reader()), 5)
+	want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: the session is not initialized: send initialize first (over HTTP, then send this request with the Mcp-Session-Id header its answer returned)"}}` + "\n"
+	if got := out.String(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if !strings.Contains(lines[len(lines)-1], `"id":4`) {
+		t.Errorf("a call after initialize was not passed on: %q", lines)
+	}
 }

@@ -78,7 +78,8 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 //     null, a numeric id the SDK would answer under another id (1.5, 1e400,
 //     a number past 64 bits or not exact in a float64), a string id that
 //     is not valid UTF-8, a method that is not a string, an id still in use
-//     by a pending request, and a malformed response;
+//     by a pending request, a malformed response, and a request other than
+//     initialize or ping before initialize;
 //   - the id of the request when it could be read, is valid and is not in
 //     use by another request; null otherwise.
 //

@@ -30,7 +30,12 @@
 //     that is not a string; a response (no "method") without an id, or
 //     without exactly one of "result" and an "error" object with an integer
 //     "code" and a string "message"; a request whose id is still in use by
-//     a pending request of this connection.
+//     a pending request of this connection; a request other than
+//     initialize, ping and server/discover before any initialize, unless
+//     it carries its protocol version in params._meta as 2026-07-28
+//     requests do (the SDK answers it with code 0, which is no JSON-RPC
+//     code). [BeforeInitialize] applies this rule to an HTTP request sent
+//     without a session.
 //
 // The answer carries the request's id when the line is a request (it has a
 // "method" and no "result" or "error"), its id is valid and not in use by a

@@ -3,14 +3,13 @@ package httpserve
 import (
 	"bytes"
 	"crypto/sha256"
+	_ "embed"
 	"encoding/base64"
 	"encoding/json"
 	"html/template"
 	"log/slog"
 	"net/http"
 	"strings"
-
-	_ "embed"
 )
 
 //go:embed landing.html

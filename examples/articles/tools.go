@@ -66,7 +66,9 @@ var fetchArticles = mcpcore.Tool[fetchInput, fetchOutput]{
 	Name:        "fetch_articles",
 	Description: "Fetch articles by PMID.",
 	Errors:      []mcpcore.Failure{noMatch, queueFull, ncbiDown},
-	Handler:     fetch,
+	// Checked when a token comes with the call (MCP_AUTH_MODE jwt or oauth).
+	Scopes:  []string{"articles:read"},
+	Handler: fetch,
 }
 
 // fetch fails in a different way for each magic first PMID, so that clients
@@ -264,6 +266,7 @@ var retractArticle = mcpcore.Tool[retractInput, retractOutput]{
 	Description: "Retract an article of the library, after the user confirms and gives a reason (the client must " +
 		"support elicitation). Subscribers of its item resource are notified.",
 	Errors:  []mcpcore.Failure{unknownPMID, alreadyRetracted, consentDeclined},
+	Scopes:  []string{"articles:write"},
 	Handler: retractOne,
 }
 

@@ -275,8 +275,9 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
 	if err != nil {
 		return err
 	}
-	// Idle keep-alive connections close after a while; the request body's
-	// deadline is guardHTTP's. No write timeout: streams stay open.
+	// Idle keep-alive connections close after a while. The body's read and
+	// each write of a response have their own deadlines (httpserve), so
+	// that streams open by design are not cut.
 	srv := &http.Server{Handler: s.Handler(), ReadHeaderTimeout: 10 * time.Second, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

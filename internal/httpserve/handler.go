@@ -25,6 +25,9 @@ type Options struct {
 	// MaxBodyBytes bounds a request's body, read within BodyTimeout.
 	MaxBodyBytes int64
 	BodyTimeout  time.Duration
+	// WriteTimeout bounds each write of a response; zero means
+	// [WriteTimeout].
+	WriteTimeout time.Duration
 	// Draining reports whether the server has stopped admitting calls, for
 	// the readiness probe.
 	Draining func() bool
@@ -39,7 +42,7 @@ type Options struct {
 }
 
 // New returns the handler of the whole HTTP surface. A request to the
-// endpoint meets, in this order: the origin check, the body's bounds, the
+// endpoint meets, in this order: a deadline on each write, the origin check, the body's bounds, the
 // bearer token, the need of a session, the session cap, and then the SDK. Probes, metadata, the
 // landing page and the card are outside authentication.
 func New(o Options) (http.Handler, error) {
@@ -48,7 +51,11 @@ func New(o Options) (http.Handler, error) {
 		return nil, err
 	}
 	log := newRefusals(o.Logger)
+	if o.WriteTimeout == 0 {
+		o.WriteTimeout = WriteTimeout
+	}
 	chain := []func(http.Handler) http.Handler{
+		writeDeadlines(o.WriteTimeout),
 		origins,
 		guardBody(o.MaxBodyBytes, o.BodyTimeout, o.Stateless, log),
 	}

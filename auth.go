@@ -1,6 +1,7 @@
 package mcpcore
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -75,5 +76,9 @@ func (c *Context) RequireScopes(scopes ...string) error {
 	}
 	return mcperr.Forbidden(fmt.Sprintf("Insufficient permissions: this %s needs the scopes %s, which the caller's token does not hold.",
 		c.kind, strings.Join(missing, ", ")),
-		mcperr.WithData(map[string]any{"missingScopes": missing}), mistake(nil))
+		mcperr.WithData(map[string]any{"missingScopes": missing}), mistake(errMissingScopes))
 }
+
+// errMissingScopes is the cause of a missing scope, logged at notice: the
+// caller's limit, not the server's fault.
+var errMissingScopes = errors.New("the caller's token lacks scopes")

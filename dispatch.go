@@ -67,7 +67,7 @@ func (s *Server) admit(c *call, bind func() string, wire string) error {
 		leave, ok := s.inflight.enterSession(ss, s.cfg.MaxCallsSession)
 		if !ok {
 			return mcperr.RateLimited(fmt.Sprintf("Too many calls in flight on this session: at most %d run at once (MCP_MAX_CALLS_PER_SESSION). Wait for some to finish, then retry.",
-				s.cfg.MaxCallsSession), mcperr.WithData(map[string]any{"limit": s.cfg.MaxCallsSession}), mistake(nil))
+				s.cfg.MaxCallsSession), mcperr.WithData(map[string]any{"limit": s.cfg.MaxCallsSession}), mistake(errSessionBusy))
 		}
 		release := c.release
 		c.release = func() { leave(); release() }
@@ -235,7 +235,8 @@ func isNil(err error) bool {
 
 // A clientMistake is the cause of a failure that is the client's doing:
 // arguments, prompt arguments or URI variables that do not fit their
-// schema, an answer that does not fit its form. It is logged at notice,
+// schema, an answer that does not fit its form, a token without the scopes
+// a definition needs, a session over its limit of calls. It is logged at notice,
 // below the server's own incidents; a handler's own ValidationError, and
 // output that fails validation (a server bug), keep their level.
 type clientMistake struct{ err error }
@@ -257,3 +258,6 @@ func isMistake(e *mcperr.Error) bool {
 	_, ok := e.Cause().(*clientMistake)
 	return ok || e.Cause() == errBadState
 }
+
+// errSessionBusy is the cause of a call refused beyond its session's limit.
+var errSessionBusy = errors.New("the session has too many calls in flight")

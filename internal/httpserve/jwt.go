@@ -116,7 +116,7 @@ func verifyToken(p *jwt.Parser, token string, key jwt.Keyfunc, r *http.Request, 
 	var c claims
 	if _, err := p.ParseWithClaims(token, &c, key); err != nil {
 		why := refusalOf(err)
-		log.refused(r, "invalid_token", "invalid bearer token: "+why)
+		log.refused(r, "invalid_token", "invalid bearer token", "why", why)
 		return nil, fmt.Errorf("%w: %s", auth.ErrInvalidToken, why)
 	}
 	info := &auth.TokenInfo{

@@ -98,6 +98,8 @@
 //   - notice for a client's mistake: a tool's or a prompt's arguments, or a
 //     resource URI's variables, that do not fit; an answer that does not fit
 //     the form it was asked with; a requestState that is not the server's;
+//     a token without the scopes a definition needs; a session over its
+//     limit of calls in flight;
 //   - the Severity its contract entry declares, for a tool's declared
 //     failure (that entry only: same reason and code);
 //   - error for everything else.
@@ -113,4 +115,26 @@
 // MCP_HTTP_HOST (127.0.0.1), MCP_HTTP_PORT (3010), MCP_SESSION_MODE
 // (stateful or stateless), MCP_LOG_LEVEL (debug, info, notice, warning,
 // error) and MCP_LOG_FORMAT (text or json).
+//
+// # Serving over HTTP
+//
+// [Server.Handler] is the whole HTTP surface. MCP_AUTH_MODE chooses how
+// callers authenticate: none (the default, on a loopback address only,
+// unless MCP_AUTH_ALLOW_UNAUTHENTICATED=true), jwt (HS256 tokens of
+// MCP_AUTH_SECRET_KEY, or RS256 of MCP_AUTH_PUBLIC_KEY) or oauth (tokens of
+// OAUTH_ISSUER_URL, verified with its JWKS, for the audience OAUTH_AUDIENCE
+// or MCP_SERVER_RESOURCE_IDENTIFIER). A missing or bad token gets HTTP 401
+// with WWW-Authenticate naming the protected-resource metadata
+// ([ResourceMetadataPath]); a token without MCP_AUTH_REQUIRED_SCOPES gets
+// 403 insufficient_scope. The Scopes of a [Tool], [Resource] or [Prompt]
+// are checked before its handler, [Context.RequireScopes] checks scopes
+// computed at run time, and [Context.Auth] tells the handler who calls.
+//
+// Limits, each refused with a JSON-RPC error and logged: the body
+// (MCP_HTTP_MAX_BODY_BYTES, 4 MiB, read within 30 s), the sessions
+// (MCP_HTTP_MAX_SESSIONS, 1000, closed after MCP_SESSION_IDLE_TIMEOUT or
+// 30 minutes idle), and the calls in flight per session
+// (MCP_MAX_CALLS_PER_SESSION, 64, a RateLimited failure beyond). The probes
+// [LivenessPath] and [ReadinessPath], the landing page at / and the server
+// card at [CardPath] are served outside authentication.
 package mcpcore

@@ -2,6 +2,7 @@ package mcpcore_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"testing"
@@ -58,6 +59,33 @@ func sdkServer() *mcp.Server {
 	return s
 }
 
+// bareServer is the SDK with the raw Server.AddTool: no schema inference,
+// no validation, no logs; the floor the framework is measured against
+// (issue 13), answering what mcpcore answers.
+func bareServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "bench"}, nil)
+	s.AddTool(&mcp.Tool{Name: "echo", Description: "Send back the message.", InputSchema: json.RawMessage(`{"type":"object"}`)},
+		func(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			var in benchInput
+			if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
+				return nil, err
+			}
+			if in.Fail {
+				msg := "The caller asked the tool to fail"
+				hint := benchFailure.Recovery
+				return &mcp.CallToolResult{
+					IsError: true,
+					Content: []mcp.Content{&mcp.TextContent{Text: "Error: " + msg + "\n\nRecovery: " + hint}},
+					StructuredContent: map[string]any{"error": map[string]any{"code": -32001, "message": msg,
+						"data": map[string]any{"reason": benchFailure.Reason, "recovery": map[string]any{"hint": hint}}}},
+				}, nil
+			}
+			out, _ := json.Marshal(benchOutput{Message: in.Message})
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(out)}}, StructuredContent: json.RawMessage(out)}, nil
+		})
+	return s
+}
+
 func mcpcoreServer(b *testing.B) *mcp.Server {
 	return newBenchServer(b).MCPServer()
 }
@@ -70,7 +98,7 @@ func mcpcoreUntraced(b *testing.B) *mcp.Server {
 	return srv.MCPServer()
 }
 
-func newBenchServer(b *testing.B) *mcpcore.Server {
+func newBenchServer(b testing.TB) *mcpcore.Server {
 	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "bench"}, &mcpcore.ServerOptions{
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Getenv: noEnv,
@@ -86,6 +114,7 @@ func BenchmarkToolCall(b *testing.B) {
 		name string
 		make func(*testing.B) *mcp.Server
 	}{
+		{"bare", func(*testing.B) *mcp.Server { return bareServer() }},
 		{"sdk", func(*testing.B) *mcp.Server { return sdkServer() }},
 		{"mcpcore", mcpcoreServer},
 		{"mcpcore-untraced", mcpcoreUntraced},

@@ -59,7 +59,7 @@ func BenchmarkFrom(b *testing.B) {
 // case-insensitive alternation slower than the 30 regexps one by one.
 func BenchmarkMatchPatterns(b *testing.B) {
 	var alts []string
-	for _, table := range [][]pattern{providerPatterns, commonPatterns} {
+	for _, table := range [][]pattern{providerPatterns(), commonPatterns()} {
 		for _, p := range table {
 			alts = append(alts, "(?:"+strings.TrimPrefix(p.re.String(), "(?i)")+")")
 		}

@@ -574,20 +574,20 @@ var commonRows = []struct {
 }
 
 func TestProviderPatterns(t *testing.T) {
-	if len(providerPatterns) != 20 {
-		t.Fatalf("%d provider patterns, want the 20 of the reference", len(providerPatterns))
+	if len(providerPatterns()) != 20 {
+		t.Fatalf("%d provider patterns, want the 20 of the reference", len(providerPatterns()))
 	}
 	seen := map[int]bool{}
 	for _, tc := range providerRows {
 		seen[tc.row] = true
 		t.Run(tc.msg, func(t *testing.T) {
-			if p := providerPatterns[tc.row-1]; !p.re.MatchString(tc.msg) || p.code != tc.want {
+			if p := providerPatterns()[tc.row-1]; !p.re.MatchString(tc.msg) || p.code != tc.want {
 				t.Errorf("row %d (%s → %v) does not give %v for this message", tc.row, p.re, p.code, tc.want)
 			}
 			checkClassified(t, errors.New(tc.msg), tc.want)
 		})
 	}
-	for i := 1; i <= len(providerPatterns); i++ {
+	for i := 1; i <= len(providerPatterns()); i++ {
 		if !seen[i] {
 			t.Errorf("provider row %d has no test message", i)
 		}
@@ -595,22 +595,22 @@ func TestProviderPatterns(t *testing.T) {
 }
 
 func TestCommonPatterns(t *testing.T) {
-	if len(commonPatterns) != 10 {
-		t.Fatalf("%d common patterns, want the 10 of the reference", len(commonPatterns))
+	if len(commonPatterns()) != 10 {
+		t.Fatalf("%d common patterns, want the 10 of the reference", len(commonPatterns()))
 	}
 	seen := map[int]bool{}
 	for _, tc := range commonRows {
 		seen[tc.row] = true
 		t.Run(tc.msg, func(t *testing.T) {
-			if p := commonPatterns[tc.row-1]; !p.re.MatchString(tc.msg) || p.code != tc.want {
+			if p := commonPatterns()[tc.row-1]; !p.re.MatchString(tc.msg) || p.code != tc.want {
 				t.Errorf("row %d (%s → %v) does not give %v for this message", tc.row, p.re, p.code, tc.want)
 			}
-			for _, p := range providerPatterns {
+			for _, p := range providerPatterns() {
 				if p.re.MatchString(tc.msg) {
 					t.Errorf("provider pattern %s also matches: pick a message that tests the common row", p.re)
 				}
 			}
-			for _, p := range commonPatterns[:tc.row-1] {
+			for _, p := range commonPatterns()[:tc.row-1] {
 				if p.re.MatchString(tc.msg) {
 					t.Errorf("earlier common pattern %s also matches: pick a message that tests row %d", p.re, tc.row)
 				}
@@ -618,7 +618,7 @@ func TestCommonPatterns(t *testing.T) {
 			checkClassified(t, errors.New(tc.msg), tc.want)
 		})
 	}
-	for i := 1; i <= len(commonPatterns); i++ {
+	for i := 1; i <= len(commonPatterns()); i++ {
 		if !seen[i] {
 			t.Errorf("common row %d has no test message", i)
 		}
@@ -977,7 +977,7 @@ func TestMatchPatternsAgrees(t *testing.T) {
 
 // Every pattern has needles, so none runs its regexp on every message.
 func TestEveryPatternHasNeedles(t *testing.T) {
-	for _, table := range [][]pattern{providerPatterns, commonPatterns} {
+	for _, table := range [][]pattern{providerPatterns(), commonPatterns()} {
 		for _, p := range table {
 			if len(p.needles) == 0 {
 				t.Errorf("%s has no needles", p.re)
@@ -1007,7 +1007,7 @@ const utf8RuneSelf = 0x80
 
 // The needles found for a pattern are the literals its regexp requires.
 func TestLiteralsOf(t *testing.T) {
-	for _, table := range [][]pattern{providerPatterns, commonPatterns} {
+	for _, table := range [][]pattern{providerPatterns(), commonPatterns()} {
 		for _, p := range table {
 			for _, n := range p.needles {
 				if n.exact && !p.re.MatchString(string(n.lit)) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"regexp"
 	"regexp/syntax"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -67,10 +68,24 @@ func (s *bigramSet) add(b []byte) {
 
 func (s *bigramSet) has(g uint16) bool { return s[g>>6]&(1<<(g&63)) != 0 }
 
+// The pattern tables are compiled on the first classification that needs
+// them, not at start: their regular expressions are some 80 KB of heap that
+// a server whose errors are all *Error never uses, and that every garbage
+// collection would scan.
+var tables = sync.OnceValue(func() [2][]pattern {
+	return [2][]pattern{compilePatterns(providerTable), compilePatterns(commonTable)}
+})
+
 // providerPatterns recognise the messages of cloud SDKs, HTTP clients,
 // databases and LLM APIs. They run before the common patterns because they are
 // more specific: "getaddrinfo ENOTFOUND" must not read as "not found".
-var providerPatterns = compilePatterns([]rawPattern{
+func providerPatterns() []pattern { return tables()[0] }
+
+// commonPatterns recognise the wording of everyday failures (commonTable).
+func commonPatterns() []pattern { return tables()[1] }
+
+// providerTable are the rows of providerPatterns.
+var providerTable = []rawPattern{
 	{`ThrottlingException|TooManyRequestsException`, CodeRateLimited},
 	{`AccessDenied|UnauthorizedOperation`, CodeForbidden},
 	{`ResourceNotFoundException`, CodeNotFound},
@@ -91,11 +106,11 @@ var providerPatterns = compilePatterns([]rawPattern{
 	{`context_length_exceeded`, CodeValidationError},
 	{`ENOTFOUND|DNS`, CodeServiceUnavailable},
 	{`ECONNRESET|connection reset`, CodeServiceUnavailable},
-})
+}
 
-// commonPatterns recognise the wording of everyday failures. Order matters:
+// commonTable recognise the wording of everyday failures. Order matters:
 // "invalid token" is Unauthorized only because row 1 precedes row 4.
-var commonPatterns = compilePatterns([]rawPattern{
+var commonTable = []rawPattern{
 	{`unauthorized|unauthenticated|not` + jsSpace + `+authorized|not` + jsDot + `*logged` + jsDot + `*in|` +
 		`invalid[\s\v\p{Z}\x{FEFF}_-]+token|expired[\s\v\p{Z}\x{FEFF}_-]+token`, CodeUnauthorized},
 	{`permission|forbidden|access` + jsDot + `*denied|not` + jsDot + `*allowed`, CodeForbidden},
@@ -108,7 +123,7 @@ var commonPatterns = compilePatterns([]rawPattern{
 	{`abort(?:ed)?|cancell?ed`, CodeTimeout},
 	{`service unavailable|bad gateway|gateway timeout|upstream error`, CodeServiceUnavailable},
 	{`zod|zoderror|schema validation`, CodeValidationError},
-})
+}
 
 // A rawPattern is a row of a pattern table before compilation.
 type rawPattern struct {
@@ -331,7 +346,7 @@ func matchPatterns(msg string, names []string) (code Code, ok bool) {
 	var msgSet, namesSet bigramSet
 	msgSet.add(foldedMsg)
 	namesSet.add(foldedNames)
-	for _, table := range [...][]pattern{providerPatterns, commonPatterns} {
+	for _, table := range tables() {
 		for i := range table {
 			p := &table[i]
 			if n := p.find(foldedMsg, &msgSet); n != nil && (n.exact || p.re.MatchString(msg)) {
@@ -361,7 +376,7 @@ func matchPatterns(msg string, names []string) (code Code, ok bool) {
 // against the message and then each name. It is the reference the tests and
 // the fuzz target hold matchPatterns to.
 func matchOrdered(msg string, names []string) (code Code, ok bool) {
-	for _, table := range [...][]pattern{providerPatterns, commonPatterns} {
+	for _, table := range tables() {
 		for _, p := range table {
 			if p.re.MatchString(msg) {
 				return p.code, true

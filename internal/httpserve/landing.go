@@ -10,21 +10,25 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 )
 
 //go:embed landing.html
 var landingHTML string
 
-// landingTemplate is parsed once, at start: a template that does not parse
-// is a build mistake, and the tests render it.
-var landingTemplate = template.Must(template.New("landing").Funcs(template.FuncMap{
-	"retryable": retryable,
-	"contract":  func(id string, f []Failure) contractTable { return contractTable{ID: id, Failures: f} },
-}).Parse(landingHTML))
-
-// landingCSP allows the page nothing but its own inline style, by hash: no
-// script, no image, no frame, no form, no other origin.
-var landingCSP = "default-src 'none'; style-src '" + styleHash(landingTemplate) + "'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+// landingPage is the page's template, parsed once, and its
+// Content-Security-Policy, which allows the page nothing but its own inline
+// style, by hash: no script, no image, no frame, no form, no other origin.
+// Both are made when the first landing handler is, not at start: a server
+// over stdio never holds them. A template that does not parse is a build
+// mistake, and the tests render it.
+var landingPage = sync.OnceValues(func() (*template.Template, string) {
+	t := template.Must(template.New("landing").Funcs(template.FuncMap{
+		"retryable": retryable,
+		"contract":  func(id string, f []Failure) contractTable { return contractTable{ID: id, Failures: f} },
+	}).Parse(landingHTML))
+	return t, "default-src 'none'; style-src '" + styleHash(t) + "'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+})
 
 // contractTable is an error contract and the id of the heading that names
 // its table.
@@ -56,14 +60,15 @@ func Landing(c *Catalog, logger *slog.Logger) http.Handler {
 	if logger == nil {
 		logger = slog.Default()
 	}
+	tmpl, csp := landingPage()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		render(w, logger, landingTemplate, newPage(c, endpointURL(r, c.Endpoint)))
+		render(w, logger, tmpl, csp, newPage(c, endpointURL(r, c.Endpoint)))
 	})
 }
 
 // render executes t into a buffer and sends it with the page's security
 // headers, or a plain 500 if execution fails.
-func render(w http.ResponseWriter, logger *slog.Logger, t *template.Template, data any) {
+func render(w http.ResponseWriter, logger *slog.Logger, t *template.Template, csp string, data any) {
 	var buf bytes.Buffer
 	if err := t.Execute(&buf, data); err != nil {
 		logger.Error("mcpcore: the landing page failed to render", "error", err.Error())
@@ -72,7 +77,7 @@ func render(w http.ResponseWriter, logger *slog.Logger, t *template.Template, da
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", landingCSP)
+	h.Set("Content-Security-Policy", csp)
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Referrer-Policy", "no-referrer")
 	// The snippets hold the address the reader used: a shared cache must

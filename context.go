@@ -27,9 +27,13 @@ type Context struct {
 	kind     string          // "tool", "resource" or "prompt"
 	name     string
 	contract []Failure
-	// log is the server's logger of this request; attrs, what it adds.
-	log        *slog.Logger
+	// base is the server's logger; attrs, what the request's adds to it.
+	// The request's logger (reqLog) is built on first use: most calls log
+	// nothing.
+	base       *slog.Logger
 	attrs      []slog.Attr
+	reqOnce    sync.Once
+	log        *slog.Logger
 	session    *mcp.ServerSession
 	token      *auth.TokenInfo // the bearer token's, over HTTP with auth
 	serverName string
@@ -193,6 +197,17 @@ func RecoveryFor(ctx context.Context, reason string) mcperr.Option {
 
 func noOption(*mcperr.Error) {}
 
+// reqLog is the server's logger of this request, with its attributes;
+// nil in a zero Context.
+func (c *Context) reqLog() *slog.Logger {
+	c.reqOnce.Do(func() {
+		if c.base != nil {
+			c.log = slog.New(c.base.Handler().WithAttrs(c.attrs))
+		}
+	})
+	return c.log
+}
+
 // Log returns the logger of this request. Its records carry the request
 // id, the definition (operation, such as tool:fetch_articles) and the
 // session, and are redacted (see [ServerOptions.Logger]). They go to the
@@ -208,7 +223,7 @@ func (c *Context) Log() *slog.Logger {
 // session to notify.
 func (c *Context) buildLogs() {
 	c.logOnce.Do(func() {
-		c.userLog = c.log
+		c.userLog = c.reqLog()
 		if c.userLog == nil { // a zero Context
 			c.userLog = slog.Default()
 			return
@@ -222,7 +237,7 @@ func (c *Context) buildLogs() {
 		// of the record, after the same redaction of secrets.
 		clientHandler := redact.Handler(callContext{client.WithAttrs(c.attrs), context.WithoutCancel(c)})
 		c.clientLog = slog.New(clientHandler)
-		c.userLog = slog.New(redact.Handler(slog.NewMultiHandler(c.log.Handler(), clientHandler)))
+		c.userLog = slog.New(redact.Handler(slog.NewMultiHandler(c.reqLog().Handler(), clientHandler)))
 	})
 }
 

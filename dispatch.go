@@ -107,8 +107,10 @@ func (s *Server) runTool(c *call, rt *toolRuntime, raw json.RawMessage) (*mcp.Ca
 	if err != nil {
 		return nil, err
 	}
-	if res := rt.output.Check(out.structured); !res.Valid() {
-		return nil, mcperr.ValidationError("Tool output failed validation: "+res.Summary(), mcperr.WithData(issuesData(res)))
+	if rt.output != nil {
+		if res := rt.output.Check(out.structured); !res.Valid() {
+			return nil, mcperr.ValidationError("Tool output failed validation: "+res.Summary(), mcperr.WithData(issuesData(res)))
+		}
 	}
 	content, err := out.format()
 	if err != nil {

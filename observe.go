@@ -78,7 +78,20 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
 		attrs = append(attrs, slog.String("traceId", sc.TraceID().String()), slog.String("spanId", sc.SpanID().String()))
 	}
-	log := slog.New(s.logger.Handler().WithAttrs(attrs))
+	cc := &Context{
+		kind:       kind,
+		name:       name,
+		contract:   contract,
+		base:       s.logger,
+		attrs:      attrs,
+		session:    req.session,
+		token:      tokenOf(req.extra),
+		serverName: s.info.Name,
+		uri:        req.uri,
+		x:          req.x,
+		srv:        s,
+	}
+	cc.ctx = mcperr.WithRequestLoggerFunc(ctx, cc.reqLog)
 	return &call{
 		kind:       kind,
 		name:       name,
@@ -87,20 +100,7 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 		start:      time.Now(),
 		span:       span,
 		inputBytes: req.input,
-		ctx: &Context{
-			ctx:        mcperr.WithRequestLogger(ctx, log),
-			kind:       kind,
-			name:       name,
-			contract:   contract,
-			log:        log,
-			attrs:      attrs,
-			session:    req.session,
-			token:      tokenOf(req.extra),
-			serverName: s.info.Name,
-			uri:        req.uri,
-			x:          req.x,
-			srv:        s,
-		},
+		ctx:        cc,
 		release: func() {
 			req.x.close()
 			stop()
@@ -157,10 +157,10 @@ func (s *Server) record(c *call, f *failure, original error, outputBytes int) {
 // MCP_LOG_LEVEL=debug every call shows, and info stays quiet on success.
 func (s *Server) complete(c *call, f *failure, outputBytes int) {
 	defer func() { _ = recover() }() // a record is not worth a call
-	log := c.ctx.log
-	if !log.Enabled(context.Background(), slog.LevelDebug) {
+	if !s.logger.Enabled(context.Background(), slog.LevelDebug) {
 		return
 	}
+	log := c.ctx.reqLog()
 	attrs := []slog.Attr{
 		slog.Float64("durationMs", float64(time.Since(c.start).Microseconds())/1000),
 		slog.Bool("success", f == nil),
@@ -196,7 +196,7 @@ func (s *Server) logBug(c *call, bug error) {
 	if errors.As(bug, &p) {
 		attrs = append(attrs, slog.String("stack", string(p.stack)))
 	}
-	c.ctx.log.LogAttrs(context.WithoutCancel(c.ctx), slog.LevelError,
+	c.ctx.reqLog().LogAttrs(context.WithoutCancel(c.ctx), slog.LevelError,
 		"Error in "+c.kind+":"+c.name+": the failure could not be handled", attrs...)
 }
 
@@ -269,7 +269,7 @@ func (s *Server) logFailure(c *call, e *mcperr.Error, original error, dropped []
 	if len(dropped) > 0 {
 		attrs = append(attrs, slog.Any("unencodableData", dropped))
 	}
-	c.ctx.log.LogAttrs(context.WithoutCancel(c.ctx), level, msg, attrs...)
+	c.ctx.reqLog().LogAttrs(context.WithoutCancel(c.ctx), level, msg, attrs...)
 }
 
 // declaredFailure returns the contract entry e was raised as. A declared

@@ -72,6 +72,6 @@ func (c *Context) Progress(done, total float64, message string) {
 		Message:       redact.String(message),
 	})
 	if err != nil {
-		c.log.Debug("mcpcore: a progress notification could not be sent", "error", err.Error())
+		c.reqLog().Debug("mcpcore: a progress notification could not be sent", "error", err.Error())
 	}
 }

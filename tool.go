@@ -96,9 +96,14 @@ func (t Tool[In, Out]) register(s *Server) error {
 			return fmt.Errorf("tool %q: InputSchema: %w", t.Name, err)
 		}
 	}
-	outV, err := schema.NewValidator(out)
-	if err != nil {
-		return fmt.Errorf("tool %q: output schema: %w", t.Name, err)
+	// An output whose schema was inferred from the very type that encodes
+	// it cannot fail it: it is validated only where it can (see
+	// schema.OutputGuaranteed).
+	var outV *schema.Validator
+	if !schema.OutputGuaranteed(reflect.TypeFor[Out](), out) {
+		if outV, err = schema.NewValidator(out); err != nil {
+			return fmt.Errorf("tool %q: output schema: %w", t.Name, err)
+		}
 	}
 	def := &mcp.Tool{
 		Name:         t.Name,
@@ -188,6 +193,6 @@ type toolRuntime struct {
 	name     string
 	contract []Failure
 	scopes   []string
-	output   *schema.Validator
+	output   *schema.Validator // nil when the output cannot fail its schema
 	run      func(c *Context, raw json.RawMessage) (*toolOutput, error)
 }

@@ -10,7 +10,7 @@ type loggerKey struct{}
 
 // requestLogger is what WithRequestLogger puts in a context.
 type requestLogger struct {
-	log *slog.Logger
+	get func() *slog.Logger
 }
 
 // WithRequestLogger returns a context whose [TryCatch] and [Retry] records,
@@ -24,15 +24,25 @@ type requestLogger struct {
 // level). So TryCatch writes its own record at debug there, not at error:
 // one failure, one record at its level.
 func WithRequestLogger(ctx context.Context, log *slog.Logger) context.Context {
-	return context.WithValue(ctx, loggerKey{}, requestLogger{log})
+	return WithRequestLoggerFunc(ctx, func() *slog.Logger { return log })
+}
+
+// WithRequestLoggerFunc is [WithRequestLogger] for a logger that get builds
+// when a record needs it, and not before: most requests log nothing, and
+// a logger with the request's attributes costs its allocations each time.
+// get may be called more than once, and from several goroutines.
+func WithRequestLoggerFunc(ctx context.Context, get func() *slog.Logger) context.Context {
+	return context.WithValue(ctx, loggerKey{}, requestLogger{get})
 }
 
 // loggerFor returns the logger a record about ctx goes to, when the options
 // gave none, and whether it is a request's (see WithRequestLogger).
 func loggerFor(ctx context.Context) (*slog.Logger, bool) {
 	if ctx != nil {
-		if r, ok := ctx.Value(loggerKey{}).(requestLogger); ok && r.log != nil {
-			return r.log, true
+		if r, ok := ctx.Value(loggerKey{}).(requestLogger); ok && r.get != nil {
+			if log := r.get(); log != nil {
+				return log, true
+			}
 		}
 	}
 	return slog.Default(), false

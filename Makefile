@@ -5,7 +5,7 @@
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GO_PACKAGES := ./...
 
-.PHONY: test check unit fuzz interop run
+.PHONY: test check unit fuzz interop run bench
 
 test: check unit fuzz interop
 
@@ -75,3 +75,10 @@ interop:
 # Runs the reference example server over stdio (MCP_TRANSPORT_TYPE=http for HTTP).
 run:
 	go run ./examples/articles
+
+# The performance comparison of issue 13, not part of make test: mcpcore's
+# examples/articles against the bare-SDK server of bench/baseline, driven by
+# the Go load client bench/load, in interleaved passes (about 10 minutes;
+# bench/run.sh -quick for about 2). Tables and raw results: bench/out/.
+bench:
+	bench/run.sh

@@ -1,0 +1,66 @@
+// Command load measures an MCP server from outside, as issue 13 asks: it
+// starts the server binary it is given, opens a session with the official
+// Go SDK's client, warms up, then makes a fixed number of tools/call calls
+// at a fixed concurrency, and reports what the calls cost the server.
+//
+// # Running
+//
+// The whole comparison, mcpcore's examples/articles against the bare-SDK
+// server of bench/baseline, is one command from the repository root:
+//
+//	bench/run.sh            # 5 interleaved passes of 20000 calls (make bench)
+//	bench/run.sh -quick     # 2 passes of 3000 calls, about 2 minutes
+//
+// One run by hand:
+//
+//	go build -o bin/articles ./examples/articles
+//	go build -o bin/load ./bench/load
+//	bin/load -server bin/articles -name mcpcore -transport http -c 16 -mode error -n 20000
+//
+// # What a run measures
+//
+//   - -mode echo calls echo {"message": "hello"}, which succeeds; -mode
+//     error calls fetch_articles {"pmids": []}, which fails with the
+//     example's declared no_match failure. The first call's answer is
+//     checked (-show prints it).
+//   - -transport stdio starts the server with its standard input and
+//     output as the transport (mcp.CommandTransport): one session, -c
+//     callers sharing it. -transport http starts it with
+//     MCP_TRANSPORT_TYPE=http on a free port of 127.0.0.1 and connects with
+//     mcp.StreamableClientTransport: by default one shared session with -c
+//     concurrent calls, as issue 13 measured (mcpcore admits 64 calls in
+//     flight per session, MCP_MAX_CALLS_PER_SESSION, so -c 64 fits);
+//     -sessions per-worker opens one session per caller. The HTTP client
+//     keeps an idle connection per caller, and opens no standalone SSE
+//     stream.
+//   - The server's environment is the load's, less every MCP_ and OTEL_
+//     variable, plus -env KEY=VALUE; its stderr (mcpcore's logs) goes to
+//     /dev/null, or to -server-log.
+//   - The client asks for the SDK's latest protocol version unless
+//     -protocol says otherwise; the result records the version agreed
+//     (with go-sdk v1.8.0: 2026-07-28 over stdio, 2025-11-25 over HTTP).
+//
+// Server CPU per call is the server process's utime+stime, from
+// /proc/<pid>/stat in clock ticks (getconf CLK_TCK, normally 100 a second),
+// taken just before the first timed call and just after the last, divided
+// by the calls. A tick is 10 ms, so a window needs 100 ticks (1 s of server
+// CPU) for a figure within 1 %: the default -n 2000 is for a quick look,
+// and the load warns under 100 ticks; run.sh uses 20000. Idle RSS is VmRSS
+// once the session is initialized, before any call (-settle later), with
+// its anonymous part (RssAnon: heap and stacks, not the binary's pages);
+// peak RSS is VmHWM after the last call. Latency (p50, p99, nearest rank)
+// and calls/s are the client's, on the same two cores as the server.
+//
+// # Output
+//
+// One JSON line per run on stdout, and the same run as a Go benchmark line
+// on stderr (BenchmarkLoad/transport=…/mode=…/c=…/server=…), so that
+// benchstat -col /server compares the servers. load report reads the JSON
+// lines of many runs and prints markdown tables: per configuration, the
+// ratio of the two servers' CPU per call paired within each pass, as
+// median (min–max) over the passes; calls/s and latency; the error path
+// over the success path; memory; and, with -allocs, the allocations of
+// go test -bench ToolCall -benchmem:
+//
+//	bin/load report -subject mcpcore -base baseline -allocs allocs.txt results.jsonl
+package main

@@ -1,0 +1,116 @@
+package main
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestParseStat(t *testing.T) {
+	// A command name with spaces and parentheses, as a process may set it.
+	stat := "4242 (a) b (c)) S 1 4242 4242 0 -1 4194560 1234 0 0 0 731 269 0 0 20 0 7 0 123456 1000000 2000 18446744073709551615\n"
+	got, err := parseStat([]byte(stat))
+	if err != nil || got != 731+269 {
+		t.Errorf("parseStat = %d, %v; want 1000", got, err)
+	}
+	for _, bad := range []string{"4242 no parenthesis", "4242 (x) S 1 2 3", "4242 (x) S 1 4242 4242 0 -1 0 0 0 0 0 u 5 0"} {
+		if _, err := parseStat([]byte(bad)); err == nil {
+			t.Errorf("parseStat(%q): no error", bad)
+		}
+	}
+}
+
+func TestParseStatus(t *testing.T) {
+	status := "Name:\tarticles\nVmPeak:\t 1000 kB\nVmHWM:\t   25024 kB\nVmRSS:\t   22796 kB\nRssAnon:\t    9000 kB\nRssFile:\t   13796 kB\n"
+	got, err := parseStatus([]byte(status))
+	if err != nil || got != (mem{RSS: 22796, HWM: 25024, Anon: 9000}) {
+		t.Errorf("parseStatus = %+v, %v", got, err)
+	}
+	if _, err := parseStatus([]byte("VmRSS:\t 1 kB\n")); err == nil {
+		t.Error("parseStatus without VmHWM: no error")
+	}
+}
+
+func TestPercentile(t *testing.T) {
+	var d []time.Duration
+	for i := 1; i <= 100; i++ {
+		d = append(d, time.Duration(i))
+	}
+	for _, c := range []struct {
+		p    float64
+		want time.Duration
+	}{{50, 50}, {99, 99}, {100, 100}, {0.1, 1}} {
+		if got := percentile(d, c.p); got != c.want {
+			t.Errorf("percentile(1..100, %v) = %v, want %v", c.p, got, c.want)
+		}
+	}
+	if percentile(nil, 50) != 0 {
+		t.Error("percentile of nothing is not 0")
+	}
+}
+
+func TestSpreadAndRatios(t *testing.T) {
+	if s := spreadOf([]float64{3, 1, 2}); s != (spread{Median: 2, Min: 1, Max: 3, N: 3}) {
+		t.Errorf("odd count: %+v", s)
+	}
+	if s := spreadOf([]float64{4, 1, 2, math.NaN(), 3}); s != (spread{Median: 2.5, Min: 1, Max: 4, N: 4}) {
+		t.Errorf("even count, NaN left out: %+v", s)
+	}
+	if s := spreadOf(nil); s.N != 0 || !math.IsNaN(s.Median) {
+		t.Errorf("no values: %+v", s)
+	}
+	// Pass 3 ran only one server: no pair. Pass 4 divides by zero: NaN, left out.
+	a := map[int]float64{1: 150, 2: 120, 3: 999, 4: 1}
+	b := map[int]float64{1: 100, 2: 100, 4: 0}
+	if s := spreadOf(pairedRatios(a, b)); s != (spread{Median: 1.35, Min: 1.2, Max: 1.5, N: 2}) {
+		t.Errorf("paired ratios: %+v", s)
+	}
+}
+
+func TestReport(t *testing.T) {
+	var runs []result
+	for pass := 1; pass <= 3; pass++ {
+		for _, mode := range []string{"echo", "error"} {
+			f := 1.0
+			if mode == "error" {
+				f = 1.1
+			}
+			runs = append(runs,
+				result{Server: "mcpcore", Transport: "stdio", Mode: mode, Concurrency: 1, Pass: pass, CPUusPerCall: f * float64(100+10*pass), IdleRSSKiB: 14 << 10},
+				result{Server: "baseline", Transport: "stdio", Mode: mode, Concurrency: 1, Pass: pass, CPUusPerCall: 100, IdleRSSKiB: 9 << 10})
+		}
+	}
+	var buf bytes.Buffer
+	writeReport(&buf, runs, "mcpcore", "baseline")
+	out := buf.String()
+	for _, want := range []string{
+		"| stdio | 1 | success | 120.0 | 100.0 | 1.20 (1.10–1.30) |",
+		"| stdio | 1 | error | 132.0 | 100.0 | 1.32 (1.21–1.43) |",
+		"| stdio | 1 | 1.10 (1.10–1.10) | 1.00 (1.00–1.00) |",
+		"| stdio | 14.0 | 9.0 |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestParseBench(t *testing.T) {
+	out := `goos: linux
+BenchmarkToolCall/server=sdk/outcome=success-2         	    2121	    543000 ns/op	  488292 B/op	     294 allocs/op
+BenchmarkToolCall/server=mcpcore/outcome=success-2     	    2000	    486100 ns/op	  426361 B/op	     302 allocs/op
+BenchmarkToolCall/server=mcpcore/outcome=success-2     	    2000	    486100 ns/op	  426361 B/op	     304 allocs/op
+PASS
+`
+	rs := parseBench(out)
+	if len(rs) != 3 || rs[0].Name != "BenchmarkToolCall/server=sdk/outcome=success" || rs[0].Allocs != 294 || rs[1].BOp != 426361 {
+		t.Fatalf("parseBench = %+v", rs)
+	}
+	var buf bytes.Buffer
+	writeAllocs(&buf, rs)
+	if want := "| success | 294 allocs, 488292 B, 543.0 µs | 303 allocs, 426361 B, 486.1 µs | 1.03 |"; !strings.Contains(buf.String(), want) {
+		t.Errorf("allocs table lacks %q:\n%s", want, buf.String())
+	}
+}

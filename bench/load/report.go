@@ -1,0 +1,332 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// reportMain reads the JSON lines of runs (and, with -allocs, the output of
+// go test -bench ToolCall -benchmem) and prints the markdown tables.
+func reportMain(args []string) error {
+	fs := flag.NewFlagSet("load report", flag.ContinueOnError)
+	subject := fs.String("subject", "mcpcore", "the server measured")
+	base := fs.String("base", "baseline", "the server it is measured against")
+	allocs := fs.String("allocs", "", "output of go test -run '^$' -bench ToolCall -benchmem")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var runs []result
+	for _, path := range fs.Args() {
+		rs, err := readResults(path)
+		if err != nil {
+			return err
+		}
+		runs = append(runs, rs...)
+	}
+	if len(runs) == 0 {
+		return fmt.Errorf("no runs: give the files of JSON lines that load printed")
+	}
+	writeReport(os.Stdout, runs, *subject, *base)
+	if *allocs != "" {
+		b, err := os.ReadFile(*allocs)
+		if err != nil {
+			return err
+		}
+		writeAllocs(os.Stdout, parseBench(string(b)))
+	}
+	return nil
+}
+
+// readResults reads the JSON lines of path; other lines are skipped.
+func readResults(path string) ([]result, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var out []result
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if !strings.HasPrefix(line, "{") {
+			continue
+		}
+		var r result
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			return nil, fmt.Errorf("%s: %v", path, err)
+		}
+		out = append(out, r)
+	}
+	return out, sc.Err()
+}
+
+// cell names a configuration that both servers ran: transport, concurrency
+// and mode.
+type cell struct {
+	Transport string
+	C         int
+	Mode      string
+}
+
+// table holds the runs by cell, server and pass.
+type table map[cell]map[string]map[int]result
+
+func index(runs []result) table {
+	t := table{}
+	for _, r := range runs {
+		k := cell{r.Transport, r.Concurrency, r.Mode}
+		if t[k] == nil {
+			t[k] = map[string]map[int]result{}
+		}
+		if t[k][r.Server] == nil {
+			t[k][r.Server] = map[int]result{}
+		}
+		t[k][r.Server][r.Pass] = r
+	}
+	return t
+}
+
+// sortedCells orders cells stdio before http, then by concurrency, echo
+// before error.
+func (t table) sortedCells() []cell {
+	var cs []cell
+	for k := range t {
+		cs = append(cs, k)
+	}
+	slices.SortFunc(cs, func(a, b cell) int {
+		if a.Transport != b.Transport {
+			if a.Transport == "stdio" {
+				return -1
+			}
+			return 1
+		}
+		if a.C != b.C {
+			return a.C - b.C
+		}
+		return strings.Compare(a.Mode, b.Mode)
+	})
+	return cs
+}
+
+// field is one measure of every pass of a server in a cell.
+func field(byPass map[int]result, f func(result) float64) map[int]float64 {
+	m := map[int]float64{}
+	for p, r := range byPass {
+		m[p] = f(r)
+	}
+	return m
+}
+
+func values(m map[int]float64) []float64 {
+	var v []float64
+	for _, x := range m {
+		v = append(v, x)
+	}
+	return v
+}
+
+func cpu(r result) float64 { return r.CPUusPerCall }
+
+func fmtSpread(s spread, prec int) string {
+	if s.N == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%.*f (%.*f–%.*f)", prec, s.Median, prec, s.Min, prec, s.Max)
+}
+
+func fmtMedian(xs []float64, prec int) string {
+	s := spreadOf(xs)
+	if s.N == 0 {
+		return "–"
+	}
+	return strconv.FormatFloat(s.Median, 'f', prec, 64)
+}
+
+func path(mode string) string {
+	if mode == "error" {
+		return "error"
+	}
+	return "success"
+}
+
+// writeReport writes the tables: the paired CPU ratio, throughput and
+// latency, the error/success ratio, memory.
+func writeReport(w io.Writer, runs []result, subject, base string) {
+	t := index(runs)
+	passes := map[int]bool{}
+	for _, r := range runs {
+		passes[r.Pass] = true
+	}
+	fmt.Fprintf(w, "Server CPU per call (µs, median of %d passes) and the paired ratio %s/%s per pass: median (min–max).\n\n", len(passes), subject, base)
+	fmt.Fprintf(w, "| transport | c | path | %s µs/call | %s µs/call | ratio median (min–max) |\n", subject, base)
+	fmt.Fprintln(w, "|---|---:|---|---:|---:|---|")
+	for _, k := range t.sortedCells() {
+		a, b := field(t[k][subject], cpu), field(t[k][base], cpu)
+		fmt.Fprintf(w, "| %s | %d | %s | %s | %s | %s |\n", k.Transport, k.C, path(k.Mode),
+			fmtMedian(values(a), 1), fmtMedian(values(b), 1), fmtSpread(spreadOf(pairedRatios(a, b)), 2))
+	}
+
+	fmt.Fprintf(w, "\nThroughput and client-side latency (median of the passes).\n\n")
+	fmt.Fprintf(w, "| transport | c | path | %[1]s calls/s | %[2]s calls/s | %[1]s p50 / p99 µs | %[2]s p50 / p99 µs |\n", subject, base)
+	fmt.Fprintln(w, "|---|---:|---|---:|---:|---:|---:|")
+	for _, k := range t.sortedCells() {
+		row := []string{}
+		for _, f := range []func(result) float64{func(r result) float64 { return r.CallsPerSec }} {
+			row = append(row, fmtMedian(values(field(t[k][subject], f)), 0), fmtMedian(values(field(t[k][base], f)), 0))
+		}
+		for _, s := range []string{subject, base} {
+			row = append(row, fmtMedian(values(field(t[k][s], func(r result) float64 { return r.P50us })), 0)+" / "+
+				fmtMedian(values(field(t[k][s], func(r result) float64 { return r.P99us })), 0))
+		}
+		fmt.Fprintf(w, "| %s | %d | %s | %s |\n", k.Transport, k.C, path(k.Mode), strings.Join(row, " | "))
+	}
+
+	fmt.Fprintf(w, "\nError path ÷ success path, server CPU per call, paired per pass: median (min–max).\n\n")
+	fmt.Fprintf(w, "| transport | c | %s | %s |\n|---|---:|---|---|\n", subject, base)
+	for _, k := range t.sortedCells() {
+		if k.Mode != "echo" {
+			continue
+		}
+		e := cell{k.Transport, k.C, "error"}
+		if t[e] == nil {
+			continue
+		}
+		row := []string{}
+		for _, s := range []string{subject, base} {
+			row = append(row, fmtSpread(spreadOf(pairedRatios(field(t[e][s], cpu), field(t[k][s], cpu))), 2))
+		}
+		fmt.Fprintf(w, "| %s | %d | %s |\n", k.Transport, k.C, strings.Join(row, " | "))
+	}
+
+	fmt.Fprintf(w, "\nResident memory of the server (MiB, median over the runs): idle RSS once initialized, before any call, and its anonymous part (heap, stacks: RssAnon); peak (VmHWM) at the end of the run, median (max).\n\n")
+	fmt.Fprintf(w, "| transport | %[1]s idle | %[2]s idle | %[1]s idle anon | %[2]s idle anon | %[1]s peak | %[2]s peak |\n|---|---:|---:|---:|---:|---:|---:|\n", subject, base)
+	for _, tr := range []string{"stdio", "http"} {
+		var cells []string
+		var any bool
+		for _, f := range []func(result) float64{
+			func(r result) float64 { return float64(r.IdleRSSKiB) / 1024 },
+			func(r result) float64 { return float64(r.IdleAnonKiB) / 1024 },
+		} {
+			for _, s := range []string{subject, base} {
+				var xs []float64
+				for _, r := range runs {
+					if r.Transport == tr && r.Server == s {
+						xs = append(xs, f(r))
+						any = true
+					}
+				}
+				cells = append(cells, fmtMedian(xs, 1))
+			}
+		}
+		for _, s := range []string{subject, base} {
+			var xs []float64
+			for _, r := range runs {
+				if r.Transport == tr && r.Server == s {
+					xs = append(xs, float64(r.PeakRSSKiB)/1024)
+				}
+			}
+			sp := spreadOf(xs)
+			if sp.N == 0 {
+				cells = append(cells, "–")
+			} else {
+				cells = append(cells, fmt.Sprintf("%.1f (%.1f)", sp.Median, sp.Max))
+			}
+		}
+		if any {
+			fmt.Fprintf(w, "| %s | %s |\n", tr, strings.Join(cells, " | "))
+		}
+	}
+}
+
+// benchResult is one line of go test -bench -benchmem output.
+type benchResult struct {
+	Name              string // without the -GOMAXPROCS suffix
+	NsOp, BOp, Allocs float64
+}
+
+var benchRE = regexp.MustCompile(`^(Benchmark\S+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op\s+([\d.]+) B/op\s+([\d.]+) allocs/op`)
+
+// parseBench reads the benchmark lines of go test output; with -count, a
+// name comes once per count.
+func parseBench(out string) []benchResult {
+	var rs []benchResult
+	for line := range strings.Lines(out) {
+		m := benchRE.FindStringSubmatch(strings.TrimSpace(line))
+		if m == nil {
+			continue
+		}
+		r := benchResult{Name: m[1]}
+		r.NsOp, _ = strconv.ParseFloat(m[2], 64)
+		r.BOp, _ = strconv.ParseFloat(m[3], 64)
+		r.Allocs, _ = strconv.ParseFloat(m[4], 64)
+		rs = append(rs, r)
+	}
+	return rs
+}
+
+// writeAllocs writes the in-process table of BenchmarkToolCall (bench_test.go):
+// per outcome, each server's allocations and bytes per call, medians over
+// the counts, and mcpcore's allocations over the bare SDK's.
+func writeAllocs(w io.Writer, rs []benchResult) {
+	type key struct{ server, outcome string }
+	by := map[key][]benchResult{}
+	var servers []string
+	for _, r := range rs {
+		var k key
+		for part := range strings.SplitSeq(r.Name, "/") {
+			if v, ok := strings.CutPrefix(part, "server="); ok {
+				k.server = v
+			}
+			if v, ok := strings.CutPrefix(part, "outcome="); ok {
+				k.outcome = v
+			}
+		}
+		if k.server == "" || k.outcome == "" {
+			continue
+		}
+		if !slices.Contains(servers, k.server) {
+			servers = append(servers, k.server)
+		}
+		by[k] = append(by[k], r)
+	}
+	if len(by) == 0 {
+		return
+	}
+	med := func(k key, f func(benchResult) float64) float64 {
+		var xs []float64
+		for _, r := range by[k] {
+			xs = append(xs, f(r))
+		}
+		return spreadOf(xs).Median
+	}
+	fmt.Fprintf(w, "\nIn process (`go test -run '^$' -bench ToolCall -benchmem`, in-memory transports; sdk is the SDK's typed `mcp.AddTool`): allocs/op and B/op, median of the counts.\n\n")
+	fmt.Fprintf(w, "| outcome | %s | mcpcore ÷ sdk allocs |\n|---|%s---:|\n", strings.Join(servers, " | "), strings.Repeat("---:|", len(servers)))
+	for _, outcome := range []string{"success", "failure"} {
+		row := []string{}
+		for _, s := range servers {
+			k := key{s, outcome}
+			if len(by[k]) == 0 {
+				row = append(row, "–")
+				continue
+			}
+			row = append(row, fmt.Sprintf("%.0f allocs, %.0f B, %.1f µs", med(k, func(r benchResult) float64 { return r.Allocs }),
+				med(k, func(r benchResult) float64 { return r.BOp }), med(k, func(r benchResult) float64 { return r.NsOp })/1e3))
+		}
+		r := ratio(med(key{"mcpcore", outcome}, func(r benchResult) float64 { return r.Allocs }),
+			med(key{"sdk", outcome}, func(r benchResult) float64 { return r.Allocs }))
+		rs := "–"
+		if !math.IsNaN(r) {
+			rs = fmt.Sprintf("%.2f", r)
+		}
+		fmt.Fprintf(w, "| %s | %s | %s |\n", outcome, strings.Join(row, " | "), rs)
+	}
+}

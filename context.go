@@ -36,6 +36,9 @@ type Context struct {
 	log        *slog.Logger
 	session    *mcp.ServerSession
 	token      *auth.TokenInfo // the bearer token's, over HTTP with auth
+	// clientLogs is set when the client may want log notifications of this
+	// call (see clientlog.go).
+	clientLogs bool
 	serverName string
 	uri        string
 	srv        *Server
@@ -228,7 +231,7 @@ func (c *Context) buildLogs() {
 			c.userLog = slog.Default()
 			return
 		}
-		if c.session == nil {
+		if c.session == nil || !c.clientLogs {
 			return
 		}
 		//lint:ignore SA1019 log notifications stay in the protocol through its deprecation window, and clients use them.

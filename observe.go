@@ -86,6 +86,7 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 		attrs:      attrs,
 		session:    req.session,
 		token:      tokenOf(req.extra),
+		clientLogs: s.wantsLogs(req.session, req.meta),
 		serverName: s.info.Name,
 		uri:        req.uri,
 		x:          req.x,

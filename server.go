@@ -103,6 +103,10 @@ type Server struct {
 	// auth authenticates HTTP callers; nil in mode none.
 	auth *httpserve.Auth
 
+	// logLevels holds the sessions whose client set a log level (see
+	// clientlog.go).
+	logLevels sync.Map
+
 	// The sessions being measured, to end and flush at shutdown.
 	sessionsMu     sync.Mutex
 	sessions       map[*mcp.ServerSession]bool
@@ -213,6 +217,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		}
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Version: info.Version, Title: info.Title}, sdkOpts)
+	s.mcp.AddReceivingMiddleware(s.watchLogLevel)
 	var errs []error
 	if info.Name == "" {
 		errs = append(errs, errors.New("Info.Name is empty"))

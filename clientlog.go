@@ -1,0 +1,46 @@
+package mcpcore
+
+import (
+	"context"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The client's log notifications cost a handler of their own per call
+// (the SDK's LoggingHandler, its JSON encoder, a redactor); most clients
+// never ask for them. The server notes the sessions whose client set a
+// level (logging/setLevel), and a request that carries its own level
+// (2026-07-28), and builds that handler for those calls only. The SDK
+// still decides, record by record, what reaches the client.
+
+// watchLogLevel notes the sessions whose client set a log level, until
+// they end.
+func (s *Server) watchLogLevel(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if method == "logging/setLevel" && err == nil {
+			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
+				if _, loaded := s.logLevels.LoadOrStore(ss, struct{}{}); !loaded {
+					go func() {
+						ss.Wait()
+						s.logLevels.Delete(ss)
+					}()
+				}
+			}
+		}
+		return res, err
+	}
+}
+
+// wantsLogs reports whether a call of session ss, with params._meta meta,
+// may send log notifications to its client.
+func (s *Server) wantsLogs(ss *mcp.ServerSession, meta map[string]any) bool {
+	if ss == nil {
+		return false
+	}
+	if _, ok := meta[mcp.MetaKeyLogLevel]; ok {
+		return true
+	}
+	_, ok := s.logLevels.Load(ss)
+	return ok
+}

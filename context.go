@@ -30,12 +30,12 @@ type Context struct {
 	// base is the server's logger; attrs, what the request's adds to it.
 	// The request's logger (reqLog) is built on first use: most calls log
 	// nothing.
-	base       *slog.Logger
-	attrs      []slog.Attr
-	reqOnce    sync.Once
-	log        *slog.Logger
-	session    *mcp.ServerSession
-	token      *auth.TokenInfo // the bearer token's, over HTTP with auth
+	base    *slog.Logger
+	attrs   []slog.Attr
+	reqOnce sync.Once
+	log     *slog.Logger
+	session *mcp.ServerSession
+	token   *auth.TokenInfo // the bearer token's, over HTTP with auth
 	// clientLogs is set when the client may want log notifications of this
 	// call (see clientlog.go).
 	clientLogs bool

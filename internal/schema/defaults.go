@@ -1,94 +1,96 @@
 package schema
 
-import (
-	"errors"
+// Defaults and absent nulls, applied to the decoded arguments before they
+// are validated (see Validator.CheckJSON). Both descend through the
+// keywords whose schema is known to apply to a part of the value:
+// properties, prefixItems, items, $ref and allOf; not anyOf, oneOf or if,
+// whose branch is unknown until validation.
 
-	sv "github.com/santhosh-tekuri/jsonschema/v6"
-)
-
-// maxDefaultsDepth bounds the descent of fillDefaults, which follows $ref
-// and so could loop on a schema that refers to itself without consuming
-// input (the validator reports such a cycle).
+// maxDefaultsDepth bounds the descent, which follows $ref and so could loop
+// on a schema that refers to itself without consuming input (Loops reports
+// such a cycle).
 const maxDefaultsDepth = 128
 
-// fillDefaults does the work of Validator.applyDefaults below schema s.
-func fillDefaults(s *sv.Schema, v any, depth int) {
-	if s == nil || depth > maxDefaultsDepth {
+// fillDefaults does the work of Validator.applyDefaults below node n.
+func fillDefaults(n *compiled, v any, depth int) {
+	if n == nil || depth > maxDefaultsDepth {
 		return
 	}
-	if s.Ref != nil {
-		fillDefaults(s.Ref, v, depth+1)
+	if n.ref != nil {
+		fillDefaults(n.ref, v, depth+1)
 	}
-	for _, sub := range s.AllOf {
+	for _, sub := range n.allOf {
 		fillDefaults(sub, v, depth+1)
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		for name, ps := range s.Properties {
-			if val, ok := v[name]; ok {
-				fillDefaults(ps, val, depth+1)
-			} else if d := defaultOf(ps); d != nil {
-				v[name] = deepCopy(*d)
+		for i := range n.props {
+			p := &n.props[i]
+			if val, ok := v[p.name]; ok {
+				fillDefaults(p.node, val, depth+1)
+			} else if d, ok := defaultOf(p.node); ok {
+				v[p.name] = deepCopy(d)
 			}
 		}
 	case []any:
 		for i, item := range v {
 			switch {
-			case i < len(s.PrefixItems):
-				fillDefaults(s.PrefixItems[i], item, depth+1)
-			case s.Items2020 != nil:
-				fillDefaults(s.Items2020, item, depth+1)
+			case i < len(n.prefixItems):
+				fillDefaults(n.prefixItems[i], item, depth+1)
+			case n.items != nil:
+				fillDefaults(n.items, item, depth+1)
 			}
 		}
 	}
 }
 
-// dropNulls removes, in place, the null values of v's properties whose
-// schema is in absent (optional properties that refuse null), below schema
-// s, descending as fillDefaults does. It reports whether it removed any.
-func dropNulls(s *sv.Schema, v any, absent map[*sv.Schema]bool, depth int) bool {
-	if s == nil || depth > maxDefaultsDepth {
+// dropNulls removes, in place, the null values of v's optional properties
+// that refuse null (prop.nullAbsent), below node n, descending as
+// fillDefaults does. It reports whether it removed any.
+func dropNulls(n *compiled, v any, depth int) bool {
+	if n == nil || depth > maxDefaultsDepth {
 		return false
 	}
 	dropped := false
-	if s.Ref != nil {
-		dropped = dropNulls(s.Ref, v, absent, depth+1)
+	if n.ref != nil {
+		dropped = dropNulls(n.ref, v, depth+1)
 	}
-	for _, sub := range s.AllOf {
-		dropped = dropNulls(sub, v, absent, depth+1) || dropped
+	for _, sub := range n.allOf {
+		dropped = dropNulls(sub, v, depth+1) || dropped
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		for name, ps := range s.Properties {
-			val, ok := v[name]
+		for i := range n.props {
+			p := &n.props[i]
+			val, ok := v[p.name]
 			switch {
 			case !ok:
-			case val == nil && absent[ps]:
-				delete(v, name)
+			case val == nil && p.nullAbsent:
+				delete(v, p.name)
 				dropped = true
 			default:
-				dropped = dropNulls(ps, val, absent, depth+1) || dropped
+				dropped = dropNulls(p.node, val, depth+1) || dropped
 			}
 		}
 	case []any:
 		for i, item := range v {
 			switch {
-			case i < len(s.PrefixItems):
-				dropped = dropNulls(s.PrefixItems[i], item, absent, depth+1) || dropped
-			case s.Items2020 != nil:
-				dropped = dropNulls(s.Items2020, item, absent, depth+1) || dropped
+			case i < len(n.prefixItems):
+				dropped = dropNulls(n.prefixItems[i], item, depth+1) || dropped
+			case n.items != nil:
+				dropped = dropNulls(n.items, item, depth+1) || dropped
 			}
 		}
 	}
 	return dropped
 }
 
-// defaultOf is the default of s, or of the schema its $ref names.
-func defaultOf(s *sv.Schema) *any {
-	if s.Default == nil && s.Ref != nil {
-		return s.Ref.Default
+// defaultOf is the default of n, or of the schema its $ref names.
+func defaultOf(n *compiled) (any, bool) {
+	if !n.hasDefault && n.ref != nil {
+		return n.ref.defaultVal, n.ref.hasDefault
 	}
-	return s.Default
+	return n.defaultVal, n.hasDefault
 }
 
 func deepCopy(v any) any {
@@ -107,64 +109,4 @@ func deepCopy(v any) any {
 		return a
 	}
 	return v
-}
-
-// walkCompiled calls f once on every schema reachable from s.
-func walkCompiled(s *sv.Schema, f func(*sv.Schema)) {
-	seen := map[*sv.Schema]bool{}
-	var walk func(*sv.Schema)
-	walk = func(s *sv.Schema) {
-		if s == nil || seen[s] {
-			return
-		}
-		seen[s] = true
-		f(s)
-		for _, x := range []*sv.Schema{s.Ref, s.RecursiveRef, s.Not, s.If, s.Then, s.Else,
-			s.PropertyNames, s.UnevaluatedProperties, s.Contains, s.Items2020,
-			s.UnevaluatedItems, s.ContentSchema} {
-			walk(x)
-		}
-		if s.DynamicRef != nil {
-			walk(s.DynamicRef.Ref)
-		}
-		for _, list := range [][]*sv.Schema{s.AllOf, s.AnyOf, s.OneOf, s.PrefixItems} {
-			for _, x := range list {
-				walk(x)
-			}
-		}
-		for _, x := range s.Properties {
-			walk(x)
-		}
-		for _, x := range s.PatternProperties {
-			walk(x)
-		}
-		for _, x := range s.DependentSchemas {
-			walk(x)
-		}
-		for _, d := range s.Dependencies {
-			if x, ok := d.(*sv.Schema); ok {
-				walk(x)
-			}
-		}
-		for _, a := range []any{s.AdditionalProperties, s.Items, s.AdditionalItems} {
-			switch a := a.(type) {
-			case *sv.Schema:
-				walk(a)
-			case []*sv.Schema:
-				for _, x := range a {
-					walk(x)
-				}
-			}
-		}
-	}
-	walk(s)
-}
-
-// describeErr renders a validation error of v as the summary of its issues.
-func describeErr(err error, v any) string {
-	var ve *sv.ValidationError
-	if !errors.As(err, &ve) {
-		return err.Error()
-	}
-	return Summary(issuesOf(ve, v))
 }

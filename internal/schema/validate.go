@@ -6,17 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/big"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	sv "github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // Issue is one reason a value does not match its schema. Tool dispatch sends
@@ -39,89 +34,159 @@ type Issue struct {
 
 // Validator checks JSON values against one schema and reports every issue.
 // Build it once per schema (at tool registration) and share it: it is safe
-// for concurrent use.
+// for concurrent use, and holds only the compiled form of the schema (see
+// compile.go), not the caller's.
 type Validator struct {
-	// compiled is the schema as written. It applies defaults, checks them,
-	// and validates when bounded cannot.
-	compiled *sv.Schema
-	// bounded validates with the loops over array items and object
-	// properties under our control, so that they stop at MaxIssues; nil
-	// when the schema uses a keyword the bounded walk does not support
-	// (see rewriteDoc) or has nothing to loop over.
-	bounded     *boundedSchema
-	unbounded   bool // the schema has loops the bounded walk does not control
+	root *compiled
+	// unbounded: the schema has loops the walk does not order, so that
+	// they never stop early (see Bounded).
+	unbounded   bool
+	cyclic      bool // some schema reaches itself through $ref
 	hasDefaults bool
-	// nullAbsent holds the schemas of the optional properties that refuse
-	// null: CheckJSON takes a null there as the property left out (see
-	// dropNulls). Empty when there is none.
-	nullAbsent map[*sv.Schema]bool
+	// nullAbsent: some optional property refuses null, which CheckJSON
+	// then takes as the property left out (see dropNulls).
+	nullAbsent bool
 }
 
-// resourceURL is where the compiled schema lives; it names no real location.
-const resourceURL = "mem://mcpcore/schema.json"
-
 // NewValidator compiles s for validation. It fails when s is not a valid
-// 2020-12 schema (it is checked against the meta-schema), when it refers to a
-// schema outside itself (nothing is loaded from the network or the file
-// system), or when a declared default does not match its own schema. s is
-// not retained: later changes to it do not affect the Validator.
+// 2020-12 schema (an unknown type, a negative length, a pattern that is no
+// RE2 regular expression, …), when it refers to a schema outside itself
+// (nothing is loaded from the network or the file system), or when a
+// declared default does not match its own schema. s is not retained: later
+// changes to it do not affect the Validator.
 func NewValidator(s *jsonschema.Schema) (*Validator, error) {
 	if s == nil {
 		return nil, errors.New("schema: NewValidator: nil schema")
 	}
-	b, err := json.Marshal(s)
-	if err != nil {
-		return nil, fmt.Errorf("schema: marshalling schema: %w", err)
-	}
-	doc, err := sv.UnmarshalJSON(bytes.NewReader(b))
-	if err != nil {
-		return nil, fmt.Errorf("schema: decoding schema: %w", err)
-	}
-	c := sv.NewCompiler()
-	c.DefaultDraft(sv.Draft2020)
-	c.UseLoader(refuseLoader{})
-	if err := c.AddResource(resourceURL, doc); err != nil {
-		return nil, fmt.Errorf("schema: %w", err)
-	}
-	compiled, err := c.Compile(resourceURL)
+	c, root, err := compile(s)
 	if err != nil {
 		return nil, fmt.Errorf("schema: compiling schema: %w", err)
 	}
-	v := &Validator{compiled: compiled}
-	var bad error
-	walkCompiled(compiled, func(sub *sv.Schema) {
-		for name, ps := range sub.Properties {
-			if !slices.Contains(sub.Required, name) && ps.Validate(nil) != nil {
-				if v.nullAbsent == nil {
-					v.nullAbsent = map[*sv.Schema]bool{}
-				}
-				v.nullAbsent[ps] = true
+	v := &Validator{root: root, unbounded: c.unbounded, hasDefaults: c.defaults}
+	v.cyclic = hasCycle(root)
+	for _, n := range sortedNodes(c.nodes) {
+		for i := range n.props {
+			p := &n.props[i]
+			if !p.required && !v.valid(p.node, nil) {
+				p.nullAbsent, v.nullAbsent = true, true
 			}
 		}
-		if sub.Default != nil {
-			v.hasDefaults = true
-			if err := sub.Validate(*sub.Default); err != nil && bad == nil {
-				bad = fmt.Errorf("schema: the default at %s does not match its schema: %s",
-					strings.TrimPrefix(sub.Location, resourceURL), describeErr(err, *sub.Default))
-			}
-		}
-	})
-	if bad != nil {
-		return nil, bad
 	}
-	if v.bounded, v.unbounded, err = newBoundedSchema(doc); err != nil {
-		return nil, err
+	for _, n := range sortedNodes(c.nodes) {
+		if n.hasDefault {
+			if issues := v.issuesOf(n, n.defaultVal); issues != nil {
+				return nil, fmt.Errorf("schema: the default at %s does not match its schema: %s", n.loc, Summary(issues))
+			}
+		}
 	}
 	return v, nil
 }
 
-// refuseLoader keeps validation in memory: the meta-schemas are embedded in
-// the validator, and any other schema a $ref names is refused.
-type refuseLoader struct{}
+// sortedNodes lists the compiled nodes by location, so that the first
+// error found is always the same.
+func sortedNodes[K comparable](m map[K]*compiled) []*compiled {
+	out := make([]*compiled, 0, len(m))
+	for _, n := range m {
+		out = append(out, n)
+	}
+	slices.SortFunc(out, func(a, b *compiled) int { return strings.Compare(a.loc, b.loc) })
+	return out
+}
 
-// Load refuses every URL.
-func (refuseLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("refusing to load %s: only in-memory schemas are allowed", url)
+// hasCycle reports whether some node applies itself to the same value
+// through a chain of $ref, allOf, anyOf, … (without descending into a
+// property or an item). Only then does the walk watch for loops.
+func hasCycle(root *compiled) bool {
+	const (
+		unseen = iota
+		active
+		done
+	)
+	state := map[*compiled]int{}
+	var inPlace func(*compiled) bool
+	visit := func(n *compiled) bool {
+		if n == nil || state[n] == done {
+			return false
+		}
+		if state[n] == active {
+			return true
+		}
+		state[n] = active
+		if inPlace(n) {
+			return true
+		}
+		state[n] = done
+		return false
+	}
+	inPlace = func(n *compiled) bool {
+		for _, x := range append(append(append([]*compiled{n.ref, n.dynamicRef, n.not, n.ifN, n.then, n.elseN}, n.allOf...), n.anyOf...), n.oneOf...) {
+			if visit(x) {
+				return true
+			}
+		}
+		for _, d := range n.dependentSchemas {
+			if visit(d.node) {
+				return true
+			}
+		}
+		return false
+	}
+	// Children start chains of their own.
+	seen := map[*compiled]bool{}
+	var all func(*compiled) bool
+	all = func(n *compiled) bool {
+		if n == nil || seen[n] {
+			return false
+		}
+		seen[n] = true
+		if visit(n) {
+			return true
+		}
+		for _, x := range children(n) {
+			if all(x) {
+				return true
+			}
+		}
+		return false
+	}
+	return all(root)
+}
+
+// children lists every node n refers to.
+func children(n *compiled) []*compiled {
+	out := []*compiled{n.ref, n.dynamicRef, n.items, n.contains, n.unevaluatedItems, n.additional,
+		n.propertyNames, n.unevaluatedProperties, n.not, n.ifN, n.then, n.elseN}
+	out = append(out, n.prefixItems...)
+	out = append(out, n.allOf...)
+	out = append(out, n.anyOf...)
+	out = append(out, n.oneOf...)
+	for _, p := range n.props {
+		out = append(out, p.node)
+	}
+	for _, p := range n.patternProps {
+		out = append(out, p.node)
+	}
+	for _, d := range n.dependentSchemas {
+		out = append(out, d.node)
+	}
+	return out
+}
+
+// valid reports whether inst, a decoded JSON value, matches n.
+func (v *Validator) valid(n *compiled, inst any) bool {
+	w := walker{v: v}
+	return w.eval(n, inst, nil)
+}
+
+// issuesOf lists every issue of inst against n, unbounded: use it only
+// where the value is known to be small (a schema's own default).
+func (v *Validator) issuesOf(n *compiled, inst any) []Issue {
+	if v.valid(n, inst) {
+		return nil
+	}
+	w := walker{v: v, report: true, sink: newSink(-1, 0)}
+	w.eval(n, inst, nil)
+	return sortIssues(w.sink.issues)
 }
 
 // Validate returns the issues of [Validator.Check]: the first MaxIssues ways
@@ -148,8 +213,7 @@ func (v *Validator) Validate(instance any) []Issue {
 // non-boolean unevaluatedProperties or unevaluatedItems, or a draft other
 // than 2020-12 is validated in full, its list capped all the same. A value
 // nested more than MaxDepth levels deep fails with one issue without being
-// validated, because the validator's cost grows with the square of the
-// depth.
+// validated.
 func (v *Validator) Check(instance any) Result {
 	depth, isJSON := jsonDepth(instance, 0)
 	if !isJSON {
@@ -158,7 +222,7 @@ func (v *Validator) Check(instance any) Result {
 			return single("value cannot be encoded as JSON: "+err.Error(), "type")
 		}
 		if depth = rawDepth(b); depth <= MaxDepth {
-			if instance, err = sv.UnmarshalJSON(bytes.NewReader(b)); err != nil {
+			if instance, err = decodeJSON(b); err != nil {
 				return single("value cannot be encoded as JSON: "+err.Error(), "type")
 			}
 		}
@@ -169,22 +233,22 @@ func (v *Validator) Check(instance any) Result {
 	return v.check(instance)
 }
 
-// check validates inst, a decoded JSON value at most MaxDepth levels deep.
+// check validates inst, a decoded JSON value at most MaxDepth levels deep:
+// a validity walk first, which allocates nothing, and the report walk only
+// when it fails.
 func (v *Validator) check(inst any) Result {
-	var err error
-	if v.bounded != nil {
-		err = v.bounded.validate(inst, v.compiled)
-	} else {
-		err = v.compiled.Validate(inst)
-	}
-	if err == nil {
+	if v.valid(v.root, inst) {
 		return Result{}
 	}
-	var ve *sv.ValidationError
-	if !errors.As(err, &ve) {
-		return single(err.Error(), "")
-	}
-	return resultOf(ve, inst)
+	return v.reportOf(inst, MaxIssues)
+}
+
+// reportOf walks inst in report mode, keeping keep issues (-1: all, and
+// no loop stops).
+func (v *Validator) reportOf(inst any, keep int) Result {
+	w := walker{v: v, report: true, sink: newSink(keep, 0), stops: keep >= 0 && !v.unbounded}
+	w.eval(v.root, inst, nil)
+	return w.sink.result()
 }
 
 // single is the result of one issue at the root.
@@ -197,35 +261,6 @@ func tooDeep() Result {
 	return single(fmt.Sprintf("value is nested more than %d levels deep", MaxDepth), "")
 }
 
-// issuesOf lists every leaf failure of ve, sorted and without duplicates.
-// It is unbounded: use it only where the tree is known to be small (a
-// schema's own default), and resultOf elsewhere.
-func issuesOf(ve *sv.ValidationError, instance any) []Issue {
-	c := collector{root: instance, keep: -1}
-	c.collect(ve)
-	if len(c.issues) == 0 { // not expected: every failure has a leaf
-		return []Issue{{Path: []any{}, Message: "value does not match the schema", Keyword: ""}}
-	}
-	return sortIssues(c.issues)
-}
-
-// resultOf turns the error tree of a failed validation into its Result.
-func resultOf(ve *sv.ValidationError, instance any) Result {
-	c := collector{root: instance, keep: MaxIssues}
-	c.collect(ve)
-	if len(c.issues) == 0 { // not expected: every failure has a leaf
-		return single("value does not match the schema", "")
-	}
-	return shape(sortIssues(c.issues), c.dropped, c.stopped)
-}
-
-// sortIssues sorts issues in place and removes duplicates, which appear
-// when two parts of a schema check the same thing.
-func sortIssues(issues []Issue) []Issue {
-	slices.SortFunc(issues, compareIssues)
-	return slices.CompactFunc(issues, func(a, b Issue) bool { return compareIssues(a, b) == 0 })
-}
-
 // applyDefaults fills in, in place, the schema's defaults for absent
 // properties of instance, a decoded JSON value, so that a handler sees
 // {"fail": true} when the schema says `"fail": {"type": "boolean",
@@ -236,7 +271,7 @@ func sortIssues(issues []Issue) []Issue {
 // required property. Defaults are copied, never shared between instances.
 func (v *Validator) applyDefaults(instance any) {
 	if v.hasDefaults {
-		fillDefaults(v.compiled, instance, 0)
+		fillDefaults(v.root, instance, 0)
 	}
 }
 
@@ -282,11 +317,11 @@ func (v *Validator) CheckJSON(data []byte) (json.RawMessage, Result, error) {
 		// its own (10,000 levels) and would report a syntax error.
 		return nil, tooDeep(), nil
 	}
-	value, err := sv.UnmarshalJSON(bytes.NewReader(data))
+	value, err := decodeJSON(data)
 	if err != nil {
 		return nil, Result{}, fmt.Errorf("schema: decoding JSON: %w", err)
 	}
-	dropped := len(v.nullAbsent) > 0 && dropNulls(v.compiled, value, v.nullAbsent, 0)
+	dropped := v.nullAbsent && dropNulls(v.root, value, 0)
 	v.applyDefaults(value)
 	if res := v.check(value); !res.Valid() {
 		return nil, res, nil
@@ -339,273 +374,6 @@ func compareSegments(a, b any) int {
 	return strings.Compare(as, bs)
 }
 
-// collector turns a santhosh ValidationError tree into leaf issues.
-type collector struct {
-	root any
-	// keep bounds the memory of a collection: issues beyond the first keep
-	// (in order) are counted in dropped, not kept; -1 keeps them all.
-	keep    int
-	issues  []Issue
-	dropped int
-	// stopped records that a bounded loop stopped early (see stopKind).
-	stopped bool
-	// counting makes the collector count its issues in n without building
-	// them: the bounded loops weigh each failed element this way, by the
-	// same rules that list its issues.
-	counting bool
-	n        int
-}
-
-func (c *collector) add(loc []string, extra string, keyword, msg string) {
-	if c.counting {
-		c.n++
-		return
-	}
-	p := c.path(loc)
-	if extra != "" {
-		p = append(p, extra)
-	}
-	c.issues = append(c.issues, Issue{Path: p, Message: msg, Keyword: keyword})
-	if c.keep >= 0 && len(c.issues) >= 4*max(c.keep, 1) {
-		c.trim()
-	}
-}
-
-// trim sorts the issues and keeps the first c.keep: the ones it drops can
-// never be among the first c.keep of the whole list, so memory stays
-// bounded when one error lists a million keys. Trimming at four times
-// c.keep keeps the sorting cost per issue logarithmic.
-func (c *collector) trim() {
-	c.issues = sortIssues(c.issues)
-	if len(c.issues) > c.keep {
-		c.dropped += len(c.issues) - c.keep
-		clear(c.issues[c.keep:])
-		c.issues = c.issues[:c.keep]
-	}
-}
-
-// path converts an instance location to path segments, telling array indices
-// from property names by walking the instance.
-func (c *collector) path(loc []string) []any {
-	p := make([]any, 0, len(loc)+1)
-	cur := c.root
-	for _, tok := range loc {
-		switch v := cur.(type) {
-		case []any:
-			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(v) {
-				p = append(p, i)
-				cur = v[i]
-				continue
-			}
-		case map[string]any:
-			p = append(p, tok)
-			cur = v[tok]
-			continue
-		}
-		p = append(p, tok)
-		cur = nil
-	}
-	return p
-}
-
-func (c *collector) collect(e *sv.ValidationError) {
-	loc := e.InstanceLocation
-	switch k := e.ErrorKind.(type) {
-	case nil:
-		// A failure found where only validity mattered (inside not, if):
-		// the validator records no detail; it stands for one issue.
-		c.add(loc, "", "", "value does not match the schema")
-	case *stopKind:
-		c.stopped = true
-	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
-		for _, cause := range e.Causes {
-			c.collect(cause)
-		}
-	case *kind.AnyOf:
-		c.union(e, "anyOf")
-	case *kind.OneOf:
-		if len(k.Subschemas) == 0 {
-			c.union(e, "oneOf")
-			return
-		}
-		c.add(loc, "", "oneOf", "value matches more than one of the allowed alternatives")
-	case *kind.Required:
-		if c.counting {
-			c.n += len(k.Missing)
-			return
-		}
-		for _, m := range k.Missing {
-			c.add(loc, m, "required", fmt.Sprintf("missing required property %q", m))
-		}
-	case *kind.DependentRequired:
-		for _, m := range k.Missing {
-			c.add(loc, m, "dependentRequired", fmt.Sprintf("missing property %q, required when %q is present", m, k.Prop))
-		}
-	case *kind.Dependency:
-		for _, m := range k.Missing {
-			c.add(loc, m, "dependencies", fmt.Sprintf("missing property %q, required when %q is present", m, k.Prop))
-		}
-	case *kind.AdditionalProperties:
-		if c.counting {
-			c.n += len(k.Properties)
-			return
-		}
-		props := slices.Sorted(slices.Values(k.Properties))
-		for _, p := range props {
-			c.add(loc, "", "additionalProperties", fmt.Sprintf("unrecognized key %q", p))
-		}
-	case *kind.FalseSchema:
-		// unevaluatedProperties: false (see Strict) fails each extra
-		// property with the schema false, located at the property.
-		for _, kw := range []string{"unevaluatedProperties", "additionalProperties"} {
-			if strings.HasSuffix(e.SchemaURL, "/"+kw) && len(loc) > 0 {
-				c.add(loc[:len(loc)-1], "", kw, fmt.Sprintf("unrecognized key %q", loc[len(loc)-1]))
-				return
-			}
-		}
-		c.add(loc, "", "false", "value not allowed here")
-	default:
-		if c.counting {
-			c.n++
-			return
-		}
-		c.add(loc, "", keywordOf(e.ErrorKind), describe(e.ErrorKind))
-	}
-}
-
-// union reports a failed anyOf/oneOf. Alternatives that fail only because
-// the value has the wrong type are discarded (a nullable object is
-// anyOf[null, object]; a string sent there is one type error, not two); if
-// one alternative is left its issues are the union's, otherwise the value
-// matches none, said once.
-func (c *collector) union(e *sv.ValidationError, keyword string) {
-	var left []*sv.ValidationError
-	var want []string
-	got := ""
-	for _, cause := range e.Causes {
-		if w, g, ok := typeOnly(cause, e.InstanceLocation); ok {
-			want = append(want, w...)
-			got = g
-			continue
-		}
-		left = append(left, cause)
-	}
-	switch {
-	case len(left) == 1:
-		c.collect(left[0])
-	case c.counting:
-		c.n++
-	case len(left) == 0:
-		c.add(e.InstanceLocation, "", "type", typeMessage(want, got))
-	default:
-		c.add(e.InstanceLocation, "", keyword, fmt.Sprintf("value matches none of the %d allowed alternatives", len(e.Causes)))
-	}
-}
-
-// typeOnly reports whether e fails only on "type" at loc, and with which
-// expected and received types.
-func typeOnly(e *sv.ValidationError, loc []string) (want []string, got string, ok bool) {
-	switch k := e.ErrorKind.(type) {
-	case *kind.Type:
-		return k.Want, k.Got, slices.Equal(e.InstanceLocation, loc)
-	case *kind.Schema, *kind.Group, *kind.Reference, *kind.AllOf:
-		if len(e.Causes) == 0 {
-			return nil, "", false
-		}
-		for _, cause := range e.Causes {
-			w, g, ok := typeOnly(cause, loc)
-			if !ok {
-				return nil, "", false
-			}
-			want, got = append(want, w...), g
-		}
-		return want, got, true
-	}
-	return nil, "", false
-}
-
-// keywordOf names the keyword of a leaf error kind.
-func keywordOf(k sv.ErrorKind) string {
-	switch k.(type) {
-	case *kind.Not:
-		return "not"
-	case *kind.InvalidJsonValue:
-		return "type"
-	case *kind.RefCycle:
-		return "$ref"
-	}
-	if kp := k.KeywordPath(); len(kp) > 0 {
-		return kp[0]
-	}
-	return ""
-}
-
-var printer = message.NewPrinter(language.English)
-
-// describe renders the message of a leaf error kind.
-func describe(k sv.ErrorKind) string {
-	switch k := k.(type) {
-	case *kind.Type:
-		return typeMessage(k.Want, k.Got)
-	case *kind.Enum:
-		const maxShown = 10
-		vals := make([]string, 0, min(len(k.Want), maxShown))
-		for i, w := range k.Want {
-			if i == maxShown {
-				vals = append(vals, "…")
-				break
-			}
-			vals = append(vals, show(w))
-		}
-		return fmt.Sprintf("expected one of %s, received %s", strings.Join(vals, ", "), show(k.Got))
-	case *kind.Const:
-		return fmt.Sprintf("expected %s, received %s", show(k.Want), show(k.Got))
-	case *kind.Format:
-		return fmt.Sprintf("expected a string in format %q", k.Want)
-	case *kind.Pattern:
-		return fmt.Sprintf("expected a string matching the pattern %s", show(k.Want))
-	case *kind.MinLength:
-		return fmt.Sprintf("expected a string of at least %s, received %d", plural(k.Want, "character"), k.Got)
-	case *kind.MaxLength:
-		return fmt.Sprintf("expected a string of at most %s, received %d", plural(k.Want, "character"), k.Got)
-	case *kind.MinItems:
-		return fmt.Sprintf("expected an array of at least %s, received %d", plural(k.Want, "item"), k.Got)
-	case *kind.MaxItems:
-		return fmt.Sprintf("expected an array of at most %s, received %d", plural(k.Want, "item"), k.Got)
-	case *kind.AdditionalItems:
-		return fmt.Sprintf("too many items: %d more than allowed", k.Count)
-	case *kind.UniqueItems:
-		return fmt.Sprintf("expected unique items, items %d and %d are equal", k.Duplicates[0], k.Duplicates[1])
-	case *kind.MinProperties:
-		return fmt.Sprintf("expected an object with at least %s, received %d", plural(k.Want, "property"), k.Got)
-	case *kind.MaxProperties:
-		return fmt.Sprintf("expected an object with at most %s, received %d", plural(k.Want, "property"), k.Got)
-	case *kind.Minimum:
-		return fmt.Sprintf("expected a number >= %s, received %s", rat(k.Want), rat(k.Got))
-	case *kind.Maximum:
-		return fmt.Sprintf("expected a number <= %s, received %s", rat(k.Want), rat(k.Got))
-	case *kind.ExclusiveMinimum:
-		return fmt.Sprintf("expected a number > %s, received %s", rat(k.Want), rat(k.Got))
-	case *kind.ExclusiveMaximum:
-		return fmt.Sprintf("expected a number < %s, received %s", rat(k.Want), rat(k.Got))
-	case *kind.MultipleOf:
-		return fmt.Sprintf("expected a multiple of %s, received %s", rat(k.Want), rat(k.Got))
-	case *kind.Contains:
-		return "expected the array to contain at least one matching item"
-	case *kind.MinContains:
-		return fmt.Sprintf("expected at least %s, received %d", plural(k.Want, "matching item"), len(k.Got))
-	case *kind.MaxContains:
-		return fmt.Sprintf("expected at most %s, received %d", plural(k.Want, "matching item"), len(k.Got))
-	case *kind.PropertyNames:
-		return fmt.Sprintf("invalid property name %q", k.Property)
-	case *kind.Not:
-		return "value matches a schema it must not match"
-	case *kind.InvalidJsonValue:
-		return fmt.Sprintf("value of Go type %T is not JSON", k.Value)
-	}
-	return k.LocalizedString(printer)
-}
-
 // typeMessage is `expected <types>, received <type>`, null listed last.
 func typeMessage(want []string, got string) string {
 	w := slices.Clone(want)
@@ -633,19 +401,6 @@ func plural(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
-// rat renders a number as JSON would: integers exactly, others as the
-// shortest float.
-func rat(r *big.Rat) string {
-	if r == nil {
-		return "?"
-	}
-	if r.IsInt() {
-		return r.Num().String()
-	}
-	f, _ := r.Float64()
-	return strconv.FormatFloat(f, 'g', -1, 64)
-}
-
 // show renders a value as JSON, shortened to keep messages one-line.
 func show(v any) string {
 	b, err := json.Marshal(v)
@@ -660,32 +415,25 @@ func show(v any) string {
 	return string(r[:maxRunes]) + "…"
 }
 
-// Bounded reports whether the validator bounds its work for any value (see
-// bounded.go). Schemas inferred from Go types always are; a hand-written
-// schema that uses a keyword the bounded walk does not cover
-// (patternProperties, propertyNames, contains, dependentSchemas, a
-// non-boolean unevaluatedProperties, another draft's $schema) is not.
+// Bounded reports whether the validator bounds its work for any value:
+// its loops stop at MaxIssues. Schemas inferred from Go types always do; a
+// hand-written schema that uses a keyword whose loop the walk does not
+// order (patternProperties, propertyNames, contains, dependentSchemas,
+// dependencies, a non-boolean unevaluatedProperties or unevaluatedItems,
+// another draft's $schema) is validated in full.
 func (v *Validator) Bounded() bool { return !v.unbounded }
 
 // Loops reports a schema that cannot validate even an empty object because
 // its references go round in a circle ({"allOf": [{"$ref": "#"}]}), which
 // would otherwise fail every call as if the input were at fault.
 func (v *Validator) Loops() error {
-	err := v.compiled.Validate(map[string]any{})
-	var ve *sv.ValidationError
-	if !errors.As(err, &ve) {
+	if !v.cyclic {
 		return nil
 	}
-	var cycle error
-	var walk func(*sv.ValidationError)
-	walk = func(e *sv.ValidationError) {
-		if k, ok := e.ErrorKind.(*kind.RefCycle); ok && cycle == nil {
-			cycle = fmt.Errorf("schema: its references loop: %s and %s resolve to each other", k.KeywordLocation1, k.KeywordLocation2)
-		}
-		for _, c := range e.Causes {
-			walk(c)
-		}
+	w := walker{v: v}
+	w.eval(v.root, map[string]any{}, nil)
+	if w.cycle == "" {
+		return nil
 	}
-	walk(ve)
-	return cycle
+	return fmt.Errorf("schema: its references loop: %s", w.cycle)
 }

@@ -1,0 +1,927 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"hash/maphash"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// The walk.
+//
+// One walk validates a value against a node. It runs in one of two modes:
+//
+//   - validity (report unset): the answer alone, returned at the first
+//     failure without building anything. Check runs it first, so a valid
+//     value, the common case, costs one walk and no allocation;
+//
+//   - report: every issue, in a sink. It follows JSON Schema's evaluation
+//     as the issue list needs it: a failed "type", "const" or "enum" ends
+//     the schema's checks (nothing else is said of a value of the wrong
+//     type); "not" and "if" are walked for validity only; a failed anyOf
+//     or oneOf is judged from its alternatives (see unionFailed).
+//
+// The loops over object properties and array items are ours, so they stop
+// early. They visit children in the order of the issue list (property
+// names sorted, indices ascending) and add each failed child's issues to
+// found; once found reaches MaxIssues, no later child can reach the list,
+// and the loop stops after that failed child (never before a failure, so
+// validity is unchanged), marking the Result as Stopped. found counts only
+// the issues of finished children, which sort before every child not yet
+// visited, so the first MaxIssues issues are exactly those of a full walk
+// for schemas inferred from Go types. A hand-written schema whose loops the
+// walk does not order (patternProperties, propertyNames, contains, …; see
+// Validator.Bounded) is walked in full, its list capped all the same.
+type walker struct {
+	v      *Validator
+	report bool
+	sink   *sink
+	path   []segment
+	found  int
+	stops  bool // the loops may stop early
+	// chain holds the nodes applied in place to the current value (by
+	// $ref, allOf, …), from chainStart on, when the schema has cycles: a
+	// node met twice there loops without consuming input.
+	chain      []*compiled
+	chainStart int
+	cycle      string // the first loop found, for Loops
+}
+
+// segment is one step of the instance path: a property name, or an index
+// when index >= 0.
+type segment struct {
+	name  string
+	index int
+}
+
+// issuePath returns the current path as Issue.Path wants it, with name
+// appended when not empty.
+func (w *walker) issuePath(name string) []any {
+	p := make([]any, len(w.path), len(w.path)+1)
+	for i, s := range w.path {
+		if s.index >= 0 {
+			p[i] = s.index
+		} else {
+			p[i] = s.name
+		}
+	}
+	if name != "" {
+		p = append(p, name)
+	}
+	return p
+}
+
+// fail records an issue at the current path, in report mode.
+func (w *walker) fail(keyword, message string) {
+	if w.report {
+		w.sink.add(Issue{Path: w.issuePath(""), Message: message, Keyword: keyword})
+	}
+}
+
+// failAt records an issue located at the property name of the current
+// object (a missing property).
+func (w *walker) failAt(name, keyword, message string) {
+	if w.report {
+		w.sink.add(Issue{Path: w.issuePath(name), Message: message, Keyword: keyword})
+	}
+}
+
+// valueType is the JSON type of v, 0 when v is no decoded JSON value.
+func valueType(v any) typeSet {
+	switch v.(type) {
+	case nil:
+		return tNull
+	case bool:
+		return tBoolean
+	case map[string]any:
+		return tObject
+	case []any:
+		return tArray
+	case string:
+		return tString
+	case float64, json.Number,
+		int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, float32:
+		// Go numbers reach the walk only in a value built by hand (tests,
+		// Check's callers use decoded JSON): they are numbers all the same.
+		return tNumber
+	}
+	return 0
+}
+
+// eval walks v against n and reports whether it is valid. ev, when not
+// nil, receives the properties and items n evaluates (for unevaluated*).
+func (w *walker) eval(n *compiled, v any, ev *evaluated) bool {
+	if n.never {
+		w.fail("false", "value not allowed here")
+		return false
+	}
+	if w.v.cyclic {
+		for i := len(w.chain) - 1; i >= w.chainStart; i-- {
+			if w.chain[i] == n {
+				if w.cycle == "" {
+					w.cycle = fmt.Sprintf("%s leads back to %s without consuming input", w.chain[len(w.chain)-1].loc, n.loc)
+				}
+				w.fail("$ref", "the schema's references loop: "+w.cycle)
+				return false
+			}
+		}
+		w.chain = append(w.chain, n)
+		defer func() { w.chain = w.chain[:len(w.chain)-1] }()
+	}
+	t := valueType(v)
+	if t == 0 {
+		w.fail("type", fmt.Sprintf("value of Go type %T is not JSON", v))
+		return false
+	}
+	if n.types != 0 && n.types&t == 0 && !(n.types&tInteger != 0 && t == tNumber && isInteger(v)) {
+		if w.report {
+			w.sink.addType(w.issuePath(""), n.typeNames, typeName(t))
+		}
+		return false
+	}
+	if n.hasConst && !equalValues(v, n.constVal) {
+		w.fail("const", fmt.Sprintf("expected %s, received %s", show(n.constVal), show(v)))
+		return false
+	}
+	if n.enum != nil && !slices.ContainsFunc(n.enum, func(e any) bool { return equalValues(v, e) }) {
+		w.fail("enum", enumMessage(n.enum, v))
+		return false
+	}
+	if ev == nil && n.usesUnevaluated() {
+		ev = &evaluated{}
+	}
+	ok := true
+	if n.ref != nil {
+		ok = w.inPlace(n.ref, v, ev)
+		if n.legacyRef || (!ok && !w.report) {
+			return ok
+		}
+	}
+	switch v := v.(type) {
+	case map[string]any:
+		ok = w.object(n, v, ev) && ok
+	case []any:
+		ok = w.array(n, v, ev) && ok
+	case string:
+		ok = w.string(n, v) && ok
+	default:
+		if t == tNumber {
+			ok = w.number(n, v) && ok
+		}
+	}
+	if !ok && !w.report {
+		return false
+	}
+	return w.applicators(n, v, ev) && ok
+}
+
+// inPlace walks v against n, a schema applied to the same value, and
+// merges its evaluated properties and items into ev when it is valid.
+func (w *walker) inPlace(n *compiled, v any, ev *evaluated) bool {
+	if ev == nil {
+		return w.eval(n, v, nil)
+	}
+	var sub evaluated
+	ok := w.eval(n, v, &sub)
+	if ok {
+		ev.merge(&sub)
+	}
+	return ok
+}
+
+// validOnly walks v against n for validity alone (inside not and if).
+func (w *walker) validOnly(n *compiled, v any, ev *evaluated) bool {
+	report := w.report
+	w.report = false
+	ok := w.inPlace(n, v, ev)
+	w.report = report
+	return ok
+}
+
+// descend walks a child value of the current one, at segment s, and keeps
+// found: whatever the loops below counted, what the child adds to the list
+// is its own issues (an alternative of anyOf may have been discarded, or
+// summed up).
+func (w *walker) descend(n *compiled, v any, s segment) bool {
+	if !w.report {
+		start := w.chainStart
+		w.chainStart = len(w.chain)
+		ok := w.eval(n, v, nil)
+		w.chainStart = start
+		return ok
+	}
+	w.path = append(w.path, s)
+	start := w.chainStart
+	w.chainStart = len(w.chain)
+	before, added := w.found, w.sink.n
+	ok := w.eval(n, v, nil)
+	w.found = before
+	if !ok {
+		w.found += w.sink.n - added
+	}
+	w.chainStart = start
+	w.path = w.path[:len(w.path)-1]
+	return ok
+}
+
+// stop reports, after a failed child, whether its loop must stop: only
+// validity matters, or the list is certain to be full.
+func (w *walker) stop() bool {
+	if !w.report {
+		return true
+	}
+	if w.stops && w.found >= MaxIssues {
+		w.sink.stopped = true
+		return true
+	}
+	return false
+}
+
+func (w *walker) object(n *compiled, obj map[string]any, ev *evaluated) bool {
+	ok := true
+	if n.minProperties >= 0 && len(obj) < n.minProperties {
+		w.fail("minProperties", fmt.Sprintf("expected an object with at least %s, received %d", plural(n.minProperties, "property"), len(obj)))
+		ok = false
+	}
+	if n.maxProperties >= 0 && len(obj) > n.maxProperties {
+		w.fail("maxProperties", fmt.Sprintf("expected an object with at most %s, received %d", plural(n.maxProperties, "property"), len(obj)))
+		ok = false
+	}
+	if !ok && !w.report {
+		return false
+	}
+	if w.report {
+		for _, name := range n.required {
+			if _, has := obj[name]; !has {
+				w.failAt(name, "required", requiredMessage(name))
+				ok = false
+			}
+		}
+		ok = w.propertiesReport(n, obj, ev) && ok
+	} else if !w.properties(n, obj, ev) {
+		return false
+	}
+	for _, d := range n.dependentRequired {
+		if _, has := obj[d.name]; !has {
+			continue
+		}
+		for _, m := range d.required {
+			if _, has := obj[m]; !has {
+				w.failAt(m, d.keyword, fmt.Sprintf("missing property %q, required when %q is present", m, d.name))
+				ok = false
+				if !w.report {
+					return false
+				}
+			}
+		}
+	}
+	if n.propertyNames != nil {
+		for _, k := range sortedKeys(obj, w.report) {
+			if !w.validOnly(n.propertyNames, k, nil) {
+				w.fail("propertyNames", fmt.Sprintf("invalid property name %q", k))
+				ok = false
+				if !w.report {
+					return false
+				}
+			}
+		}
+	}
+	for _, d := range n.dependentSchemas {
+		if _, has := obj[d.name]; has && !w.inPlace(d.node, obj, ev) {
+			ok = false
+			if !w.report {
+				return false
+			}
+		}
+	}
+	return ok
+}
+
+// properties is the validity walk of properties, patternProperties and
+// additionalProperties: declared properties by lookup, and the other keys,
+// when some keyword applies to them, in map order.
+func (w *walker) properties(n *compiled, obj map[string]any, ev *evaluated) bool {
+	present := 0
+	for i := range n.props {
+		p := &n.props[i]
+		val, has := obj[p.name]
+		if !has {
+			if p.required {
+				return false
+			}
+			continue
+		}
+		present++
+		if !w.descend(p.node, val, segment{}) {
+			return false
+		}
+		ev.markProp(p.name)
+	}
+	for _, r := range n.reqOnly {
+		if _, has := obj[r]; !has {
+			return false
+		}
+	}
+	if len(n.patternProps) == 0 && (present == len(obj) || n.additional == nil) {
+		return true
+	}
+	for k, val := range obj {
+		declared := n.prop(k) != nil
+		matched := declared
+		for _, pp := range n.patternProps {
+			if pp.re.MatchString(k) {
+				matched = true
+				if !w.descend(pp.node, val, segment{}) {
+					return false
+				}
+			}
+		}
+		if !matched && n.additional != nil {
+			matched = true
+			if !w.descend(n.additional, val, segment{}) {
+				return false
+			}
+		}
+		if matched {
+			ev.markProp(k)
+		}
+	}
+	return true
+}
+
+// propertiesReport is the report walk of the same keywords, in the order
+// of the issue list, stopping early (see walker). The keys that
+// additionalProperties false refuses are listed first, all of them: their
+// issues sit at the object, before those of any child.
+func (w *walker) propertiesReport(n *compiled, obj map[string]any, ev *evaluated) bool {
+	ok := true
+	var extras []string
+	present := 0
+	for i := range n.props {
+		if _, has := obj[n.props[i].name]; has {
+			present++
+		}
+	}
+	if present < len(obj) {
+		extras = make([]string, 0, len(obj)-present)
+		for k := range obj {
+			if n.prop(k) == nil {
+				extras = append(extras, k)
+			}
+		}
+		slices.Sort(extras)
+	}
+	if n.additional != nil && n.additional.never {
+		kept := extras[:0]
+		for _, k := range extras {
+			if matchesPattern(n, k) {
+				kept = append(kept, k)
+				continue
+			}
+			w.fail("additionalProperties", unrecognizedMessage(k))
+			ev.markProp(k)
+			ok = false
+		}
+		extras = kept
+	}
+	// Merge the declared properties and the other keys, both sorted.
+	i, j := 0, 0
+	for i < len(n.props) || j < len(extras) {
+		var name string
+		var declared *compiled
+		if j == len(extras) || (i < len(n.props) && n.props[i].name < extras[j]) {
+			name, declared = n.props[i].name, n.props[i].node
+			i++
+		} else {
+			name = extras[j]
+			j++
+		}
+		val, has := obj[name]
+		if !has {
+			continue
+		}
+		applied, childOK := false, true
+		if declared != nil {
+			applied = true
+			childOK = w.descend(declared, val, segment{name: name, index: -1})
+		}
+		for _, pp := range n.patternProps {
+			if pp.re.MatchString(name) {
+				applied = true
+				childOK = w.descend(pp.node, val, segment{name: name, index: -1}) && childOK
+			}
+		}
+		if !applied && n.additional != nil {
+			applied = true
+			childOK = w.descend(n.additional, val, segment{name: name, index: -1})
+		}
+		if applied {
+			ev.markProp(name)
+		}
+		if !childOK {
+			ok = false
+			if w.stop() {
+				if ev != nil {
+					for _, p := range n.props[i:] {
+						ev.markProp(p.name)
+					}
+					if n.additional != nil {
+						for _, k := range extras[j:] {
+							ev.markProp(k)
+						}
+					}
+				}
+				break
+			}
+		}
+	}
+	return ok
+}
+
+func matchesPattern(n *compiled, k string) bool {
+	for _, pp := range n.patternProps {
+		if pp.re.MatchString(k) {
+			return true
+		}
+	}
+	return false
+}
+
+// sortedKeys returns the keys of obj, sorted when sorted is set.
+func sortedKeys(obj map[string]any, sorted bool) []string {
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	if sorted {
+		slices.Sort(keys)
+	}
+	return keys
+}
+
+func (w *walker) array(n *compiled, arr []any, ev *evaluated) bool {
+	ok := true
+	if n.minItems >= 0 && len(arr) < n.minItems {
+		w.fail("minItems", fmt.Sprintf("expected an array of at least %s, received %d", plural(n.minItems, "item"), len(arr)))
+		ok = false
+	}
+	if n.maxItems >= 0 && len(arr) > n.maxItems {
+		w.fail("maxItems", fmt.Sprintf("expected an array of at most %s, received %d", plural(n.maxItems, "item"), len(arr)))
+		ok = false
+	}
+	if n.uniqueItems && len(arr) > 1 {
+		if i, j := duplicates(arr); i >= 0 {
+			w.fail("uniqueItems", fmt.Sprintf("expected unique items, items %d and %d are equal", i, j))
+			ok = false
+		}
+	}
+	if !ok && !w.report {
+		return false
+	}
+	prefix := min(len(n.prefixItems), len(arr))
+	for i := range prefix {
+		if !w.descend(n.prefixItems[i], arr[i], segment{index: i}) {
+			ok = false
+			if !w.report {
+				return false
+			}
+		}
+	}
+	ev.markItems(prefix)
+	if n.items != nil && prefix < len(arr) {
+		if n.legacyItems && n.items.never {
+			w.fail("additionalItems", fmt.Sprintf("too many items: %d more than allowed", len(arr)-prefix))
+			if !w.report {
+				return false
+			}
+			ok = false
+		}
+		for i := prefix; i < len(arr) && !(n.legacyItems && n.items.never); i++ {
+			if !w.descend(n.items, arr[i], segment{index: i}) {
+				ok = false
+				if w.stop() {
+					break
+				}
+			}
+		}
+		ev.markItems(len(arr))
+	}
+	if n.contains != nil {
+		matched := 0
+		for i, item := range arr {
+			if w.validOnly(n.contains, item, nil) {
+				matched++
+				ev.markItem(i)
+			}
+		}
+		switch {
+		case n.minContains >= 0 && matched < n.minContains:
+			w.fail("minContains", fmt.Sprintf("expected at least %s, received %d", plural(n.minContains, "matching item"), matched))
+			ok = false
+		case n.minContains < 0 && matched == 0:
+			w.fail("contains", "expected the array to contain at least one matching item")
+			ok = false
+		}
+		if n.maxContains >= 0 && matched > n.maxContains {
+			w.fail("maxContains", fmt.Sprintf("expected at most %s, received %d", plural(n.maxContains, "matching item"), matched))
+			ok = false
+		}
+	}
+	return ok
+}
+
+func (w *walker) string(n *compiled, s string) bool {
+	ok := true
+	if n.minLength >= 0 || n.maxLength >= 0 {
+		l := utf8.RuneCountInString(s)
+		if n.minLength >= 0 && l < n.minLength {
+			w.fail("minLength", fmt.Sprintf("expected a string of at least %s, received %d", plural(n.minLength, "character"), l))
+			ok = false
+		}
+		if n.maxLength >= 0 && l > n.maxLength {
+			w.fail("maxLength", fmt.Sprintf("expected a string of at most %s, received %d", plural(n.maxLength, "character"), l))
+			ok = false
+		}
+	}
+	if n.pattern != nil && (ok || w.report) && !n.pattern.MatchString(s) {
+		w.fail("pattern", "expected a string matching the pattern "+show(n.pattern.String()))
+		ok = false
+	}
+	return ok
+}
+
+func (w *walker) number(n *compiled, v any) bool {
+	ok := true
+	check := func(b *bound, failed func(int) bool, keyword, op string) {
+		if b != nil && (ok || w.report) && failed(compareBound(v, b)) {
+			w.fail(keyword, fmt.Sprintf("expected a number %s %s, received %s", op, formatNumber(b), formatNumber(v)))
+			ok = false
+		}
+	}
+	check(n.minimum, func(c int) bool { return c < 0 }, "minimum", ">=")
+	check(n.maximum, func(c int) bool { return c > 0 }, "maximum", "<=")
+	check(n.exclusiveMinimum, func(c int) bool { return c <= 0 }, "exclusiveMinimum", ">")
+	check(n.exclusiveMaximum, func(c int) bool { return c >= 0 }, "exclusiveMaximum", "<")
+	if n.multipleOf != nil && (ok || w.report) && !multipleOf(v, n.multipleOf) {
+		w.fail("multipleOf", fmt.Sprintf("expected a multiple of %s, received %s", formatNumber(n.multipleOf), formatNumber(v)))
+		ok = false
+	}
+	return ok
+}
+
+// applicators walks the keywords that apply other schemas to the value
+// itself, then unevaluated*.
+func (w *walker) applicators(n *compiled, v any, ev *evaluated) bool {
+	ok := true
+	failed := func() bool { ok = false; return !w.report }
+	if n.dynamicRef != nil && !w.inPlace(n.dynamicRef, v, ev) && failed() {
+		return false
+	}
+	if n.not != nil && w.validOnly(n.not, v, nil) {
+		w.fail("not", "value matches a schema it must not match")
+		if failed() {
+			return false
+		}
+	}
+	for _, s := range n.allOf {
+		if !w.inPlace(s, v, ev) && failed() {
+			return false
+		}
+	}
+	if n.anyOf != nil && !w.anyOf(n.anyOf, v, ev) && failed() {
+		return false
+	}
+	if n.oneOf != nil && !w.oneOf(n.oneOf, v, ev) && failed() {
+		return false
+	}
+	if n.ifN != nil {
+		var branch *compiled
+		if w.validOnly(n.ifN, v, ev) {
+			branch = n.then
+		} else {
+			branch = n.elseN
+		}
+		if branch != nil && !w.inPlace(branch, v, ev) && failed() {
+			return false
+		}
+	}
+	if ev != nil {
+		if !w.unevaluated(n, v, ev) {
+			ok = false
+		}
+	}
+	return ok
+}
+
+// anyOf walks the alternatives until one matches (all of them when
+// unevaluated* needs their annotations).
+func (w *walker) anyOf(alts []*compiled, v any, ev *evaluated) bool {
+	if !w.report {
+		matched := false
+		for _, a := range alts {
+			if w.inPlace(a, v, ev) {
+				matched = true
+				if ev == nil {
+					break
+				}
+			}
+		}
+		return matched
+	}
+	var failed []*sink
+	matched := false
+	for _, a := range alts {
+		ok, s := w.alternative(a, v, ev)
+		if ok {
+			matched = true
+			if ev == nil {
+				break
+			}
+		} else {
+			failed = append(failed, s)
+		}
+	}
+	if matched {
+		return true
+	}
+	w.unionFailed(failed, "anyOf", len(alts))
+	return false
+}
+
+// oneOf walks the alternatives: the first match, then whether another
+// matches too.
+func (w *walker) oneOf(alts []*compiled, v any, ev *evaluated) bool {
+	matched := -1
+	var failed []*sink
+	for i, a := range alts {
+		if matched >= 0 || !w.report {
+			if w.validOnly(a, v, ev) {
+				if matched >= 0 {
+					w.fail("oneOf", "value matches more than one of the allowed alternatives")
+					return false
+				}
+				matched = i
+			}
+			continue
+		}
+		ok, s := w.alternative(a, v, ev)
+		if ok {
+			matched = i
+		} else {
+			failed = append(failed, s)
+		}
+	}
+	if matched >= 0 {
+		return true
+	}
+	if w.report {
+		w.unionFailed(failed, "oneOf", len(alts))
+	}
+	return false
+}
+
+// alternative walks one alternative of a union into a sink of its own.
+func (w *walker) alternative(a *compiled, v any, ev *evaluated) (bool, *sink) {
+	parent, found := w.sink, w.found
+	s := newSink(parent.keep, len(w.path))
+	w.sink = s
+	ok := w.inPlace(a, v, ev)
+	w.sink, w.found = parent, found
+	return ok, s
+}
+
+// unionFailed reports a union none of whose alternatives matched.
+// Alternatives that fail only because the value has the wrong type are
+// discarded; if one alternative is left its issues are the union's,
+// otherwise the value matches none, said once (as a type error when every
+// alternative was one).
+func (w *walker) unionFailed(failed []*sink, keyword string, total int) {
+	var left []*sink
+	var want []string
+	got := ""
+	for _, s := range failed {
+		if s.typeOnly() {
+			want = append(want, s.want...)
+			got = s.got
+			continue
+		}
+		left = append(left, s)
+	}
+	switch {
+	case len(left) == 1:
+		w.sink.merge(left[0])
+	case len(left) == 0:
+		w.fail("type", typeMessage(want, got))
+	default:
+		w.fail(keyword, fmt.Sprintf("value matches none of the %d allowed alternatives", total))
+	}
+}
+
+// unevaluated applies unevaluatedProperties and unevaluatedItems to what
+// no other keyword evaluated. false refuses each such property as an
+// unrecognized key, and each such item.
+func (w *walker) unevaluated(n *compiled, v any, ev *evaluated) bool {
+	ok := true
+	switch v := v.(type) {
+	case map[string]any:
+		u := n.unevaluatedProperties
+		if u == nil || ev.allProps {
+			break
+		}
+		for _, k := range sortedKeys(v, w.report) {
+			if ev.hasProp(k) {
+				continue
+			}
+			if u.never {
+				w.fail("unevaluatedProperties", unrecognizedMessage(k))
+				ok = false
+			} else if !w.descend(u, v[k], segment{name: k, index: -1}) {
+				ok = false
+			}
+			if !ok && !w.report {
+				return false
+			}
+		}
+		ev.allProps = true
+	case []any:
+		u := n.unevaluatedItems
+		if u == nil {
+			break
+		}
+		for i := range v {
+			if ev.hasItem(i) {
+				continue
+			}
+			if !w.descend(u, v[i], segment{index: i}) {
+				ok = false
+				if !w.report {
+					return false
+				}
+			}
+		}
+		ev.markItems(len(v))
+	}
+	return ok
+}
+
+// evaluated records what a schema evaluated of an object or array, for
+// unevaluatedProperties and unevaluatedItems. Its methods do nothing on a
+// nil receiver, so that the walk calls them unconditionally.
+type evaluated struct {
+	allProps bool
+	props    map[string]bool
+	items    int // items [0, items) are evaluated
+	itemSet  map[int]bool
+}
+
+func (e *evaluated) markProp(k string) {
+	if e == nil || e.allProps {
+		return
+	}
+	if e.props == nil {
+		e.props = map[string]bool{}
+	}
+	e.props[k] = true
+}
+
+func (e *evaluated) hasProp(k string) bool { return e.allProps || e.props[k] }
+
+func (e *evaluated) markItems(n int) {
+	if e != nil {
+		e.items = max(e.items, n)
+	}
+}
+
+func (e *evaluated) markItem(i int) {
+	if e == nil {
+		return
+	}
+	if e.itemSet == nil {
+		e.itemSet = map[int]bool{}
+	}
+	e.itemSet[i] = true
+}
+
+func (e *evaluated) hasItem(i int) bool { return i < e.items || e.itemSet[i] }
+
+func (e *evaluated) merge(o *evaluated) {
+	e.allProps = e.allProps || o.allProps
+	for k := range o.props {
+		e.markProp(k)
+	}
+	e.items = max(e.items, o.items)
+	for i := range o.itemSet {
+		e.markItem(i)
+	}
+}
+
+// equalValues reports whether two JSON values are equal, numbers by value.
+func equalValues(a, b any) bool {
+	switch a := a.(type) {
+	case nil:
+		return b == nil
+	case bool:
+		bb, ok := b.(bool)
+		return ok && a == bb
+	case string:
+		bs, ok := b.(string)
+		return ok && a == bs
+	case map[string]any:
+		bm, ok := b.(map[string]any)
+		if !ok || len(a) != len(bm) {
+			return false
+		}
+		for k, av := range a {
+			bv, ok := bm[k]
+			if !ok || !equalValues(av, bv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		ba, ok := b.([]any)
+		if !ok || len(a) != len(ba) {
+			return false
+		}
+		for i := range a {
+			if !equalValues(a[i], ba[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	return isNumber(a) && isNumber(b) && equalNumbers(a, b)
+}
+
+// duplicates returns the first pair of equal items, (j, i) with j < i and
+// i as small as possible, or -1, -1. Long arrays are hashed, so the cost
+// stays linear.
+func duplicates(arr []any) (int, int) {
+	if len(arr) <= 20 {
+		for i := 1; i < len(arr); i++ {
+			for j := range i {
+				if equalValues(arr[i], arr[j]) {
+					return j, i
+				}
+			}
+		}
+		return -1, -1
+	}
+	seed := maphash.MakeSeed()
+	seen := make(map[uint64][]int, len(arr))
+	var h maphash.Hash
+	for i, item := range arr {
+		h.SetSeed(seed)
+		hashValue(&h, item)
+		sum := h.Sum64()
+		for _, j := range seen[sum] {
+			if equalValues(item, arr[j]) {
+				return j, i
+			}
+		}
+		seen[sum] = append(seen[sum], i)
+	}
+	return -1, -1
+}
+
+// hashValue hashes v so that equal values (1 and 1.0 included) hash alike.
+func hashValue(h *maphash.Hash, v any) {
+	switch v := v.(type) {
+	case nil:
+		h.WriteByte(0)
+	case bool:
+		h.WriteByte(1)
+		if v {
+			h.WriteByte(1)
+		}
+	case string:
+		h.WriteByte(2)
+		h.WriteString(v)
+	case []any:
+		h.WriteByte(4)
+		for _, e := range v {
+			hashValue(h, e)
+		}
+	case map[string]any:
+		h.WriteByte(5)
+		keys := sortedKeys(v, true)
+		for _, k := range keys {
+			h.WriteString(strings.ReplaceAll(k, "\x00", "\x00\x00"))
+			h.WriteByte(0)
+			hashValue(h, v[k])
+		}
+	default:
+		if isNumber(v) {
+			h.WriteByte(3)
+			f, _ := floatOf(v)
+			if f == 0 {
+				f = 0 // -0
+			}
+			h.WriteString(strconv.FormatUint(math.Float64bits(f), 16))
+		}
+	}
+}

@@ -1,0 +1,571 @@
+package schema
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"net/url"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Compiling.
+//
+// NewValidator compiles a *jsonschema.Schema into nodes in two passes: the
+// first walks the document to learn each subschema's location, its base
+// URI ($id) and anchors; the second compiles the subschemas reachable from
+// the root, resolving each $ref to the node of the subschema it names. A
+// reference to anything outside the document is refused: nothing is ever
+// loaded. The caller's schema is read, never kept or modified.
+
+// resourceURL is the base URI of a document without $id; it names no real
+// location.
+const resourceURL = "mem://mcpcore/schema.json"
+
+// Drafts, from $schema. An absent $schema is 2020-12, the MCP dialect.
+const (
+	draft2020 = "https://json-schema.org/draft/2020-12/schema"
+	draft2019 = "https://json-schema.org/draft/2019-09/schema"
+	draft7    = "http://json-schema.org/draft-07/schema"
+	draft6    = "http://json-schema.org/draft-06/schema"
+	draft4    = "http://json-schema.org/draft-04/schema"
+)
+
+// compiler is the state of one compilation.
+type compiler struct {
+	info  map[*jsonschema.Schema]*schemaInfo
+	nodes map[*jsonschema.Schema]*compiled
+	// resources maps a base URI (without fragment) to its schema, and
+	// anchors an "uri#anchor" to its schema.
+	resources map[string]*jsonschema.Schema
+	anchors   map[string]*jsonschema.Schema
+	legacy    bool // a draft before 2019-09
+	// legacyArrays: a draft before 2020-12, whose items may be an array
+	// followed by additionalItems.
+	legacyArrays bool
+	// unbounded: the schema uses a keyword whose loop the walk does not
+	// stop early (see Validator.Bounded).
+	unbounded bool
+	defaults  bool
+	count     int // nodes compiled
+}
+
+type schemaInfo struct {
+	loc  string
+	base *url.URL
+}
+
+// compileError is a schema that cannot be compiled; refusal is a $ref that
+// would load something.
+type compileError struct {
+	loc, msg string
+}
+
+func (e *compileError) Error() string {
+	if e.loc == "" {
+		return e.msg
+	}
+	return "at " + e.loc + ": " + e.msg
+}
+
+func compile(root *jsonschema.Schema) (*compiler, *compiled, error) {
+	c := &compiler{
+		info:      map[*jsonschema.Schema]*schemaInfo{},
+		nodes:     map[*jsonschema.Schema]*compiled{},
+		resources: map[string]*jsonschema.Schema{},
+		anchors:   map[string]*jsonschema.Schema{},
+	}
+	switch strings.TrimSuffix(root.Schema, "#") {
+	case "", draft2020:
+	case draft2019:
+		c.unbounded, c.legacyArrays = true, true
+	case draft7, draft6, draft4:
+		c.unbounded, c.legacy, c.legacyArrays = true, true, true
+	default:
+		return nil, nil, &compileError{"#", fmt.Sprintf("refusing to load the meta-schema %s: only in-memory schemas are allowed", root.Schema)}
+	}
+	base, _ := url.Parse(resourceURL)
+	if err := c.index(root, "#", base); err != nil {
+		return nil, nil, err
+	}
+	n, err := c.node(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, n, nil
+}
+
+// index records the location, base URI and anchors of s and its
+// subschemas. The document must be a tree (as JSON is): a subschema shared
+// by two parents would have two locations.
+func (c *compiler) index(s *jsonschema.Schema, loc string, base *url.URL) error {
+	if s == nil {
+		return &compileError{loc, "nil schema"}
+	}
+	if _, seen := c.info[s]; seen {
+		return nil // shared by a Go-built schema: the first location names it
+	}
+	if s.ID != "" {
+		id, err := url.Parse(s.ID)
+		if err != nil {
+			return &compileError{loc, fmt.Sprintf("$id %q: %v", s.ID, err)}
+		}
+		base = base.ResolveReference(id)
+		base.Fragment = ""
+	}
+	c.info[s] = &schemaInfo{loc: loc, base: base}
+	if s.ID != "" || loc == "#" {
+		c.resources[base.String()] = s
+	}
+	for _, a := range []string{s.Anchor, s.DynamicAnchor} {
+		if a != "" {
+			c.anchors[base.String()+"#"+a] = s
+		}
+	}
+	var err error
+	forEachChild(s, func(path string, child *jsonschema.Schema) bool {
+		err = c.index(child, loc+path, base)
+		return err == nil
+	})
+	return err
+}
+
+// forEachChild calls f on each subschema of s with its path below s, in a
+// fixed order, until f returns false.
+func forEachChild(s *jsonschema.Schema, f func(path string, child *jsonschema.Schema) bool) {
+	one := func(kw string, c *jsonschema.Schema) bool { return c == nil || f("/"+kw, c) }
+	list := func(kw string, l []*jsonschema.Schema) bool {
+		for i, c := range l {
+			if !f("/"+kw+"/"+strconv.Itoa(i), c) {
+				return false
+			}
+		}
+		return true
+	}
+	named := func(kw string, m map[string]*jsonschema.Schema) bool {
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			if !f("/"+kw+"/"+escapePointer(k), m[k]) {
+				return false
+			}
+		}
+		return true
+	}
+	_ = named("$defs", s.Defs) && named("definitions", s.Definitions) &&
+		named("properties", s.Properties) && named("patternProperties", s.PatternProperties) &&
+		named("dependentSchemas", s.DependentSchemas) && named("dependencies", s.DependencySchemas) &&
+		one("additionalProperties", s.AdditionalProperties) && one("propertyNames", s.PropertyNames) &&
+		one("unevaluatedProperties", s.UnevaluatedProperties) &&
+		list("prefixItems", s.PrefixItems) && one("items", s.Items) && list("items", s.ItemsArray) &&
+		one("additionalItems", s.AdditionalItems) && one("contains", s.Contains) &&
+		one("unevaluatedItems", s.UnevaluatedItems) &&
+		list("allOf", s.AllOf) && list("anyOf", s.AnyOf) && list("oneOf", s.OneOf) && one("not", s.Not) &&
+		one("if", s.If) && one("then", s.Then) && one("else", s.Else) &&
+		one("contentSchema", s.ContentSchema)
+}
+
+func escapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// isTrueSchema reports whether s is the schema true: no keyword at all.
+func isTrueSchema(s *jsonschema.Schema) bool {
+	return reflect.ValueOf(*s).IsZero()
+}
+
+// isFalseSchema reports whether s is the schema false, which jsonschema-go
+// writes {"not": {}}.
+func isFalseSchema(s *jsonschema.Schema) bool {
+	if s.Not == nil || !isTrueSchema(s.Not) {
+		return false
+	}
+	t := *s
+	t.Not = nil
+	return reflect.ValueOf(t).IsZero()
+}
+
+// node returns the compiled node of s, compiling it on first use.
+func (c *compiler) node(s *jsonschema.Schema) (*compiled, error) {
+	if n, ok := c.nodes[s]; ok {
+		return n, nil
+	}
+	info := c.info[s]
+	if info == nil {
+		return nil, &compileError{"", "a subschema outside the document"}
+	}
+	n := &compiled{loc: info.loc, minLength: -1, maxLength: -1, minItems: -1, maxItems: -1,
+		minContains: -1, maxContains: -1, minProperties: -1, maxProperties: -1}
+	c.nodes[s] = n
+	c.count++
+	if isFalseSchema(s) {
+		n.never = true
+		return n, nil
+	}
+	if err := c.fill(n, s, info); err != nil {
+		return nil, err
+	}
+	return n, nil
+}
+
+// fill compiles the keywords of s into n.
+func (c *compiler) fill(n *compiled, s *jsonschema.Schema, info *schemaInfo) error {
+	bad := func(format string, args ...any) error {
+		return &compileError{info.loc, fmt.Sprintf(format, args...)}
+	}
+	var err error
+	sub := func(x *jsonschema.Schema) *compiled {
+		if x == nil || err != nil {
+			return nil
+		}
+		var n *compiled
+		n, err = c.node(x)
+		return n
+	}
+	subs := func(l []*jsonschema.Schema) []*compiled {
+		var out []*compiled
+		for _, x := range l {
+			out = append(out, sub(x))
+		}
+		return out
+	}
+	count := func(kw string, p *int) int {
+		if p == nil {
+			return -1
+		}
+		if *p < 0 && err == nil {
+			err = bad("%s must be a non-negative integer, not %d", kw, *p)
+		}
+		return *p
+	}
+
+	// $ref first: in drafts before 2019-09 it hides its siblings.
+	if s.Ref != "" {
+		target, rerr := c.resolve(s.Ref, info)
+		if rerr != nil {
+			return rerr
+		}
+		n.ref = sub(target)
+		if c.legacy {
+			n.legacyRef = true
+			return err
+		}
+	}
+	if s.DynamicRef != "" {
+		// Within one document the dynamic scope holds a single resource
+		// unless subschemas declare $id: the reference then resolves as
+		// $ref does.
+		target, rerr := c.resolve(s.DynamicRef, info)
+		if rerr != nil {
+			return rerr
+		}
+		n.dynamicRef = sub(target)
+	}
+
+	// Types.
+	names := s.Types
+	if s.Type != "" {
+		names = []string{s.Type}
+	}
+	for _, t := range names {
+		bit, ok := typeNames[t]
+		if !ok {
+			return bad("type %q is not a JSON Schema type", t)
+		}
+		n.types |= bit
+	}
+	n.typeNames = names
+
+	if s.Const != nil {
+		n.hasConst = true
+		if n.constVal, err = normalize(*s.Const); err != nil {
+			return bad("const: %v", err)
+		}
+	}
+	if s.Enum != nil {
+		n.enum = make([]any, len(s.Enum))
+		for i, e := range s.Enum {
+			if n.enum[i], err = normalize(e); err != nil {
+				return bad("enum: %v", err)
+			}
+		}
+	}
+
+	n.minimum, n.maximum = newBound(s.Minimum), newBound(s.Maximum)
+	n.exclusiveMinimum, n.exclusiveMaximum = newBound(s.ExclusiveMinimum), newBound(s.ExclusiveMaximum)
+	if n.multipleOf = newBound(s.MultipleOf); n.multipleOf != nil && !(n.multipleOf.f > 0) {
+		return bad("multipleOf must be greater than 0")
+	}
+
+	n.minLength, n.maxLength = count("minLength", s.MinLength), count("maxLength", s.MaxLength)
+	if s.Pattern != "" {
+		if n.pattern, err = regexp.Compile(s.Pattern); err != nil {
+			return bad("pattern %q: %v", s.Pattern, err)
+		}
+	}
+
+	n.minItems, n.maxItems = count("minItems", s.MinItems), count("maxItems", s.MaxItems)
+	n.uniqueItems = s.UniqueItems
+	switch {
+	case s.ItemsArray != nil && !c.legacyArrays:
+		return bad("items must be a schema in draft 2020-12 (prefixItems lists the first items' schemas)")
+	case s.ItemsArray != nil:
+		n.prefixItems = subs(s.ItemsArray)
+		n.items = sub(s.AdditionalItems)
+		n.legacyItems = true
+	case c.legacyArrays:
+		n.items = sub(s.Items) // additionalItems applies only after an items array
+	default:
+		n.prefixItems = subs(s.PrefixItems)
+		n.items = sub(s.Items)
+	}
+	n.contains = sub(s.Contains)
+	n.minContains, n.maxContains = count("minContains", s.MinContains), count("maxContains", s.MaxContains)
+	n.unevaluatedItems = sub(s.UnevaluatedItems)
+
+	n.minProperties, n.maxProperties = count("minProperties", s.MinProperties), count("maxProperties", s.MaxProperties)
+	n.required = s.Required
+	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
+		n.props = append(n.props, prop{name: name, node: sub(s.Properties[name]), required: slices.Contains(s.Required, name)})
+	}
+	for _, r := range s.Required {
+		if _, ok := s.Properties[r]; !ok && !slices.Contains(n.reqOnly, r) {
+			n.reqOnly = append(n.reqOnly, r)
+		}
+	}
+	for _, p := range slices.Sorted(maps.Keys(s.PatternProperties)) {
+		re, rerr := regexp.Compile(p)
+		if rerr != nil {
+			return bad("patternProperties %q: %v", p, rerr)
+		}
+		n.patternProps = append(n.patternProps, patternProp{re, sub(s.PatternProperties[p])})
+	}
+	n.additional = sub(s.AdditionalProperties)
+	n.propertyNames = sub(s.PropertyNames)
+	for _, name := range slices.Sorted(maps.Keys(s.DependentRequired)) {
+		n.dependentRequired = append(n.dependentRequired, dependency{name, s.DependentRequired[name], "dependentRequired"})
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.DependencyStrings)) {
+		n.dependentRequired = append(n.dependentRequired, dependency{name, s.DependencyStrings[name], "dependencies"})
+	}
+	for _, m := range []map[string]*jsonschema.Schema{s.DependentSchemas, s.DependencySchemas} {
+		for _, name := range slices.Sorted(maps.Keys(m)) {
+			n.dependentSchemas = append(n.dependentSchemas, namedNode{name, sub(m[name])})
+		}
+	}
+	n.unevaluatedProperties = sub(s.UnevaluatedProperties)
+
+	n.allOf, n.anyOf, n.oneOf = subs(s.AllOf), subs(s.AnyOf), subs(s.OneOf)
+	n.not = sub(s.Not)
+	n.ifN, n.then, n.elseN = sub(s.If), sub(s.Then), sub(s.Else)
+
+	if s.Default != nil {
+		n.hasDefault = true
+		c.defaults = true
+		if n.defaultVal, err = decodeJSON(s.Default); err != nil {
+			return bad("default: %v", err)
+		}
+	}
+
+	// The loops whose stop the walk does not control (see Bounded).
+	if len(s.PatternProperties) > 0 || s.PropertyNames != nil || s.Contains != nil ||
+		len(s.DependentSchemas) > 0 || len(s.DependencySchemas) > 0 || len(s.DependencyStrings) > 0 ||
+		(n.unevaluatedProperties != nil && !isTrueSchema(s.UnevaluatedProperties) && !n.unevaluatedProperties.never) ||
+		(n.unevaluatedItems != nil && !isTrueSchema(s.UnevaluatedItems) && !n.unevaluatedItems.never) {
+		c.unbounded = true
+	}
+	return err
+}
+
+// normalize returns a value of the schema (const, enum) as decoded JSON,
+// so that it compares as JSON: a Go value set on an inferred schema (an
+// int, a []string) becomes what a client's JSON decodes to.
+func normalize(v any) (any, error) {
+	if _, ok := jsonDepth(v, 0); ok {
+		return v, nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return decodeJSON(b)
+}
+
+// resolve returns the subschema a reference names within the document.
+func (c *compiler) resolve(ref string, info *schemaInfo) (*jsonschema.Schema, error) {
+	u, err := url.Parse(ref)
+	if err != nil {
+		return nil, &compileError{info.loc, fmt.Sprintf("$ref %q: %v", ref, err)}
+	}
+	abs := info.base.ResolveReference(u)
+	frag := abs.Fragment
+	abs.Fragment = ""
+	doc := c.resources[abs.String()]
+	if doc == nil {
+		return nil, &compileError{info.loc, fmt.Sprintf("refusing to load %s: only in-memory schemas are allowed", abs)}
+	}
+	switch {
+	case frag == "":
+		return doc, nil
+	case strings.HasPrefix(frag, "/"):
+		s, err := c.pointer(doc, frag)
+		if err != nil {
+			return nil, &compileError{info.loc, fmt.Sprintf("$ref %q: %v", ref, err)}
+		}
+		return s, nil
+	}
+	if s := c.anchors[abs.String()+"#"+frag]; s != nil {
+		return s, nil
+	}
+	return nil, &compileError{info.loc, fmt.Sprintf("$ref %q: no anchor %q in the document", ref, frag)}
+}
+
+// pointer follows a JSON pointer from s. A pointer into an unknown keyword
+// ("#/x-defs/a") reaches a schema that jsonschema-go keeps as plain JSON: it
+// is decoded as a schema and indexed at its location.
+func (c *compiler) pointer(s *jsonschema.Schema, ptr string) (*jsonschema.Schema, error) {
+	toks := strings.Split(ptr[1:], "/")
+	for i := range toks {
+		toks[i] = strings.ReplaceAll(strings.ReplaceAll(toks[i], "~1", "/"), "~0", "~")
+	}
+	for len(toks) > 0 {
+		kw := toks[0]
+		var next *jsonschema.Schema
+		consumed := 1
+		arg := func() (string, bool) {
+			if len(toks) < 2 {
+				return "", false
+			}
+			consumed = 2
+			return toks[1], true
+		}
+		index := func(l []*jsonschema.Schema) *jsonschema.Schema {
+			a, ok := arg()
+			i, err := strconv.Atoi(a)
+			if !ok || err != nil || i < 0 || i >= len(l) {
+				return nil
+			}
+			return l[i]
+		}
+		key := func(m map[string]*jsonschema.Schema) *jsonschema.Schema {
+			a, ok := arg()
+			if !ok {
+				return nil
+			}
+			return m[a]
+		}
+		switch kw {
+		case "$defs":
+			next = key(s.Defs)
+		case "definitions":
+			next = key(s.Definitions)
+		case "properties":
+			next = key(s.Properties)
+		case "patternProperties":
+			next = key(s.PatternProperties)
+		case "dependentSchemas":
+			next = key(s.DependentSchemas)
+		case "dependencies":
+			next = key(s.DependencySchemas)
+		case "prefixItems":
+			next = index(s.PrefixItems)
+		case "allOf":
+			next = index(s.AllOf)
+		case "anyOf":
+			next = index(s.AnyOf)
+		case "oneOf":
+			next = index(s.OneOf)
+		case "items":
+			if s.ItemsArray != nil {
+				next = index(s.ItemsArray)
+			} else {
+				next = s.Items
+			}
+		case "additionalProperties":
+			next = s.AdditionalProperties
+		case "propertyNames":
+			next = s.PropertyNames
+		case "unevaluatedProperties":
+			next = s.UnevaluatedProperties
+		case "additionalItems":
+			next = s.AdditionalItems
+		case "contains":
+			next = s.Contains
+		case "unevaluatedItems":
+			next = s.UnevaluatedItems
+		case "not":
+			next = s.Not
+		case "if":
+			next = s.If
+		case "then":
+			next = s.Then
+		case "else":
+			next = s.Else
+		case "contentSchema":
+			next = s.ContentSchema
+		default:
+			if v, ok := s.Extra[kw]; ok {
+				return c.extra(s, v, toks[1:], "/"+strings.Join(toks[:1], "/"))
+			}
+		}
+		if next == nil {
+			return nil, fmt.Errorf("no schema at %s", ptr)
+		}
+		s, toks = next, toks[consumed:]
+	}
+	return s, nil
+}
+
+// extra decodes the schema at toks inside v, the value of an unknown
+// keyword of s, and indexes it.
+func (c *compiler) extra(s *jsonschema.Schema, v any, toks []string, at string) (*jsonschema.Schema, error) {
+	for _, t := range toks {
+		switch x := v.(type) {
+		case map[string]any:
+			v = x[t]
+		case []any:
+			i, err := strconv.Atoi(t)
+			if err != nil || i < 0 || i >= len(x) {
+				return nil, fmt.Errorf("no schema at %s", at)
+			}
+			v = x[i]
+		default:
+			return nil, fmt.Errorf("no schema at %s", at)
+		}
+		at += "/" + escapePointer(t)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	var sub jsonschema.Schema
+	if err := json.Unmarshal(b, &sub); err != nil {
+		return nil, fmt.Errorf("%s is not a schema: %v", at, err)
+	}
+	info := c.info[s]
+	if err := c.index(&sub, info.loc+at, info.base); err != nil {
+		return nil, err
+	}
+	return &sub, nil
+}
+
+// decodeJSON decodes one JSON value, numbers as json.Number, and refuses
+// anything after it.
+func decodeJSON(data []byte) (any, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		return nil, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("invalid character after top-level value")
+	}
+	return v, nil
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/mcperr"
+	"go.opentelemetry.io/otel/trace"
 )
 
 // A Context is what a handler receives: a [context.Context] for the one
@@ -205,10 +206,28 @@ func noOption(*mcperr.Error) {}
 func (c *Context) reqLog() *slog.Logger {
 	c.reqOnce.Do(func() {
 		if c.base != nil {
+			c.attrs = c.requestAttrs()
 			c.log = slog.New(c.base.Handler().WithAttrs(c.attrs))
 		}
 	})
 	return c.log
+}
+
+// requestAttrs are the attributes of every record of the call, the
+// server's and the handler's: which request it belongs to, and which trace
+// when one is recorded. The request id exists only for the records, and is
+// drawn only when there is one.
+func (c *Context) requestAttrs() []slog.Attr {
+	attrs := []slog.Attr{slog.String("requestId", newRequestID()), slog.String("operation", c.kind+":"+c.name)}
+	if c.session != nil {
+		if id := c.session.ID(); id != "" {
+			attrs = append(attrs, slog.String("sessionId", id))
+		}
+	}
+	if sc := trace.SpanContextFromContext(c.ctx); sc.IsValid() {
+		attrs = append(attrs, slog.String("traceId", sc.TraceID().String()), slog.String("spanId", sc.SpanID().String()))
+	}
+	return attrs
 }
 
 // Log returns the logger of this request. Its records carry the request

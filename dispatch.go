@@ -64,13 +64,11 @@ func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToo
 // names the call (see binding); it is computed only when there is a state.
 func (s *Server) admit(c *call, bind func() string, wire string) error {
 	if ss := c.ctx.session; ss != nil && s.cfg.MaxCallsSession > 0 {
-		leave, ok := s.inflight.enterSession(ss, s.cfg.MaxCallsSession)
-		if !ok {
+		if !s.inflight.enterSession(ss, s.cfg.MaxCallsSession) {
 			return mcperr.RateLimited(fmt.Sprintf("Too many calls in flight on this session: at most %d run at once (MCP_MAX_CALLS_PER_SESSION). Wait for some to finish, then retry.",
 				s.cfg.MaxCallsSession), mcperr.WithData(map[string]any{"limit": s.cfg.MaxCallsSession}), mistake(errSessionBusy))
 		}
-		release := c.release
-		c.release = func() { leave(); release() }
+		c.sessionCounted = true
 	}
 	if err := c.ctx.RequireScopes(c.scopes...); err != nil {
 		return err

@@ -2,52 +2,75 @@ package mcpcore
 
 import (
 	"context"
+	"errors"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// inflight counts the calls being served, so that shutdown can stop
-// admitting new ones and wait for the rest within a deadline.
+// inflight holds the calls being served, so that shutdown can stop
+// admitting new ones, wait for the rest within a deadline, and then cancel
+// what still runs; and it counts each session's calls, to bound them.
+//
+// Every call passes through it, so it allocates nothing per call: a call is
+// a token into a map of cancel functions, not a context.AfterFunc and a
+// release closure of its own.
 type inflight struct {
 	mu       sync.Mutex
-	n        int
+	calls    map[uint64]context.CancelCauseFunc // by token
+	next     uint64
 	draining bool
-	idle     chan struct{} // closed once draining and n == 0
-
-	// stopped is cancelled when the server gives up waiting: every call
-	// still running sees its context cancelled.
-	stopped context.Context
-	stop    context.CancelFunc
+	idle     chan struct{} // closed once draining and no call runs
+	stopped  bool          // calls are cancelled as they come
 
 	// perSession counts the calls in flight of each session.
 	perSession map[*mcp.ServerSession]int
 }
 
+var errServerStopped = errors.New("server stopped")
+
 func newInflight() *inflight {
-	ctx, cancel := context.WithCancel(context.Background())
-	return &inflight{idle: make(chan struct{}), stopped: ctx, stop: cancel}
+	return &inflight{calls: make(map[uint64]context.CancelCauseFunc), idle: make(chan struct{}),
+		perSession: make(map[*mcp.ServerSession]int)}
 }
 
-// enter admits a call and returns its release function, or reports that the
-// server is draining.
-func (f *inflight) enter() (release func(), ok bool) {
+// enter admits a call whose context cancel ends, and returns the token that
+// leaves it; ok is false when the server is draining. Once the server has
+// stopped, the call's context is cancelled at once.
+func (f *inflight) enter(cancel context.CancelCauseFunc) (token uint64, ok bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.draining {
-		return nil, false
+		return 0, false
 	}
-	f.n++
-	var once sync.Once
-	return func() { once.Do(f.leave) }, true
+	if f.stopped {
+		cancel(errServerStopped)
+	}
+	f.next++
+	f.calls[f.next] = cancel
+	return f.next, true
 }
 
-func (f *inflight) leave() {
+// leave ends the call of token; a second leave does nothing.
+func (f *inflight) leave(token uint64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.n--
-	if f.draining && f.n == 0 {
+	if _, ok := f.calls[token]; !ok {
+		return
+	}
+	delete(f.calls, token)
+	if f.draining && len(f.calls) == 0 {
 		close(f.idle)
+	}
+}
+
+// stop cancels every call running, and every call admitted from now on.
+func (f *inflight) stop() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.stopped = true
+	for _, cancel := range f.calls {
+		cancel(errServerStopped)
 	}
 }
 
@@ -65,7 +88,7 @@ func (f *inflight) drain(ctx context.Context) bool {
 	f.mu.Lock()
 	if !f.draining {
 		f.draining = true
-		if f.n == 0 {
+		if len(f.calls) == 0 {
 			close(f.idle)
 		}
 	}
@@ -82,24 +105,21 @@ func (f *inflight) drain(ctx context.Context) bool {
 // enterSession counts a call of session ss, unless limit calls of it are
 // in flight already: one client must not take every goroutine and
 // connection of the server by piling up slow calls on its session.
-func (f *inflight) enterSession(ss *mcp.ServerSession, limit int) (release func(), ok bool) {
+func (f *inflight) enterSession(ss *mcp.ServerSession, limit int) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.perSession[ss] >= limit {
-		return nil, false
-	}
-	if f.perSession == nil {
-		f.perSession = make(map[*mcp.ServerSession]int)
+		return false
 	}
 	f.perSession[ss]++
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			f.mu.Lock()
-			defer f.mu.Unlock()
-			if f.perSession[ss]--; f.perSession[ss] <= 0 {
-				delete(f.perSession, ss)
-			}
-		})
-	}, true
+	return true
+}
+
+// leaveSession uncounts a call that enterSession counted.
+func (f *inflight) leaveSession(ss *mcp.ServerSession) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.perSession[ss]--; f.perSession[ss] <= 0 {
+		delete(f.perSession, ss)
+	}
 }

@@ -10,7 +10,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -25,8 +24,13 @@ type call struct {
 	scopes   []string // the definition's, checked before the handler runs
 	start    time.Time
 	ctx      *Context
-	release  func()
-	span     *telemetry.Call // nil when nothing is recorded
+	// cancel ends the call's context; token is its place in s.inflight;
+	// sessionCounted, whether its session's count holds it.
+	cancel         context.CancelCauseFunc
+	token          uint64
+	sessionCounted bool
+	released       bool
+	span           *telemetry.Call // nil when nothing is recorded
 	// inputBytes is the size of what the client sent: a tool's arguments,
 	// a resource's URI, a prompt's arguments.
 	inputBytes int
@@ -51,11 +55,6 @@ type request struct {
 // starts its span, and builds the handler's Context, cancelled when the
 // client cancels or the server stops waiting for in-flight calls.
 func (s *Server) begin(ctx context.Context, kind, name string, contract []Failure, req request) (*call, *mcperr.Error) {
-	release, ok := s.inflight.enter()
-	if !ok {
-		return nil, mcperr.ServiceUnavailable("The server is shutting down; retry the request on a new connection.")
-	}
-	requestID := newRequestID()
 	// The SDK does not hand the JSON-RPC id to handlers: jsonrpc.request.id
 	// stays unset rather than carry another id.
 	info := telemetry.CallInfo{Kind: kind, Name: name, URI: req.uri, Template: req.tmpl,
@@ -66,24 +65,18 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 	if req.extra != nil {
 		info.Header = req.extra.Header
 	}
-	ctx, span := s.telemetry.Start(ctx, info)
 	ctx, cancel := context.WithCancelCause(ctx)
-	stop := context.AfterFunc(s.inflight.stopped, func() { cancel(errServerStopped) })
-	// Every record of the call, the server's and the handler's, says which
-	// request it belongs to, and which trace when one is recorded.
-	attrs := []slog.Attr{slog.String("requestId", requestID), slog.String("operation", kind+":"+name)}
-	if info.SessionID != "" {
-		attrs = append(attrs, slog.String("sessionId", info.SessionID))
+	token, ok := s.inflight.enter(cancel)
+	if !ok {
+		cancel(nil)
+		return nil, mcperr.ServiceUnavailable("The server is shutting down; retry the request on a new connection.")
 	}
-	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() {
-		attrs = append(attrs, slog.String("traceId", sc.TraceID().String()), slog.String("spanId", sc.SpanID().String()))
-	}
+	ctx, span := s.telemetry.Start(ctx, info)
 	cc := &Context{
 		kind:       kind,
 		name:       name,
 		contract:   contract,
 		base:       s.logger,
-		attrs:      attrs,
 		session:    req.session,
 		token:      tokenOf(req.extra),
 		clientLogs: s.wantsLogs(req.session, req.meta),
@@ -102,16 +95,26 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 		span:       span,
 		inputBytes: req.input,
 		ctx:        cc,
-		release: func() {
-			req.x.close()
-			stop()
-			cancel(nil)
-			release()
-		},
+		cancel:     cancel,
+		token:      token,
 	}, nil
 }
 
-var errServerStopped = errors.New("server stopped")
+// release frees what the call held: its exchange, its context, its place
+// among the calls in flight (and its session's). It runs once, when the
+// call is observed.
+func (s *Server) release(c *call) {
+	if c.released {
+		return
+	}
+	c.released = true
+	c.ctx.x.close()
+	c.cancel(nil)
+	if c.sessionCounted {
+		s.inflight.leaveSession(c.ctx.session)
+	}
+	s.inflight.leave(c.token)
+}
 
 // end is the one place where a finished call is observed. It turns a
 // failure into what the client is sent and logs it once, at the level the
@@ -124,7 +127,7 @@ var errServerStopped = errors.New("server stopped")
 // outputBytes is the size of a successful result; a failure's is that of
 // its error object.
 func (s *Server) end(c *call, err error, outputBytes int) *failure {
-	defer c.release()
+	defer s.release(c)
 	var f *failure
 	if err != nil {
 		var bug error

@@ -38,6 +38,7 @@ func (s *Server) wantsLogs(ss *mcp.ServerSession, meta map[string]any) bool {
 	if ss == nil {
 		return false
 	}
+	//lint:ignore SA1019 log notifications stay in the protocol through its deprecation window, and clients use them.
 	if _, ok := meta[mcp.MetaKeyLogLevel]; ok {
 		return true
 	}

@@ -5,7 +5,10 @@ package mcpcore_test
 // client that hangs up cancels its call.
 
 import (
+	"bufio"
 	"context"
+	"fmt"
+	"net"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
@@ -245,42 +248,118 @@ func TestCallsPerSessionAreBounded(t *testing.T) {
 	}
 }
 
-// TestHangUpCancelsTheCall: under 2026-07-28 the POST is the whole call;
-// a client that closes it cancels the handler, and the call is logged as
-// RequestCancelled at info.
+// TestHangUpCancelsTheCall: a client that closes the POST of a call
+// cancels the handler, under every protocol version and session mode, and
+// the call is logged as RequestCancelled at info.
 func TestHangUpCancelsTheCall(t *testing.T) {
 	t.Parallel()
-	started, cancelled := make(chan struct{}), make(chan struct{})
-	wait := mcpcore.Tool[struct{}, said]{
-		Name: "wait", Description: "Waits for its cancellation.",
-		Handler: func(ctx *mcpcore.Context, _ struct{}) (said, error) {
-			close(started)
-			<-ctx.Done()
-			close(cancelled)
-			return said{}, ctx.Err()
-		},
+	const newer = `"_meta":{"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},`
+	for _, tc := range []struct {
+		mode, version, meta string
+	}{
+		{"stateless", "2026-07-28", newer},
+		{"stateless", "2025-11-25", ""},
+		{"stateful", "2025-11-25", ""},
+	} {
+		t.Run(tc.mode+"/"+tc.version, func(t *testing.T) {
+			t.Parallel()
+			started, cancelled := make(chan struct{}), make(chan struct{})
+			wait := mcpcore.Tool[struct{}, said]{
+				Name: "wait", Description: "Waits for its cancellation.",
+				Handler: func(ctx *mcpcore.Context, _ struct{}) (said, error) {
+					close(started)
+					<-ctx.Done()
+					close(cancelled)
+					return said{}, ctx.Err()
+				},
+			}
+			srv, logs := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{"MCP_SESSION_MODE": tc.mode})}, wait)
+			endpoint := serveHTTP(t, srv)
+			header := http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"},
+				"Mcp-Protocol-Version": {tc.version}}
+			if tc.mode == "stateful" {
+				req, _ := http.NewRequest("POST", endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`))
+				req.Header = header.Clone()
+				resp, err := http.DefaultClient.Do(req)
+				if err != nil {
+					t.Fatal(err)
+				}
+				resp.Body.Close()
+				header.Set("Mcp-Session-Id", resp.Header.Get("Mcp-Session-Id"))
+				req, _ = http.NewRequest("POST", endpoint, strings.NewReader(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+				req.Header = header.Clone()
+				if resp, err := http.DefaultClient.Do(req); err == nil {
+					resp.Body.Close()
+				}
+			}
+			ctx, hangUp := context.WithCancel(context.Background())
+			req, _ := http.NewRequestWithContext(ctx, "POST", endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{`+tc.meta+`"name":"wait","arguments":{}}}`))
+			req.Header = header.Clone()
+			req.Header.Set("Mcp-Method", "tools/call")
+			req.Header.Set("Mcp-Name", "wait")
+			go http.DefaultClient.Do(req)
+			select {
+			case <-started:
+			case <-time.After(10 * time.Second):
+				t.Fatalf("the call did not start: %s", logs)
+			}
+			hangUp()
+			select {
+			case <-cancelled:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the handler was not cancelled when the client hung up")
+			}
+			mcptest.WaitFor(t, "the call's record", func() bool { return len(logs.Failures(t, "wait")) == 1 })
+			r := logs.Failures(t, "wait")[0]
+			if r["level"] != "INFO" || r["code"] != float64(mcperr.CodeRequestCancelled) {
+				t.Errorf("record: %v", r)
+			}
+		})
 	}
-	srv, logs := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{"MCP_SESSION_MODE": "stateless"})}, wait)
-	endpoint := serveHTTP(t, srv)
-	ctx, hangUp := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, "POST", endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"_meta":{`+
-		`"io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"wait","arguments":{}}}`))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Accept", "application/json, text/event-stream")
-	req.Header.Set("Mcp-Protocol-Version", "2026-07-28")
-	req.Header.Set("Mcp-Method", "tools/call")
-	req.Header.Set("Mcp-Name", "wait")
-	go http.DefaultClient.Do(req)
-	<-started
-	hangUp()
-	select {
-	case <-cancelled:
-	case <-time.After(10 * time.Second):
-		t.Fatal("the handler was not cancelled when the client hung up")
+}
+
+func TestBatchesOpenNoSession(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{"MCP_HTTP_MAX_SESSIONS": "1"})}, searchTool)
+	h := srv.Handler()
+	for range 3 {
+		status, body := post(t, h, []byte(`[{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}]`))
+		if status != http.StatusBadRequest || !strings.Contains(string(body), `"code":-32600,"message":"Invalid Request: initialize must be sent alone, not in a batch"`) {
+			t.Fatalf("a batched initialize: HTTP %d %s", status, body)
+		}
 	}
-	mcptest.WaitFor(t, "the call's record", func() bool { return len(logs.Failures(t, "wait")) == 1 })
-	r := logs.Failures(t, "wait")[0]
-	if r["level"] != "INFO" || r["code"] != float64(mcperr.CodeRequestCancelled) {
-		t.Errorf("record: %v", r)
+	for range srv.MCPServer().Sessions() {
+		t.Error("a batched initialize opened a session")
+	}
+	status, body := post(t, h, []byte(`[{"jsonrpc":"2.0","id":1,"method":"tools/list"}]`))
+	if status != http.StatusBadRequest || !strings.Contains(string(body), `"id":1,"error":{"code":-32600,"message":"Invalid Request: the session is not initialized`) {
+		t.Errorf("a batch before initialize: HTTP %d %s", status, body)
+	}
+}
+
+// TestStrayBodiesAreBounded: a body that no handler reads (on a probe, on
+// a GET of the endpoint) cannot hold the connection.
+func TestStrayBodiesAreBounded(t *testing.T) {
+	t.Parallel()
+	srv, logs := newServer(t, nil, searchTool)
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	for _, req := range []string{"GET /healthz", "POST /healthz", "GET /mcp"} {
+		conn, err := net.Dial("tcp", hs.Listener.Addr().String())
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.SetDeadline(time.Now().Add(10 * time.Second))
+		fmt.Fprintf(conn, "%s HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\nContent-Length: 1000\r\n\r\nx", req)
+		status, err := bufio.NewReader(conn).ReadString('\n')
+		conn.Close()
+		if err != nil {
+			t.Errorf("%s with a trickled body: no answer (%v)", req, err)
+			continue
+		}
+		t.Logf("%s: %s", req, strings.TrimSpace(status))
+	}
+	if !logs.Has(t, "refused: a body on a GET") {
+		t.Error("the body on a GET of the endpoint was not logged")
 	}
 }

@@ -234,7 +234,7 @@ func TestForeignOriginsAreRefused(t *testing.T) {
 	var answer struct {
 		Error struct{ Code int } `json:"error"`
 	}
-	if code != http.StatusForbidden || json.Unmarshal([]byte(body), &answer) != nil || answer.Error.Code != -32600 {
+	if code != http.StatusForbidden || json.Unmarshal([]byte(body), &answer) != nil || answer.Error.Code != -32005 {
 		t.Errorf("a foreign origin: %d %s, want 403 with a JSON-RPC error", code, body)
 	}
 	for _, origin := range []string{"", "https://app.example.com", h.URL} {

@@ -27,7 +27,10 @@ type inflight struct {
 	perSession map[*mcp.ServerSession]int
 }
 
-var errServerStopped = errors.New("server stopped")
+var (
+	errServerStopped = errors.New("server stopped")
+	errHungUp        = errors.New("the client hung up")
+)
 
 func newInflight() *inflight {
 	return &inflight{calls: make(map[uint64]context.CancelCauseFunc), idle: make(chan struct{}),

@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -28,6 +29,7 @@ type call struct {
 	// sessionCounted, whether its session's count holds it.
 	cancel         context.CancelCauseFunc
 	token          uint64
+	stopHangUp     func() bool // nil unless the call came over HTTP
 	sessionCounted bool
 	released       bool
 	span           *telemetry.Call // nil when nothing is recorded
@@ -72,6 +74,12 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 		return nil, mcperr.ServiceUnavailable("The server is shutting down; retry the request on a new connection.")
 	}
 	ctx, span := s.telemetry.Start(ctx, info)
+	var stopHangUp func() bool
+	if req.extra != nil {
+		if post := httpserve.RequestContext(req.extra.Header); post != nil {
+			stopHangUp = context.AfterFunc(post, func() { cancel(errHungUp) })
+		}
+	}
 	cc := &Context{
 		kind:       kind,
 		name:       name,
@@ -97,6 +105,7 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 		ctx:        cc,
 		cancel:     cancel,
 		token:      token,
+		stopHangUp: stopHangUp,
 	}, nil
 }
 
@@ -109,6 +118,9 @@ func (s *Server) release(c *call) {
 	}
 	c.released = true
 	c.ctx.x.close()
+	if c.stopHangUp != nil {
+		c.stopHangUp()
+	}
 	c.cancel(nil)
 	if c.sessionCounted {
 		s.inflight.leaveSession(c.ctx.session)

@@ -68,10 +68,10 @@ func NewAuth(ctx context.Context, cfg config.AuthConfig, scopes []string, logger
 func (a *Auth) protect(next http.Handler) http.Handler {
 	scoped := a.requireScopes(next)
 	if a.resource != "" {
-		return auth.RequireBearerToken(a.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: a.metadataURL(nil)})(scoped)
+		return auth.RequireBearerToken(a.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: a.metadataURL(nil), ClockSkew: leeway})(scoped)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		opts := &auth.RequireBearerTokenOptions{ResourceMetadataURL: a.metadataURL(r)}
+		opts := &auth.RequireBearerTokenOptions{ResourceMetadataURL: a.metadataURL(r), ClockSkew: leeway}
 		auth.RequireBearerToken(a.verify, opts)(scoped).ServeHTTP(w, r)
 	})
 }

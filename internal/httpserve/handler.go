@@ -43,14 +43,15 @@ type Options struct {
 
 // New returns the handler of the whole HTTP surface. A request to the
 // endpoint meets, in this order: a deadline on each write, the origin check, the body's bounds, the
-// bearer token, the need of a session, the session cap, and then the SDK. Probes, metadata, the
+// bearer token, the need of a session, the session cap, the tie between a
+// POST and its calls (see RequestContext), and then the SDK. Probes, metadata, the
 // landing page and the card are outside authentication.
 func New(o Options) (http.Handler, error) {
-	origins, err := originGuard(o.AllowedOrigins)
+	log := newRefusals(o.Logger)
+	origins, err := originGuard(o.AllowedOrigins, log)
 	if err != nil {
 		return nil, err
 	}
-	log := newRefusals(o.Logger)
 	if o.WriteTimeout == 0 {
 		o.WriteTimeout = WriteTimeout
 	}
@@ -62,12 +63,13 @@ func New(o Options) (http.Handler, error) {
 	if o.Auth != nil {
 		chain = append(chain, o.Auth.protect)
 	}
-	chain = append(chain, requireSession, limitSessions(o.MaxSessions, o.Sessions, log))
+	chain = append(chain, requireSession, limitSessions(o.MaxSessions, o.Sessions, log), tieRequests)
 	endpoint := o.MCP
 	for i := len(chain) - 1; i >= 0; i-- {
 		endpoint = chain[i](endpoint)
 	}
 	mux := http.NewServeMux()
+	root := boundStrayBodies(o.Path, o.BodyTimeout, mux)
 	mux.Handle(o.Path, endpoint)
 	probes(mux, o.Draining)
 	if o.Auth != nil {
@@ -79,5 +81,5 @@ func New(o Options) (http.Handler, error) {
 	if o.Card != nil {
 		mux.Handle("GET "+CardPath, o.Card)
 	}
-	return mux, nil
+	return root, nil
 }

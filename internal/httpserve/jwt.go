@@ -119,8 +119,17 @@ func verifyToken(p *jwt.Parser, token string, key jwt.Keyfunc, r *http.Request, 
 		log.refused(r, "invalid_token", "invalid bearer token", "why", why)
 		return nil, fmt.Errorf("%w: %s", auth.ErrInvalidToken, why)
 	}
+	// The SDK binds a session to its user: a token must say who that is.
+	user := c.Subject
+	if clientID := firstOf(c.ClientID, c.AZP, c.CID); user == "" && clientID != "" {
+		user = "client:" + clientID
+	}
+	if user == "" {
+		log.refused(r, "invalid_token", "invalid bearer token", "why", "no subject")
+		return nil, fmt.Errorf("%w: the token names no subject (sub) and no client (client_id)", auth.ErrInvalidToken)
+	}
 	info := &auth.TokenInfo{
-		UserID: c.Subject,
+		UserID: user,
 		Scopes: slices.Compact(slices.Sorted(slices.Values(slices.Concat(c.Scp, c.Scope, c.ToolScopes)))),
 		Extra: map[string]any{
 			ExtraClientID: firstOf(c.ClientID, c.AZP, c.CID),

@@ -25,8 +25,17 @@ import (
 func guardBody(limit int64, timeout time.Duration, stateless bool, log *refusals) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Method != http.MethodPost && r.Body != nil && r.Body != http.NoBody {
+				// No one would read it, and a trickled one would hold the
+				// connection.
+				log.refused(r, "stray_body", "a body on a "+r.Method)
+				w.Header().Set("Connection", "close")
+				writeRPCError(w, http.StatusBadRequest, errorAnswer(nil, mcperr.CodeInvalidRequest,
+					"Invalid request: a "+r.Method+" to this endpoint carries no body."))
+				return
+			}
 			if r.Method != http.MethodPost || r.Body == nil {
-				a := &jsonRPCAnswers{ResponseWriter: w}
+				a := &jsonRPCAnswers{ResponseWriter: w, log: log, r: r}
 				defer a.finish()
 				next.ServeHTTP(a, r)
 				return
@@ -68,7 +77,7 @@ func guardBody(limit int64, timeout time.Duration, stateless bool, log *refusals
 			if !stateless && r.Header.Get("Mcp-Session-Id") == "" {
 				c.sessionless = rpcguard.BeforeInitialize(body)
 			}
-			a := &jsonRPCAnswers{ResponseWriter: w, id: c.id, method: c.method}
+			a := &jsonRPCAnswers{ResponseWriter: w, id: c.id, method: c.method, log: log, r: r}
 			defer a.finish()
 			next.ServeHTTP(a, withCall(r, c))
 		})
@@ -165,4 +174,19 @@ func (l *refusals) refused(r *http.Request, kind, msg string, attrs ...any) {
 		attrs = append(attrs, "suppressed", suppressed)
 	}
 	l.logger.Warn("mcpcore: HTTP request refused: "+msg, attrs...)
+}
+
+// boundStrayBodies bounds the bodies that no handler reads, those of the
+// requests outside the endpoint (a POST to a probe, say): the server would
+// read what is left of them before it answers, for as long as a client
+// trickles them. Such a connection closes after its answer, and its reads
+// have timeout.
+func boundStrayBodies(path string, timeout time.Duration, next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Body != nil && r.Body != http.NoBody && r.URL.Path != path {
+			w.Header().Set("Connection", "close")
+			http.NewResponseController(w).SetReadDeadline(time.Now().Add(timeout))
+		}
+		next.ServeHTTP(w, r)
+	})
 }

@@ -14,7 +14,7 @@ import (
 // browser headers (Origin, Sec-Fetch-Site), as other clients send them,
 // pass: there is nothing to protect them from. The SDK's own DNS-rebinding
 // protection stays on behind it.
-func originGuard(allowed []string) (func(http.Handler) http.Handler, error) {
+func originGuard(allowed []string, log *refusals) (func(http.Handler) http.Handler, error) {
 	p := http.NewCrossOriginProtection()
 	for _, o := range allowed {
 		if err := p.AddTrustedOrigin(o); err != nil {
@@ -22,7 +22,8 @@ func originGuard(allowed []string) (func(http.Handler) http.Handler, error) {
 		}
 	}
 	p.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		writeRPCError(w, http.StatusForbidden, errorAnswer(nil, mcperr.CodeInvalidRequest,
+		log.refused(r, "foreign_origin", "a browser request from another origin", "origin", r.Header.Get("Origin"))
+		writeRPCError(w, http.StatusForbidden, errorAnswer(nil, mcperr.CodeForbidden,
 			"Forbidden: requests from this origin are not allowed; list it in the server's MCP_ALLOWED_ORIGINS to let it in."))
 	}))
 	return p.Handler, nil
@@ -30,6 +31,6 @@ func originGuard(allowed []string) (func(http.Handler) http.Handler, error) {
 
 // CheckOrigins reports a malformed entry of MCP_ALLOWED_ORIGINS.
 func CheckOrigins(allowed []string) error {
-	_, err := originGuard(allowed)
+	_, err := originGuard(allowed, nil)
 	return err
 }

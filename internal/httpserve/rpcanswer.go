@@ -3,6 +3,7 @@ package httpserve
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -21,6 +22,9 @@ type jsonRPCAnswers struct {
 	method  string
 	pending int // the status of a refusal not yet answered
 	rewrote bool
+	// log and r log each refusal (nil log: not logged).
+	log *refusals
+	r   *http.Request
 }
 
 // A call is what the body guard read of a POST: the id and method of a
@@ -88,31 +92,79 @@ func (w *jsonRPCAnswers) finish() {
 	}
 }
 
-// answer writes the JSON-RPC error for a refusal with status and text. The
-// client's input is never echoed but for the method's name; the text of an
-// authentication refusal is the verifier's own, which names no part of
-// the token.
+// A refusal is how one of the SDK's (or its auth middleware's) plain-text
+// refusals is answered: matched by status and the start of its text, which
+// the SDK writes (see mcp/streamable.go); the first match wins.
+type refusal struct {
+	status int    // 0: any
+	prefix string // "": any
+	kind   string // for the log
+	code   mcperr.Code
+	msg    string // "%s" takes the text, for the refusals whose text is ours
+}
+
+var sdkRefusals = []refusal{
+	{http.StatusUnauthorized, "", "unauthorized", mcperr.CodeUnauthorized,
+		"Unauthorized: %s. Send a valid bearer token in the Authorization header; WWW-Authenticate says where to get one."},
+	{http.StatusForbidden, "session user mismatch", "session_user_mismatch", mcperr.CodeForbidden,
+		"Forbidden: this session belongs to another user; start a session of your own with initialize."},
+	{http.StatusForbidden, "", "forbidden_host", mcperr.CodeForbidden,
+		"Forbidden: this server does not accept requests for this Host."},
+	{http.StatusNotFound, "", "session_not_found", mcperr.CodeNotFound,
+		"Session not found: it ended or never existed; start a new one with initialize."},
+	{0, "JSON RPC not handled", "method_not_found", mcperr.CodeMethodNotFound,
+		"Method not found: the server does not handle %q here."},
+	{0, "Bad Request: Unsupported protocol version", "protocol_version", mcperr.CodeInvalidRequest,
+		"Unsupported protocol version in the Mcp-Protocol-Version header%s."},
+	{0, "Bad Request: GET requires", "no_session", mcperr.CodeInvalidRequest,
+		"A GET needs the Mcp-Session-Id header of a session: start one with initialize."},
+	{0, "Bad Request: DELETE requires", "no_session", mcperr.CodeInvalidRequest,
+		"A DELETE needs the Mcp-Session-Id header of the session to end."},
+	{0, "malformed Last-Event-ID", "last_event_id", mcperr.CodeInvalidRequest,
+		"Malformed Last-Event-ID header."},
+	{0, "stream replay unsupported", "last_event_id", mcperr.CodeInvalidRequest,
+		"This server does not replay streams: reconnect without Last-Event-ID."},
+	{0, "JSON-RPC batching is not supported", "batch", mcperr.CodeInvalidRequest,
+		"Batches are not supported from protocol version 2025-06-18 on: send one request per POST."},
+	{0, "Accept must contain", "not_acceptable", mcperr.CodeInvalidRequest,
+		"Not acceptable: the client must accept both application/json and text/event-stream."},
+	{http.StatusNotAcceptable, "", "not_acceptable", mcperr.CodeInvalidRequest,
+		"Not acceptable: the client must accept both application/json and text/event-stream."},
+	{http.StatusUnsupportedMediaType, "", "media_type", mcperr.CodeInvalidRequest,
+		"Unsupported media type: send the request as application/json."},
+	{http.StatusMethodNotAllowed, "", "method_not_allowed", mcperr.CodeInvalidRequest,
+		"Method not allowed on this endpoint."},
+}
+
+// answer writes the JSON-RPC error for a refusal with status and text, and
+// logs it. The client's input is never echoed but for the method's name;
+// the text of an authentication refusal is the verifier's own, which names
+// no part of the token, and the supported protocol versions are the
+// server's.
 func (w *jsonRPCAnswers) answer(text string) {
 	status := w.pending
-	code, msg := mcperr.CodeInvalidRequest, "Invalid request: "+http.StatusText(status)+"."
-	switch {
-	case status == http.StatusUnauthorized:
-		code, msg = mcperr.CodeUnauthorized, "Unauthorized: "+strings.TrimSpace(text)+
-			". Send a valid bearer token in the Authorization header; WWW-Authenticate says where to get one."
-	case status == http.StatusForbidden && strings.Contains(text, "user mismatch"):
-		code, msg = mcperr.CodeForbidden, "Forbidden: this session belongs to another user; start a session of your own with initialize."
-	case status == http.StatusForbidden:
-		code, msg = mcperr.CodeForbidden, "Forbidden: this server does not accept requests for this Host."
-	case status == http.StatusNotFound:
-		code, msg = mcperr.CodeNotFound, "Session not found: it ended or never existed; start a new one with initialize."
-	case strings.Contains(text, "not handled") || strings.Contains(text, "unsupported"):
-		code, msg = mcperr.CodeMethodNotFound, "Method not found: the server does not handle "+quote(w.method)+" here."
-	case status == http.StatusNotAcceptable || strings.Contains(text, "Accept"):
-		msg = "Not acceptable: the client must accept both application/json and text/event-stream."
-	case status == http.StatusUnsupportedMediaType:
-		msg = "Unsupported media type: send the request as application/json."
-	case status == http.StatusMethodNotAllowed:
-		msg = "Method not allowed on this endpoint."
+	text = strings.TrimSpace(text)
+	kind, code, msg := "bad_request", mcperr.CodeInvalidRequest, "Invalid request: "+http.StatusText(status)+"."
+	if status >= 500 {
+		kind, code, msg = "internal", mcperr.CodeInternalError, "Internal error: the server could not serve this request."
+	}
+	for _, f := range sdkRefusals {
+		if (f.status == 0 || f.status == status) && strings.HasPrefix(text, f.prefix) {
+			kind, code, msg = f.kind, f.code, f.msg
+			switch f.kind {
+			case "unauthorized":
+				msg = fmt.Sprintf(msg, strings.TrimSuffix(text, "."))
+			case "method_not_found":
+				msg = "Method not found: the server does not handle " + quote(w.method) + " here."
+			case "protocol_version":
+				_, versions, _ := strings.Cut(text, "(")
+				msg = fmt.Sprintf(msg, " ("+strings.TrimSuffix(versions, ")")+")")
+			}
+			break
+		}
+	}
+	if w.log != nil {
+		w.log.refused(w.r, kind, strings.ReplaceAll(kind, "_", " "), "status", status)
 	}
 	body := errorAnswer(w.id, code, msg)
 	h := w.Header()

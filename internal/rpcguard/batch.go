@@ -17,6 +17,7 @@ func (r *reader) batch(line []byte) error {
 	st := r.g.st
 	st.mu.Lock()
 	refusal := st.batchRefusal()
+	markBatchRules(msgs, st.initSeen)
 	faults := markCalls(msgs, st.inUse)
 	var (
 		answers [][]byte

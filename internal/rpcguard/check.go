@@ -44,6 +44,8 @@ func checkBatch(body []byte) []byte {
 	for n, e := range elems {
 		msgs[n] = parseMessage(e)
 	}
+	// Whether the session needs initializing is BeforeInitialize's to say.
+	markBatchRules(msgs, true)
 	faults := markCalls(msgs, func(id) bool { return false })
 	if !slices.ContainsFunc(msgs, func(m *message) bool { return m.fault != nil }) {
 		return nil

@@ -1,6 +1,10 @@
 package rpcguard
 
-import "encoding/json"
+import (
+	"bytes"
+	"encoding/json"
+	"slices"
+)
 
 // notInitialized is the fault of a call that needs an initialized session
 // and comes before initialize. The SDK answers it with code 0, which is no
@@ -30,13 +34,52 @@ func needsSession(m *message) bool {
 	return true
 }
 
-// BeforeInitialize returns the JSON-RPC error answer to body, a single
-// request sent to a stateful HTTP endpoint without a session, when it
-// needs one (see needsSession); nil otherwise. body has passed Check.
+// inBatch is the fault of an initialize inside a batch: the specification
+// forbids it (2025-03-26), and over HTTP a batch would open sessions that
+// the session cap never saw.
+var inBatch = invalidRequest("initialize must be sent alone, not in a batch")
+
+// markBatchRules marks the requests of a batch that may not be in one:
+// initialize, and, before any initialize (initialized false), a call that
+// needs a session.
+func markBatchRules(msgs []*message, initialized bool) {
+	for _, m := range msgs {
+		switch {
+		case m.fault != nil || !m.request:
+		case m.method == "initialize":
+			m.fault = inBatch
+		case !initialized && m.isCall() && needsSession(m):
+			m.fault = notInitialized
+		}
+	}
+}
+
+// BeforeInitialize returns the JSON-RPC error answer to body, a request or
+// a batch sent to a stateful HTTP endpoint without a session, when it needs
+// one (see needsSession); nil otherwise. A batch with such a call is
+// refused whole, as Check refuses one with an invalid element. body has
+// passed Check.
 func BeforeInitialize(body []byte) []byte {
-	m := parseMessage(body)
-	if !m.isCall() || !needsSession(m) {
+	body = bytes.Trim(body, " \t\r\n")
+	if first(body) != '[' {
+		m := parseMessage(body)
+		if !m.isCall() || !needsSession(m) {
+			return nil
+		}
+		return answer(notInitialized, &m.id)
+	}
+	var msgs []*message
+	for _, e := range elements(body) {
+		msgs = append(msgs, parseMessage(e))
+	}
+	if !slices.ContainsFunc(msgs, func(m *message) bool { return m.isCall() && needsSession(m) }) {
 		return nil
 	}
-	return answer(notInitialized, &m.id)
+	var answers [][]byte
+	for _, m := range msgs {
+		if m.isCall() {
+			answers = append(answers, answer(notInitialized, &m.id))
+		}
+	}
+	return array(answers)
 }

@@ -182,3 +182,32 @@ func TestCallsBeforeInitialize(t *testing.T) {
 		t.Errorf("a call after initialize was not passed on: %q", lines)
 	}
 }
+
+// TestBatchRules checks that initialize is refused inside a batch, and that
+// a batch before initialize gets -32600 for its calls that need a session,
+// on a stream and in an HTTP body.
+func TestBatchRules(t *testing.T) {
+	t.Parallel()
+	var out wiretest.LogBuffer
+	g := New(strings.NewReader(`[{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}},{"jsonrpc":"2.0","id":2,"method":"tools/list"},{"jsonrpc":"2.0","id":3,"method":"ping"}]`+"\n"), &out, 0)
+	lines := readLines(t, bufio.NewReader(g.Reader()), 1)
+	want := `[{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: initialize must be sent alone, not in a batch"}},` +
+		`{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"Invalid Request: the session is not initialized: send initialize first (over HTTP, then send this request with the Mcp-Session-Id header its answer returned)"}}]` + "\n"
+	if got := out.String(); got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if !strings.Contains(lines[0], `"ping"`) || strings.Contains(lines[0], "tools/list") {
+		t.Errorf("passed on: %q", lines)
+	}
+
+	if got := string(Check([]byte(`[{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}]`))); !strings.Contains(got, "initialize must be sent alone") {
+		t.Errorf("Check of a batched initialize: %s", got)
+	}
+	got := string(BeforeInitialize([]byte(` [{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/list"}]`)))
+	if !strings.HasPrefix(got, `[{"jsonrpc":"2.0","id":1,"error":{"code":-32600,`) || !strings.Contains(got, `"id":2,"error":{"code":-32600,"message":"Invalid Request: the session is not initialized`) {
+		t.Errorf("BeforeInitialize of a batch: %s", got)
+	}
+	if got := BeforeInitialize([]byte(`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`)); got != nil {
+		t.Errorf("BeforeInitialize of a batch of pings: %s", got)
+	}
+}

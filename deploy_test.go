@@ -7,9 +7,9 @@ package mcpcore_test
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net"
-	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"slices"

@@ -296,3 +296,21 @@ func TestProbesStayOpen(t *testing.T) {
 		}
 	}
 }
+
+// TestSkewAndSubject checks the 30 s of clock skew on exp, and that a
+// token's session is bound to someone: its subject, else its client.
+func TestSkewAndSubject(t *testing.T) {
+	t.Parallel()
+	h := surface(t, config.AuthConfig{Mode: config.AuthJWT, SecretKey: testSecret})
+	if got := post(h, hs256(t, goodClaims(map[string]any{"exp": time.Now().Add(-10 * time.Second).Unix()}))); got.status != 200 {
+		t.Errorf("expired 10 s ago: HTTP %d %s", got.status, got.body)
+	}
+	got := post(h, hs256(t, goodClaims(map[string]any{"sub": nil})))
+	var ti auth.TokenInfo
+	if json.Unmarshal([]byte(got.body), &ti) != nil || ti.UserID != "client:app-1" {
+		t.Errorf("no sub: HTTP %d %s", got.status, got.body)
+	}
+	if got := post(h, hs256(t, goodClaims(map[string]any{"sub": nil, "client_id": nil}))); got.status != 401 || !strings.Contains(got.body, "names no subject") {
+		t.Errorf("no sub, no client: HTTP %d %s", got.status, got.body)
+	}
+}

@@ -7,8 +7,6 @@ import (
 	"net/url"
 	"strings"
 
-	"go.opentelemetry.io/otel/exporters/otlp/otlpmetric/otlpmetrichttp"
-	"go.opentelemetry.io/otel/exporters/otlp/otlptrace/otlptracehttp"
 	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric"
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
@@ -157,13 +155,11 @@ func (e env) tracerProvider(cfg Config) (*sdktrace.TracerProvider, func(context.
 		var exp sdktrace.SpanExporter
 		switch name {
 		case exporterOTLP:
-			o := []otlptracehttp.Option{otlptracehttp.WithHeaders(headers(e.getenv, "TRACES"))}
-			if u := endpoint(e.getenv, "TRACES"); u != "" {
-				o = append(o, otlptracehttp.WithEndpointURL(u))
+			if OTLPTraces == nil {
+				err = errNoOTLP
+				break
 			}
-			// New does not connect: a collector that is down costs
-			// retries in the background, never a failed start.
-			exp, err = otlptracehttp.New(context.Background(), o...)
+			exp, err = OTLPTraces(headers(e.getenv, "TRACES"), endpoint(e.getenv, "TRACES"))
 		case exporterConsole:
 			exp, err = stdouttrace.New(stdouttrace.WithWriter(cfg.Console))
 		}
@@ -201,11 +197,11 @@ func (e env) meterProvider(cfg Config) (*sdkmetric.MeterProvider, func(context.C
 		var exp sdkmetric.Exporter
 		switch name {
 		case exporterOTLP:
-			o := []otlpmetrichttp.Option{otlpmetrichttp.WithHeaders(headers(e.getenv, "METRICS"))}
-			if u := endpoint(e.getenv, "METRICS"); u != "" {
-				o = append(o, otlpmetrichttp.WithEndpointURL(u))
+			if OTLPMetrics == nil {
+				err = errNoOTLP
+				break
 			}
-			exp, err = otlpmetrichttp.New(context.Background(), o...)
+			exp, err = OTLPMetrics(headers(e.getenv, "METRICS"), endpoint(e.getenv, "METRICS"))
 		case exporterConsole:
 			exp, err = stdoutmetric.New(stdoutmetric.WithWriter(cfg.Console))
 		}

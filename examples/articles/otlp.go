@@ -1,0 +1,8 @@
+//go:build otlp
+
+package main
+
+// Built with -tags otlp, the example exports traces and metrics over OTLP
+// (OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_*_EXPORTER=otlp); without it, it stays
+// as small as a server that does not export.
+import _ "github.com/seed417024ea/mcpcore/otlp"

@@ -21,6 +21,7 @@ import (
 
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
+	"github.com/seed417024ea/mcpcore/mcperr"
 	"github.com/seed417024ea/mcpcore/mcptest"
 )
 

@@ -149,3 +149,41 @@ func BenchmarkToolCall(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStdioCall is one tools/call round trip over a newline-delimited
+// stream (pipes, as stdio), served by ServeTransport with the framing guard
+// (server=mcpcore) and, side by side, by the same server connected to the
+// stream directly (server=mcpcore-unguarded): the guard's cost per call.
+func BenchmarkStdioCall(b *testing.B) {
+	for _, guarded := range []bool{true, false} {
+		name := "mcpcore"
+		if !guarded {
+			name = "mcpcore-unguarded"
+		}
+		b.Run("server="+name, func(b *testing.B) {
+			srv := newBenchServer(b)
+			toServer, fromClient := io.Pipe()
+			toClient, fromServer := io.Pipe()
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			st := &mcp.IOTransport{Reader: toServer, Writer: fromServer}
+			if guarded {
+				go srv.ServeTransport(ctx, st)
+			} else if _, err := srv.MCPServer().Connect(ctx, st, nil); err != nil {
+				b.Fatal(err)
+			}
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(ctx, &mcp.IOTransport{Reader: toClient, Writer: fromClient}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cs.Close()
+			params := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "hello"}}
+			b.ReportAllocs()
+			for b.Loop() {
+				if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {
+					b.Fatalf("CallTool: %v %v", res, err)
+				}
+			}
+		})
+	}
+}

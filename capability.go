@@ -27,10 +27,10 @@ const (
 
 // ClientSupports reports whether the client declared capability c.
 func (c *Context) ClientSupports(capability Capability) bool {
-	if c.x == nil || c.x.caps == nil {
+	caps := c.x.clientCaps()
+	if caps == nil {
 		return false
 	}
-	caps := c.x.caps
 	switch capability {
 	case CapabilitySampling:
 		return caps.Sampling != nil

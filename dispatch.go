@@ -28,7 +28,7 @@ func (s *Server) addTool(def *mcp.Tool, rt *toolRuntime) {
 // went wrong; but for the two that MCP defines as protocol errors (see
 // protocolError), which are JSON-RPC errors.
 func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	x := newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities(), req.Params.InputResponses)
+	x := newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses)
 	c, refused := s.begin(ctx, "tool", rt.name, rt.contract, request{
 		session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: len(req.Params.Arguments), version: req.ProtocolVersion(), x: x, scopes: rt.scopes})
 	if refused != nil {

@@ -55,7 +55,11 @@ const autoKeyPrefix = "mcpcore/"
 // its arguments and result: progress, questions, and their answers.
 type exchange struct {
 	progressToken any
-	caps          *mcp.ClientCapabilities
+	// capsOf reads the client's capabilities, which the SDK re-encodes on
+	// each read: only a call that asks the client pays for it.
+	capsOf   func() *mcp.ClientCapabilities
+	capsOnce sync.Once
+	caps     *mcp.ClientCapabilities
 	// mrtr: questions travel in the result (protocol 2026-07-28 and later).
 	mrtr bool
 	// fresh are the client's answers in this request; kept and asked are
@@ -84,8 +88,22 @@ type keptAnswer struct {
 	Answer   json.RawMessage `json:"r"`
 }
 
-func newExchange(version string, token any, caps *mcp.ClientCapabilities, answers mcp.InputResponseMap) *exchange {
-	return &exchange{progressToken: token, caps: caps, mrtr: version >= mrtrVersion, fresh: answers}
+func newExchange(version string, token any, caps func() *mcp.ClientCapabilities, answers mcp.InputResponseMap) *exchange {
+	return &exchange{progressToken: token, capsOf: caps, mrtr: version >= mrtrVersion, fresh: answers}
+}
+
+// clientCaps is the client's capabilities, read once; nil for an exchange
+// without a client.
+func (x *exchange) clientCaps() *mcp.ClientCapabilities {
+	if x == nil {
+		return nil
+	}
+	x.capsOnce.Do(func() {
+		if x.capsOf != nil {
+			x.caps = x.capsOf()
+		}
+	})
+	return x.caps
 }
 
 // errCallEnded refuses a question asked after the call ended (by a

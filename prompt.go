@@ -67,7 +67,7 @@ func (p Prompt[Args]) register(s *Server) error {
 		for k, v := range req.Params.Arguments {
 			input += len(k) + len(v)
 		}
-		x := newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities(), req.Params.InputResponses)
+		x := newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses)
 		c, e := s.begin(ctx, "prompt", p.Name, nil, request{
 			session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: input, version: req.ProtocolVersion(), x: x, scopes: p.Scopes})
 		if e != nil {

@@ -121,7 +121,7 @@ func (r Resource[Params, Out]) register(s *Server) error {
 		})
 	}
 	handler := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		x := newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities(), req.Params.InputResponses)
+		x := newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses)
 		c, e := s.begin(ctx, "resource", r.Name, r.Errors, request{
 			session: req.Session, meta: req.Params.Meta, extra: req.Extra, uri: req.Params.URI, tmpl: r.URITemplate, input: len(req.Params.URI), version: req.ProtocolVersion(), x: x, scopes: r.Scopes})
 		if e != nil {

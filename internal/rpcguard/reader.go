@@ -167,8 +167,14 @@ func (r *reader) single(line []byte) error {
 	st.mu.Lock()
 	if m.isCall() && st.inUse(m.id) {
 		m.fault, m.echo = invalidRequest(errInUse), false
-	} else if m.isCall() && !st.initSeen && needsSession(m) {
-		m.fault = notInitialized
+	} else if m.isCall() && !st.initSeen {
+		if needsSession(m) {
+			m.fault = notInitialized
+		} else if bytes.Contains(m.raw, newProtocolKey) {
+			// The client speaks a protocol whose requests stand on their
+			// own (2026-07-28): none of its calls needs initialize.
+			st.initSeen = true
+		}
 	}
 	if m.fault == nil {
 		st.admit(m, false)

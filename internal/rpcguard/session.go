@@ -21,6 +21,9 @@ func needsSession(m *message) bool {
 	case "initialize", "ping", "server/discover":
 		return false
 	}
+	if !bytes.Contains(m.raw, newProtocolKey) {
+		return true // decoding the whole request would say no more
+	}
 	var p struct {
 		Params struct {
 			Meta map[string]json.RawMessage `json:"_meta"`
@@ -53,6 +56,9 @@ func markBatchRules(msgs []*message, initialized bool) {
 		}
 	}
 }
+
+// newProtocolKey is the _meta key by which a request stands on its own.
+var newProtocolKey = []byte(`"io.modelcontextprotocol/protocolVersion"`)
 
 // BeforeInitialize returns the JSON-RPC error answer to body, a request or
 // a batch sent to a stateful HTTP endpoint without a session, when it needs

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"slices"
+	"unicode/utf8"
 )
 
 // A message is one JSON-RPC object of a line or of a batch, checked.
@@ -25,7 +25,23 @@ func (m *message) isCall() bool { return m.fault == nil && m.request && m.hasID 
 // envelope lists the members the guard reads. Any of them given twice makes
 // the message invalid: the SDK's decoder and this one could keep different
 // copies, and the SDK's could be the one that ends the connection.
-var envelope = []string{"jsonrpc", "id", "method", "params", "result", "error"}
+var envelope = [...]string{"jsonrpc", "id", "method", "params", "result", "error"}
+
+// The positions of the envelope's members.
+const (
+	memJSONRPC = iota
+	memID
+	memMethod
+	memParams
+	memResult
+	memError
+)
+
+// isVersion2 reports whether raw is the JSON string "2.0", however it is
+// escaped.
+func isVersion2(raw []byte) bool {
+	return string(raw) == `"2.0"` || (bytes.IndexByte(raw, '\\') >= 0 && stringOf(raw) == "2.0")
+}
 
 // parseMessage checks one JSON object, known to be valid JSON.
 func parseMessage(raw []byte) *message {
@@ -34,11 +50,11 @@ func parseMessage(raw []byte) *message {
 		m.fault = invalidRequest("a batch element must be an object")
 		return m
 	}
-	mem, dup := objectMembers(raw, envelope)
-	_, m.request = mem["method"]
-	_, hasResult := mem["result"]
-	_, hasError := mem["error"]
-	idRaw, idPresent := mem["id"]
+	var mem [len(envelope)][]byte
+	dup := members(raw, envelope[:], mem[:])
+	m.request = mem[memMethod] != nil
+	hasResult, hasError := mem[memResult] != nil, mem[memError] != nil
+	idRaw, idPresent := mem[memID], mem[memID] != nil
 	var idFault string
 	if idPresent {
 		var null bool
@@ -52,19 +68,19 @@ func parseMessage(raw []byte) *message {
 	switch {
 	case dup != "":
 		m.fault = invalidRequest(fmt.Sprintf("the %q member is given twice", dup))
-	case stringOf(mem["jsonrpc"]) != "2.0":
+	case !isVersion2(mem[memJSONRPC]):
 		m.fault = invalidRequest(`"jsonrpc" must be "2.0"`)
 	case idFault != "":
 		m.fault = invalidRequest(idFault)
 	case m.request:
-		method, ok := stringValue(mem["method"])
+		method, ok := stringValue(mem[memMethod])
 		if !ok {
 			m.fault = invalidRequest(`"method" must be a string`)
 		}
 		m.method = method
 	case !m.hasID || hasResult == hasError:
 		m.fault = invalidRequest(`a request needs a string "method"; a response needs an "id" and exactly one of "result" and "error"`)
-	case hasError && !wireError(mem["error"]):
+	case hasError && !wireError(mem[memError]):
 		m.fault = invalidRequest(`"error" must be an object with an integer "code" and a string "message"`)
 	}
 	return m
@@ -73,25 +89,41 @@ func parseMessage(raw []byte) *message {
 // objectMembers returns the named members of the JSON object obj, known to
 // be valid, and the first of them given twice, if any.
 func objectMembers(obj []byte, names []string) (map[string][]byte, string) {
+	vals := make([][]byte, len(names))
+	dup := members(obj, names, vals)
 	mem := make(map[string][]byte, len(names))
-	dup := ""
+	for i, n := range names {
+		if vals[i] != nil {
+			mem[n] = vals[i]
+		}
+	}
+	return mem, dup
+}
+
+// members sets vals[i] to the value of the member names[i] of the JSON
+// object obj, known to be valid, and returns the first of them given
+// twice, if any. It allocates nothing: it reads every line.
+func members(obj []byte, names []string, vals [][]byte) (dup string) {
 	it, ok := newMembers(obj)
 	if !ok {
-		return mem, ""
+		return ""
 	}
 	for {
 		key, ok := it.key()
 		if !ok {
-			return mem, dup
+			return dup
 		}
 		val := it.value()
-		if !slices.Contains(names, key) {
-			continue
+		for i, n := range names {
+			if string(key) != n {
+				continue
+			}
+			if vals[i] != nil && dup == "" {
+				dup = n
+			}
+			vals[i] = val
+			break
 		}
-		if _, seen := mem[key]; seen && dup == "" {
-			dup = key
-		}
-		mem[key] = val
 	}
 }
 
@@ -119,6 +151,9 @@ func wireError(raw []byte) bool {
 func stringValue(raw []byte) (string, bool) {
 	if first(raw) != '"' {
 		return "", false
+	}
+	if len(raw) >= 2 && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
+		return string(raw[1 : len(raw)-1]), true
 	}
 	var s string
 	return s, json.Unmarshal(raw, &s) == nil

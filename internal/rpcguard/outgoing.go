@@ -36,7 +36,7 @@ func responseID(obj []byte) (id, bool) {
 		if !ok {
 			return id{}, false
 		}
-		switch key {
+		switch string(key) {
 		case "method":
 			return id{}, false // a request or a notification of the server
 		case "result", "error":
@@ -50,7 +50,7 @@ func responseID(obj []byte) (id, bool) {
 		if hasID && response {
 			return got, true
 		}
-		if key != "id" {
+		if string(key) != "id" {
 			it.value()
 		}
 	}

@@ -95,21 +95,27 @@ func newMembers(obj []byte) (*memberIter, bool) {
 }
 
 // key returns the next member's key, decoded, and moves to its value; ok
-// is false at the end of the object.
-func (m *memberIter) key() (key string, ok bool) {
+// is false at the end of the object. The key is a slice of the object
+// unless it holds an escape: every line passes here, and most keys are
+// compared, not kept.
+func (m *memberIter) key() (key []byte, ok bool) {
 	m.i = skipSpace(m.b, m.i)
 	if m.i < len(m.b) && m.b[m.i] == ',' {
 		m.i = skipSpace(m.b, m.i+1)
 	}
 	if m.i >= len(m.b) || m.b[m.i] != '"' {
-		return "", false
+		return nil, false
 	}
 	end := skipString(m.b, m.i)
 	raw := m.b[m.i:end]
 	if len(raw) >= 2 && bytes.IndexByte(raw, '\\') < 0 {
-		key = string(raw[1 : len(raw)-1])
-	} else if err := json.Unmarshal(raw, &key); err != nil {
-		return "", false
+		key = raw[1 : len(raw)-1]
+	} else {
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return nil, false
+		}
+		key = []byte(s)
 	}
 	m.i = skipSpace(m.b, end)
 	if m.i < len(m.b) && m.b[m.i] == ':' {

@@ -101,7 +101,7 @@ func (a *Auth) requireScopes(next http.Handler) http.Handler {
 		a.log.refused(r, "insufficient_scope", "token without the required scopes", "missing", missing)
 		w.Header().Set("WWW-Authenticate", fmt.Sprintf("Bearer error=%q, scope=%q, resource_metadata=%q",
 			"insufficient_scope", strings.Join(a.required, " "), a.metadataURL(r)))
-		writeRPCError(w, http.StatusForbidden, errorAnswer(callOf(r).id, mcperr.CodeForbidden,
+		writeRPCError(w, http.StatusForbidden, errorAnswer(callOf(w).id, mcperr.CodeForbidden,
 			"Forbidden: the token lacks the scopes this server requires ("+strings.Join(missing, ", ")+"). Ask the authorization server for a token with them."))
 	})
 }

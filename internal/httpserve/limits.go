@@ -77,9 +77,9 @@ func guardBody(limit int64, timeout time.Duration, stateless bool, log *refusals
 			if !stateless && r.Header.Get("Mcp-Session-Id") == "" {
 				c.sessionless = rpcguard.BeforeInitialize(body)
 			}
-			a := &jsonRPCAnswers{ResponseWriter: w, id: c.id, method: c.method, log: log, r: r}
+			a := &jsonRPCAnswers{ResponseWriter: w, call: c, log: log, r: r}
 			defer a.finish()
-			next.ServeHTTP(a, withCall(r, c))
+			next.ServeHTTP(a, r)
 		})
 	}
 }
@@ -89,7 +89,7 @@ func guardBody(limit int64, timeout time.Duration, stateless bool, log *refusals
 // it with code 0, which is no JSON-RPC code.
 func requireSession(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if answer := callOf(r).sessionless; answer != nil {
+		if answer := callOf(w).sessionless; answer != nil {
 			writeRPCError(w, http.StatusBadRequest, answer)
 			return
 		}
@@ -109,7 +109,7 @@ func limitSessions(max int, count func() int, log *refusals) func(http.Handler) 
 			return next
 		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			c := callOf(r)
+			c := callOf(w)
 			if c.method != "initialize" || r.Header.Get("Mcp-Session-Id") != "" {
 				next.ServeHTTP(w, r)
 				return

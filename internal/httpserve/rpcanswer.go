@@ -1,12 +1,12 @@
 package httpserve
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
 
+	"github.com/seed417024ea/mcpcore/internal/rpcguard"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -18,8 +18,7 @@ import (
 // input. The HTTP status and headers (WWW-Authenticate among them) stay.
 type jsonRPCAnswers struct {
 	http.ResponseWriter
-	id      json.RawMessage // nil: no single request to answer (null id)
-	method  string
+	call        // the request's, when it is one (nil id: answer under null)
 	pending int // the status of a refusal not yet answered
 	rewrote bool
 	// log and r log each refusal (nil log: not logged).
@@ -37,30 +36,24 @@ type call struct {
 	sessionless []byte
 }
 
-type callKey struct{}
-
-// callOf returns the call that the body guard read for r, if any.
-func callOf(r *http.Request) call {
-	c, _ := r.Context().Value(callKey{}).(call)
-	return c
-}
-
-// withCall records c in r's context for the middleware behind the guard.
-func withCall(r *http.Request, c call) *http.Request {
-	return r.WithContext(context.WithValue(r.Context(), callKey{}, c))
+// callOf returns the call that the body guard read for the request whose
+// writer is w, if any: the guard's writer carries it, so that no request
+// is copied to carry it in its context.
+func callOf(w http.ResponseWriter) call {
+	if a, ok := w.(*jsonRPCAnswers); ok {
+		return a.call
+	}
+	return call{}
 }
 
 // readCall reads the id and method of a single JSON-RPC request; the zero
 // call for a notification, a response or a batch.
 func readCall(body []byte) call {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method string          `json:"method"`
-	}
-	if json.Unmarshal(body, &m) != nil || len(m.ID) == 0 || m.Method == "" {
+	id, method, ok := rpcguard.Request(body)
+	if !ok {
 		return call{}
 	}
-	return call{id: m.ID, method: m.Method}
+	return call{id: id, method: method}
 }
 
 func (w *jsonRPCAnswers) WriteHeader(status int) {
@@ -166,7 +159,7 @@ func (w *jsonRPCAnswers) answer(text string) {
 	if w.log != nil {
 		w.log.refused(w.r, kind, strings.ReplaceAll(kind, "_", " "), "status", status)
 	}
-	body := errorAnswer(w.id, code, msg)
+	body := errorAnswer(w.call.id, code, msg)
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Del("Content-Length")

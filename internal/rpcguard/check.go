@@ -74,3 +74,20 @@ func idIf(i id, ok bool) *id {
 func TooLarge(limit int64) []byte {
 	return answer(parseError(fmt.Sprintf("the body is longer than %d bytes", limit)), nil)
 }
+
+// Request returns the id, as written, and the method of body, a single
+// JSON-RPC request that passed Check, reading no more of it than its
+// members; ok is false for a notification, a response or a batch.
+func Request(body []byte) (id []byte, method string, ok bool) {
+	body = bytes.Trim(body, " \t\r\n")
+	if first(body) != '{' {
+		return nil, "", false
+	}
+	var mem [len(envelope)][]byte
+	members(body, envelope[:], mem[:])
+	if mem[memID] == nil || string(mem[memID]) == "null" || mem[memMethod] == nil {
+		return nil, "", false
+	}
+	method, ok = stringValue(mem[memMethod])
+	return mem[memID], method, ok
+}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -173,6 +175,39 @@ func BenchmarkStdioCall(b *testing.B) {
 				b.Fatal(err)
 			}
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(ctx, &mcp.IOTransport{Reader: toClient, Writer: fromClient}, nil)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer cs.Close()
+			params := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "hello"}}
+			b.ReportAllocs()
+			for b.Loop() {
+				if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {
+					b.Fatalf("CallTool: %v %v", res, err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkHTTPCall is one tools/call round trip over Streamable HTTP on a
+// local server, through mcpcore's whole HTTP surface (server=mcpcore) and
+// through the SDK's bare handler in front of the bare server
+// (server=bare).
+func BenchmarkHTTPCall(b *testing.B) {
+	for _, server := range []string{"bare", "mcpcore"} {
+		b.Run("server="+server, func(b *testing.B) {
+			var h http.Handler
+			if server == "bare" {
+				bare := bareServer()
+				h = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return bare }, nil)
+			} else {
+				h = newBenchServer(b).Handler()
+			}
+			hs := httptest.NewServer(h)
+			defer hs.Close()
+			ctx := context.Background()
+			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, nil)
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -10,25 +10,25 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
-	"sync"
 )
 
 //go:embed landing.html
 var landingHTML string
 
-// landingPage is the page's template, parsed once, and its
+// landingPage parses the page's template, and returns it with its
 // Content-Security-Policy, which allows the page nothing but its own inline
 // style, by hash: no script, no image, no frame, no form, no other origin.
-// Both are made when the first landing handler is, not at start: a server
-// over stdio never holds them. A template that does not parse is a build
-// mistake, and the tests render it.
-var landingPage = sync.OnceValues(func() (*template.Template, string) {
+// It runs for each view of the page, which is rare, rather than once: a
+// parsed template is some 60 KB of pointers that the server would hold for
+// good, and every garbage collection would scan, between two views. A
+// template that does not parse is a build mistake, and the tests render it.
+func landingPage() (*template.Template, string) {
 	t := template.Must(template.New("landing").Funcs(template.FuncMap{
 		"retryable": retryable,
 		"contract":  func(id string, f []Failure) contractTable { return contractTable{ID: id, Failures: f} },
 	}).Parse(landingHTML))
 	return t, "default-src 'none'; style-src '" + styleHash(t) + "'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-})
+}
 
 // contractTable is an error contract and the id of the heading that names
 // its table.
@@ -60,8 +60,8 @@ func Landing(c *Catalog, logger *slog.Logger) http.Handler {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	tmpl, csp := landingPage()
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		tmpl, csp := landingPage()
 		render(w, logger, tmpl, csp, newPage(c, endpointURL(r, c.Endpoint)))
 	})
 }

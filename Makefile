@@ -32,6 +32,7 @@ FUZZ_TARGETS := \
 	./internal/rpcguard:FuzzStdioGuard \
 	.:FuzzHTTPEndpoint \
 	./internal/redact:FuzzString \
+	./internal/schema:FuzzDecodeAsEncodingJSON \
 	./examples/articles:FuzzFetchArticles \
 	./examples/articles:FuzzRetractArticle
 

@@ -1,11 +1,8 @@
 package schema
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"net/url"
 	"reflect"
@@ -555,17 +552,3 @@ func (c *compiler) extra(s *jsonschema.Schema, v any, toks []string, at string) 
 	return &sub, nil
 }
 
-// decodeJSON decodes one JSON value, numbers as json.Number, and refuses
-// anything after it.
-func decodeJSON(data []byte) (any, error) {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("invalid character after top-level value")
-	}
-	return v, nil
-}

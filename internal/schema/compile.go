@@ -551,4 +551,3 @@ func (c *compiler) extra(s *jsonschema.Schema, v any, toks []string, at string) 
 	}
 	return &sub, nil
 }
-

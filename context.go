@@ -31,12 +31,13 @@ type Context struct {
 	// base is the server's logger; attrs, what the request's adds to it.
 	// The request's logger (reqLog) is built on first use: most calls log
 	// nothing.
-	base    *slog.Logger
-	attrs   []slog.Attr
-	reqOnce sync.Once
-	log     *slog.Logger
-	session *mcp.ServerSession
-	token   *auth.TokenInfo // the bearer token's, over HTTP with auth
+	base      *slog.Logger
+	attrs     []slog.Attr
+	reqOnce   sync.Once
+	attrsOnce sync.Once
+	log       *slog.Logger
+	session   *mcp.ServerSession
+	token     *auth.TokenInfo // the bearer token's, over HTTP with auth
 	// clientLogs is set when the client may want log notifications of this
 	// call (see clientlog.go).
 	clientLogs bool
@@ -206,11 +207,31 @@ func noOption(*mcperr.Error) {}
 func (c *Context) reqLog() *slog.Logger {
 	c.reqOnce.Do(func() {
 		if c.base != nil {
-			c.attrs = c.requestAttrs()
-			c.log = slog.New(c.base.Handler().WithAttrs(c.attrs))
+			c.log = slog.New(c.base.Handler().WithAttrs(c.logAttrs()))
 		}
 	})
 	return c.log
+}
+
+// logAttrs are the request's attributes (see requestAttrs), made once.
+func (c *Context) logAttrs() []slog.Attr {
+	c.attrsOnce.Do(func() {
+		if c.attrs == nil {
+			c.attrs = c.requestAttrs()
+		}
+	})
+	return c.attrs
+}
+
+// logRecord writes one record of the call with the server's logger: the
+// request's attributes go with the record, rather than into a logger of
+// the request that a call which logs once would build for nothing.
+func (c *Context) logRecord(level slog.Level, msg string, attrs ...slog.Attr) {
+	if c.base == nil {
+		c.reqLog().LogAttrs(context.WithoutCancel(c), level, msg, attrs...)
+		return
+	}
+	c.base.LogAttrs(context.WithoutCancel(c), level, msg, append(c.logAttrs()[:len(c.logAttrs()):len(c.logAttrs())], attrs...)...)
 }
 
 // requestAttrs are the attributes of every record of the call, the
@@ -266,6 +287,9 @@ func (c *Context) buildLogs() {
 // notifyClient sends a record to the client only, if it asked for log
 // notifications.
 func (c *Context) notifyClient(level slog.Level, msg string, attrs ...slog.Attr) {
+	if !c.clientLogs {
+		return
+	}
 	c.buildLogs()
 	if c.clientLog != nil {
 		c.clientLog.LogAttrs(context.WithoutCancel(c), level, msg, attrs...)

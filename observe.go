@@ -285,7 +285,7 @@ func (s *Server) logFailure(c *call, e *mcperr.Error, original error, dropped []
 	if len(dropped) > 0 {
 		attrs = append(attrs, slog.Any("unencodableData", dropped))
 	}
-	c.ctx.reqLog().LogAttrs(context.WithoutCancel(c.ctx), level, msg, attrs...)
+	c.ctx.logRecord(level, msg, attrs...)
 }
 
 // declaredFailure returns the contract entry e was raised as. A declared

@@ -12,7 +12,7 @@ import (
 // version ("" for the latest), to srv over in-memory transports; record
 // says whether its tools/call results count for contract coverage. close
 // ends the session and waits for the server's side.
-func connect(srv *mcpcore.Server, name string, opts *mcp.ClientOptions, version string, record bool) (cs *mcp.ClientSession, close func(), err error) {
+func connect(srv *mcpcore.Server, name string, opts *mcp.ClientOptions, version string, record bool, mw ...mcp.Middleware) (cs *mcp.ClientSession, close func(), err error) {
 	ctx := context.Background()
 	ct, st := mcp.NewInMemoryTransports()
 	ss, err := srv.MCPServer().Connect(ctx, st, nil)
@@ -23,7 +23,9 @@ func connect(srv *mcpcore.Server, name string, opts *mcp.ClientOptions, version 
 	if record {
 		t = recorder{ct}
 	}
-	cs, err = mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, opts).Connect(ctx, t, &mcp.ClientSessionOptions{ProtocolVersion: version})
+	client := mcp.NewClient(&mcp.Implementation{Name: name, Version: "1"}, opts)
+	client.AddReceivingMiddleware(mw...)
+	cs, err = client.Connect(ctx, t, &mcp.ClientSessionOptions{ProtocolVersion: version})
 	if err != nil {
 		ss.Close()
 		return nil, nil, err

@@ -4,6 +4,7 @@ package mcptest
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"slices"
 	"sync"
@@ -54,6 +55,28 @@ type heard struct {
 	progress []*mcp.ProgressNotificationParams
 	messages []*mcp.LoggingMessageParams
 	updates  []string
+	// acked are the resources whose subscription the server acknowledged
+	// (subscriptions/listen, 2026-07-28).
+	acked map[string]bool
+}
+
+// heardAcks notes the subscriptions the server acknowledges.
+func (c *Client) heardAcks(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if method == "notifications/subscriptions/acknowledged" {
+			if p, ok := req.GetParams().(*mcp.SubscriptionsAcknowledgedParams); ok {
+				c.heard.mu.Lock()
+				if c.heard.acked == nil {
+					c.heard.acked = map[string]bool{}
+				}
+				for _, uri := range p.Notifications.ResourceSubscriptions {
+					c.heard.acked[uri] = true
+				}
+				c.heard.mu.Unlock()
+			}
+		}
+		return next(ctx, method, req)
+	}
 }
 
 // Start serves defs in memory and returns a connected client. The server
@@ -96,7 +119,7 @@ func StartWith(t testing.TB, info mcpcore.Info, opts *Options, defs ...mcpcore.D
 		co = *opts.Client
 	}
 	c.hear(&co)
-	cs, closeSession, err := connect(srv, "mcptest", &co, opts.ProtocolVersion, true)
+	cs, closeSession, err := connect(srv, "mcptest", &co, opts.ProtocolVersion, true, c.heardAcks)
 	if err != nil {
 		t.Fatalf("mcptest: connecting a client: %v", err)
 	}
@@ -187,7 +210,28 @@ func (c *Client) GetPrompt(name string, args map[string]string) (*mcp.GetPromptR
 // Subscribe subscribes to a resource; [Client.ResourceUpdates] lists the
 // updates heard.
 func (c *Client) Subscribe(uri string) error {
-	return c.Session.Subscribe(context.Background(), &mcp.SubscribeParams{URI: uri})
+	if err := c.Session.Subscribe(context.Background(), &mcp.SubscribeParams{URI: uri}); err != nil {
+		return err
+	}
+	if r := c.Session.InitializeResult(); r == nil || r.ProtocolVersion < "2026-07-28" {
+		return nil
+	}
+	// Under 2026-07-28 a subscription is a stream the server opens, and
+	// holds only once it acknowledges it: an update sent before would be
+	// lost, and a test that waits for it would fail by chance.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c.heard.mu.Lock()
+		acked := c.heard.acked[uri]
+		c.heard.mu.Unlock()
+		if acked {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("mcptest: the server did not acknowledge the subscription to %s", uri)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 // SetLogLevel asks the server for log messages at level and above

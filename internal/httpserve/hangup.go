@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
-	"sync/atomic"
 )
 
 // A client that hangs up on a POST cancels the calls it carries, under
@@ -20,10 +19,14 @@ import (
 // value is dropped: it could name another client's request.
 const requestHeader = "Mcpcore-Request"
 
-var (
-	requests   sync.Map // name → the context of a POST being served
-	requestSeq atomic.Uint64
-)
+// requests holds the context of each POST being served, by name. A map
+// under a mutex, not a sync.Map: every POST stores and deletes once, and
+// a sync.Map allocates an entry for each store.
+var requests = struct {
+	sync.Mutex
+	byName map[uint64]context.Context
+	next   uint64
+}{byName: map[uint64]context.Context{}}
 
 // tieRequests names each POST and records its context while it is served.
 func tieRequests(next http.Handler) http.Handler {
@@ -33,10 +36,17 @@ func tieRequests(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		name := strconv.FormatUint(requestSeq.Add(1), 36)
-		requests.Store(name, r.Context())
-		defer requests.Delete(name)
-		r.Header.Set(requestHeader, name)
+		requests.Lock()
+		requests.next++
+		name := requests.next
+		requests.byName[name] = r.Context()
+		requests.Unlock()
+		defer func() {
+			requests.Lock()
+			delete(requests.byName, name)
+			requests.Unlock()
+		}()
+		r.Header.Set(requestHeader, strconv.FormatUint(name, 36))
 		next.ServeHTTP(w, r)
 	})
 }
@@ -45,12 +55,15 @@ func tieRequests(next http.Handler) http.Handler {
 // h, while the request is served: it ends when the client hangs up. It is
 // nil for headers of no such request (stdio, a request already answered).
 func RequestContext(h http.Header) context.Context {
-	name := h.Get(requestHeader)
-	if name == "" {
+	v := h.Get(requestHeader)
+	if v == "" {
 		return nil
 	}
-	if ctx, ok := requests.Load(name); ok {
-		return ctx.(context.Context)
+	name, err := strconv.ParseUint(v, 36, 64)
+	if err != nil {
+		return nil
 	}
-	return nil
+	requests.Lock()
+	defer requests.Unlock()
+	return requests.byName[name]
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // WriteTimeout is how long one write of a response may block on a client
-// that does not read. A server-wide WriteTimeout would cut the streams
+// that does not read (at least half of it, see deadlineWriter.extend). A server-wide WriteTimeout would cut the streams
 // that stay open by design (a session's GET stream, a long call's SSE
 // answer); a deadline per write cuts only a client that stopped reading.
 const WriteTimeout = 30 * time.Second
@@ -20,6 +20,7 @@ func writeDeadlines(d time.Duration) func(http.Handler) http.Handler {
 			next.ServeHTTP(dw, r)
 			// What the server writes after the handler (the last chunk)
 			// gets its own time, however long the stream stayed idle.
+			dw.until = time.Time{}
 			dw.extend()
 		})
 	}
@@ -27,11 +28,23 @@ func writeDeadlines(d time.Duration) func(http.Handler) http.Handler {
 
 type deadlineWriter struct {
 	http.ResponseWriter
-	rc *http.ResponseController
-	d  time.Duration
+	rc    *http.ResponseController
+	d     time.Duration
+	until time.Time // the deadline set last
 }
 
-func (w *deadlineWriter) extend() { w.rc.SetWriteDeadline(time.Now().Add(w.d)) }
+// extend moves the deadline to d from now, unless more than half of d is
+// still ahead: a response writes and flushes several times a call, and
+// each move resets a timer of the runtime. A write may so be cut between
+// d/2 and d after it starts.
+func (w *deadlineWriter) extend() {
+	now := time.Now()
+	if w.until.Sub(now) > w.d/2 {
+		return
+	}
+	w.until = now.Add(w.d)
+	w.rc.SetWriteDeadline(w.until)
+}
 
 func (w *deadlineWriter) Write(b []byte) (int, error) {
 	w.extend()

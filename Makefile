@@ -15,6 +15,7 @@ check:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	@echo "== go vet"
 	go vet $(GO_PACKAGES)
+	go vet -tags otlp ./examples/articles
 	@echo "== staticcheck"
 	go run $(STATICCHECK) $(GO_PACKAGES)
 	@echo "== mcplint (the examples must be clean, warnings included)"

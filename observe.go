@@ -260,7 +260,7 @@ func (s *Server) logFailure(c *call, e *mcperr.Error, original error, dropped []
 	// are collapsed in the server's log only: each client hears of its
 	// own failures.
 	c.ctx.notifyClient(level, msg, slog.Int("code", int(e.Code())))
-	if !s.repeats.admit(repeatKey(c.kind, c.name, int(e.Code()), reason, site), level, msg, attrs) {
+	if !s.repeats.Admit(repeatKey(c.kind, c.name, int(e.Code()), reason, site), level, msg, attrs) {
 		return
 	}
 	// The logger carries the operation already.

@@ -97,7 +97,7 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
 	// However serving ends, counts of collapsed failures are written, not
 	// lost with the process.
-	defer s.repeats.flush()
+	defer s.repeats.Flush()
 	var guard *rpcguard.Guard
 	switch tt := t.(type) {
 	case *mcp.IOTransport:
@@ -232,6 +232,7 @@ func (s *Server) Handler() http.Handler {
 		Path:           HTTPPath,
 		Stateless:      s.cfg.Stateless,
 		Logger:         s.logger,
+		Repeats:        s.repeats,
 		AllowedOrigins: s.cfg.AllowedOrigins,
 		MaxBodyBytes:   s.cfg.MaxBodyBytes,
 		BodyTimeout:    s.bodyTimeout,
@@ -269,7 +270,7 @@ func (s *Server) sessionCount() int {
 // gracefully.
 func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
 	defer s.closeTelemetry()
-	defer s.repeats.flush()
+	defer s.repeats.Flush()
 	s.transport = "http"
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {

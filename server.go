@@ -20,6 +20,7 @@ import (
 	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/internal/redact"
+	"github.com/seed417024ea/mcpcore/internal/repeats"
 	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -94,7 +95,7 @@ type Server struct {
 	shutdown  time.Duration
 	mcp       *mcp.Server
 	inflight  *inflight
-	repeats   *repeats
+	repeats   *repeats.Collapser
 	telemetry *telemetry.Telemetry
 	transport string // "stdio" or "http", as served; for network.transport
 	stateKey  []byte // signs requestState (see input.go)
@@ -191,7 +192,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	if window == 0 {
 		window = DefaultRepeatWindow
 	}
-	s.repeats = newRepeats(window, s.logger)
+	s.repeats = repeats.New(window, s.logger)
 	s.transport = "stdio"
 	if cfg.Transport == config.HTTP {
 		s.transport = "http"
@@ -235,7 +236,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		return nil, mcperr.New(mcperr.CodeInitializationFailed, "mcpcore: invalid server definition: "+err.Error(), mcperr.WithCause(err))
 	}
 	// The issuer's keys are refreshed for as long as the process lives.
-	if s.auth, err = httpserve.NewAuth(context.Background(), cfg.Auth, s.scopes, s.logger); err != nil {
+	if s.auth, err = httpserve.NewAuth(context.Background(), cfg.Auth, s.scopes, s.logger, s.repeats); err != nil {
 		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad configuration: "+err.Error(), mcperr.WithCause(err))
 	}
 	return s, nil

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/seed417024ea/mcpcore/internal/config"
+	"github.com/seed417024ea/mcpcore/internal/repeats"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -41,9 +42,9 @@ type Auth struct {
 // NewAuth returns the authentication that cfg configures, or nil for mode
 // none. scopes are the scopes the server's definitions declare, published
 // as scopes_supported. ctx ends the background refresh of an OAuth
-// issuer's keys.
-func NewAuth(ctx context.Context, cfg config.AuthConfig, scopes []string, logger *slog.Logger) (*Auth, error) {
-	a := &Auth{resource: cfg.ResourceIdentifier, required: cfg.RequiredScopes, log: newRefusals(logger)}
+// issuer's keys. Refused tokens are logged to logger through r.
+func NewAuth(ctx context.Context, cfg config.AuthConfig, scopes []string, logger *slog.Logger, r *repeats.Collapser) (*Auth, error) {
+	a := &Auth{resource: cfg.ResourceIdentifier, required: cfg.RequiredScopes, log: newRefusals(logger, r)}
 	var err error
 	switch cfg.Mode {
 	case config.AuthJWT:

@@ -117,7 +117,7 @@ func surface(t *testing.T, cfg config.AuthConfig) http.Handler {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	a, err := NewAuth(ctx, cfg, []string{"articles:read", "articles:write"}, nil)
+	a, err := NewAuth(ctx, cfg, []string{"articles:read", "articles:write"}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

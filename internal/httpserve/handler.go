@@ -4,6 +4,8 @@ import (
 	"log/slog"
 	"net/http"
 	"time"
+
+	"github.com/seed417024ea/mcpcore/internal/repeats"
 )
 
 // CardPath is where the server card is served.
@@ -17,8 +19,10 @@ type Options struct {
 	// Stateless is the SDK handler's mode: without sessions, no request
 	// needs one.
 	Stateless bool
-	// Logger receives the refusals, each kind at most once a minute.
-	Logger *slog.Logger
+	// Logger receives the refusals; Repeats collapses floods of them (nil:
+	// each is logged).
+	Logger  *slog.Logger
+	Repeats *repeats.Collapser
 	// AllowedOrigins are the browser origins let in besides the server's
 	// own (MCP_ALLOWED_ORIGINS).
 	AllowedOrigins []string
@@ -47,7 +51,7 @@ type Options struct {
 // POST and its calls (see RequestContext), and then the SDK. Probes, metadata, the
 // landing page and the card are outside authentication.
 func New(o Options) (http.Handler, error) {
-	log := newRefusals(o.Logger)
+	log := newRefusals(o.Logger, o.Repeats)
 	origins, err := originGuard(o.AllowedOrigins, log)
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package httpserve
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/seed417024ea/mcpcore/internal/repeats"
 	"github.com/seed417024ea/mcpcore/internal/rpcguard"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -128,52 +130,34 @@ func limitSessions(max int, count func() int, log *refusals) func(http.Handler) 
 	}
 }
 
-// refusals logs the refusals of the HTTP surface: the first of each kind
-// at once, at warning, then at most one a minute with the count of those
-// in between, so that a flood of refused requests costs no flood of
-// records.
+// refusals logs the refusals of the HTTP surface, at warning, through the
+// server's collapser of repeats: the first of each kind at once, and the
+// ones that follow within its window in one record with their count, so
+// that a flood of refused requests costs no flood of records.
 type refusals struct {
-	logger *slog.Logger
-	window time.Duration
-	mu     sync.Mutex
-	kinds  map[string]*refusalCount
+	logger  *slog.Logger
+	repeats *repeats.Collapser
 }
 
-type refusalCount struct {
-	logged     time.Time
-	suppressed int
-}
-
-func newRefusals(logger *slog.Logger) *refusals {
+func newRefusals(logger *slog.Logger, r *repeats.Collapser) *refusals {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &refusals{logger: logger, window: time.Minute, kinds: map[string]*refusalCount{}}
+	return &refusals{logger: logger, repeats: r}
 }
 
-// refused logs one refusal of kind, unless one was logged within the
-// window.
-func (l *refusals) refused(r *http.Request, kind, msg string, attrs ...any) {
-	now := time.Now()
-	l.mu.Lock()
-	k := l.kinds[kind]
-	if k == nil {
-		k = &refusalCount{}
-		l.kinds[kind] = k
+// refused logs one refusal of kind, unless the collapser counts it in the
+// summary of its window.
+func (l *refusals) refused(r *http.Request, kind, msg string, args ...any) {
+	var rec slog.Record
+	rec.Add(args...)
+	rec.Add("refusal", kind, "remote", r.RemoteAddr, "path", r.URL.Path)
+	attrs := make([]slog.Attr, 0, rec.NumAttrs())
+	rec.Attrs(func(a slog.Attr) bool { attrs = append(attrs, a); return true })
+	msg = "mcpcore: HTTP request refused: " + msg
+	if l.repeats.Admit("http\x00"+kind, slog.LevelWarn, msg, attrs) {
+		l.logger.LogAttrs(context.Background(), slog.LevelWarn, msg, attrs...)
 	}
-	if !k.logged.IsZero() && now.Sub(k.logged) < l.window {
-		k.suppressed++
-		l.mu.Unlock()
-		return
-	}
-	suppressed := k.suppressed
-	k.logged, k.suppressed = now, 0
-	l.mu.Unlock()
-	attrs = append(attrs, "refusal", kind, "remote", r.RemoteAddr, "path", r.URL.Path)
-	if suppressed > 0 {
-		attrs = append(attrs, "suppressed", suppressed)
-	}
-	l.logger.Warn("mcpcore: HTTP request refused: "+msg, attrs...)
 }
 
 // boundStrayBodies bounds the bodies that no handler reads, those of the

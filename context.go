@@ -231,7 +231,8 @@ func (c *Context) logRecord(level slog.Level, msg string, attrs ...slog.Attr) {
 		c.reqLog().LogAttrs(context.WithoutCancel(c), level, msg, attrs...)
 		return
 	}
-	c.base.LogAttrs(context.WithoutCancel(c), level, msg, append(c.logAttrs()[:len(c.logAttrs()):len(c.logAttrs())], attrs...)...)
+	req := c.logAttrs()
+	c.base.LogAttrs(context.WithoutCancel(c), level, msg, append(req[:len(req):len(req)], attrs...)...)
 }
 
 // requestAttrs are the attributes of every record of the call, the

@@ -215,6 +215,7 @@ func protocolVersion(ss *mcp.ServerSession) string {
 // whole. Every other refusal (a missing token, an unknown session, a
 // missing Accept header, …) is a JSON-RPC error too, with a real code.
 func (s *Server) Handler() http.Handler {
+	catalog := s.catalog()
 	// Written once, before any session: a second Handler (of a server
 	// already serving) must not race the sessions that read it.
 	if s.transport != "http" {
@@ -238,8 +239,8 @@ func (s *Server) Handler() http.Handler {
 		BodyTimeout:    s.bodyTimeout,
 		Draining:       s.inflight.isDraining,
 		Auth:           s.auth,
-		Landing:        httpserve.Landing(s.catalog(), s.logger),
-		Card:           httpserve.Card(s.catalog(), s.logger),
+		Landing:        httpserve.Landing(catalog, s.logger),
+		Card:           httpserve.Card(catalog, s.logger),
 	}
 	if !s.cfg.Stateless {
 		opts.MaxSessions, opts.Sessions = s.cfg.MaxSessions, s.sessionCount

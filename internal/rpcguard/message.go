@@ -86,20 +86,6 @@ func parseMessage(raw []byte) *message {
 	return m
 }
 
-// objectMembers returns the named members of the JSON object obj, known to
-// be valid, and the first of them given twice, if any.
-func objectMembers(obj []byte, names []string) (map[string][]byte, string) {
-	vals := make([][]byte, len(names))
-	dup := members(obj, names, vals)
-	mem := make(map[string][]byte, len(names))
-	for i, n := range names {
-		if vals[i] != nil {
-			mem[n] = vals[i]
-		}
-	}
-	return mem, dup
-}
-
 // members sets vals[i] to the value of the member names[i] of the JSON
 // object obj, known to be valid, and returns the first of them given
 // twice, if any. It allocates nothing: it reads every line.
@@ -135,15 +121,15 @@ func wireError(raw []byte) bool {
 	if first(raw) != '{' {
 		return false
 	}
-	mem, dup := objectMembers(raw, []string{"code", "message", "data"})
-	if dup != "" {
+	var mem [3][]byte // code, message, data
+	if members(raw, []string{"code", "message", "data"}, mem[:]) != "" {
 		return false
 	}
 	var code int64
-	if err := json.Unmarshal(mem["code"], &code); err != nil || bytes.ContainsAny(mem["code"], ".eE") {
+	if err := json.Unmarshal(mem[0], &code); err != nil || bytes.ContainsAny(mem[0], ".eE") {
 		return false
 	}
-	_, ok := stringValue(mem["message"])
+	_, ok := stringValue(mem[1])
 	return ok
 }
 

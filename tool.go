@@ -105,13 +105,25 @@ func (t Tool[In, Out]) register(s *Server) error {
 			return fmt.Errorf("tool %q: output schema: %w", t.Name, err)
 		}
 	}
+	// The SDK keeps what it publishes for the life of the server: as bytes,
+	// which the garbage collector does not scan, rather than as the
+	// pointer-rich *jsonschema.Schema trees, which it would scan on every
+	// cycle of every call.
+	inJSON, err := json.Marshal(published)
+	if err != nil {
+		return fmt.Errorf("tool %q: input schema: %w", t.Name, err)
+	}
+	outJSON, err := json.Marshal(schema.Envelope(out, schemaReasons(t.Errors)))
+	if err != nil {
+		return fmt.Errorf("tool %q: output schema: %w", t.Name, err)
+	}
 	def := &mcp.Tool{
 		Name:         t.Name,
 		Title:        t.Title,
 		Description:  t.Description,
 		Annotations:  t.Annotations,
-		InputSchema:  published,
-		OutputSchema: schema.Envelope(out, schemaReasons(t.Errors)),
+		InputSchema:  json.RawMessage(inJSON),
+		OutputSchema: json.RawMessage(outJSON),
 	}
 	if len(t.Errors) > 0 {
 		def.Meta = mcp.Meta{ContractMetaKey: publishContract(t.Errors)}

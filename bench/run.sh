@@ -13,6 +13,9 @@
 #   -warmup N       untimed calls before them (default 1000; quick 300)
 #   -c64            also run at concurrency 64
 #   -conc "1 16"    the concurrencies, as a list
+#   -transports "stdio http"   the transports, as a list
+#   -gogc V         run both servers with GOGC=V (off, 400, …): with the
+#                   collector off, the ratio is the per-call work alone
 #   -src DIR        the mcpcore tree whose examples/articles and bench_test.go
 #                   are measured (default: this repository); a worktree of
 #                   another commit gives a "before" figure
@@ -28,7 +31,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 src=$repo
 args=$*
-passes=5 calls=20000 warmup=1000 conc="1 16" allocs=1 benchstat=1 quick=0 count=5
+passes=5 calls=20000 warmup=1000 conc="1 16" transports="stdio http" gogc="" allocs=1 benchstat=1 quick=0 count=5
 while [ $# -gt 0 ]; do
 	case $1 in
 	-quick) quick=1 passes=2 calls=3000 warmup=300 count=1 ;;
@@ -37,6 +40,8 @@ while [ $# -gt 0 ]; do
 	-warmup) warmup=$2; shift ;;
 	-c64) conc="$conc 64" ;;
 	-conc) conc=$2; shift ;;
+	-transports) transports=$2; shift ;;
+	-gogc) gogc=$2; shift ;;
 	-src) src=$(cd "$2" && pwd); shift ;;
 	-no-allocs) allocs=0 ;;
 	-no-benchstat) benchstat=0 ;;
@@ -60,14 +65,15 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "machine: $(uname -m), $(nproc) cores, ${cpu:-unknown CPU}, $(go version | cut -d' ' -f3-)"
 	echo "mcpcore: examples/articles at $sha"
-	echo "load: $passes passes × $calls calls (warm-up $warmup), concurrency $conc, stdio and Streamable HTTP (one shared session), echo and error"
+	echo "load: $passes passes × $calls calls (warm-up $warmup), concurrency $conc, transports $transports (HTTP: Streamable, one shared session), echo and error${gogc:+, both servers with GOGC=$gogc}"
 	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/machine.txt"
 cat "$out/machine.txt" >&2
 
 one() { # server transport c mode pass
-	local log=$out/run.stderr
-	if ! "$out/bin/load" -server "$out/bin/$1" -name "$1" -transport "$2" -c "$3" -mode "$4" -pass "$5" \
+	local log=$out/run.stderr env=()
+	if [ -n "$gogc" ]; then env=(-env "GOGC=$gogc"); fi
+	if ! "$out/bin/load" "${env[@]}" -server "$out/bin/$1" -name "$1" -transport "$2" -c "$3" -mode "$4" -pass "$5" \
 		-n "$calls" -warmup "$warmup" >> "$out/results.jsonl" 2> "$log"; then
 		cat "$log" >&2
 		return 1
@@ -81,7 +87,7 @@ for pass in $(seq 1 "$passes"); do
 	# Interleaved: each configuration runs on both servers back to back,
 	# the first one alternating between passes.
 	if [ $((pass % 2)) -eq 1 ]; then order="mcpcore baseline"; else order="baseline mcpcore"; fi
-	for transport in stdio http; do
+	for transport in $transports; do
 		for c in $conc; do
 			for mode in echo error; do
 				for server in $order; do

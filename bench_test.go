@@ -139,14 +139,7 @@ func BenchmarkToolCall(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer cs.Close()
-				params := &mcp.CallToolParams{Name: "echo", Arguments: outcome.args}
-				b.ReportAllocs()
-				for b.Loop() {
-					res, err := cs.CallTool(ctx, params)
-					if err != nil || res.IsError != (outcome.name == "failure") {
-						b.Fatalf("CallTool: %v %v", res, err)
-					}
-				}
+				loopEcho(b, cs, outcome.args, outcome.name == "failure")
 			})
 		}
 	}
@@ -179,13 +172,7 @@ func BenchmarkStdioCall(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer cs.Close()
-			params := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "hello"}}
-			b.ReportAllocs()
-			for b.Loop() {
-				if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {
-					b.Fatalf("CallTool: %v %v", res, err)
-				}
-			}
+			loopEcho(b, cs, map[string]any{"message": "hello"}, false)
 		})
 	}
 }
@@ -212,13 +199,21 @@ func BenchmarkHTTPCall(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer cs.Close()
-			params := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "hello"}}
-			b.ReportAllocs()
-			for b.Loop() {
-				if res, err := cs.CallTool(ctx, params); err != nil || res.IsError {
-					b.Fatalf("CallTool: %v %v", res, err)
-				}
-			}
+			loopEcho(b, cs, map[string]any{"message": "hello"}, false)
 		})
+	}
+}
+
+// loopEcho is the measured loop of the call benchmarks: echo with args,
+// which must fail exactly when wantError says so.
+func loopEcho(b *testing.B, cs *mcp.ClientSession, args map[string]any, wantError bool) {
+	ctx := context.Background()
+	params := &mcp.CallToolParams{Name: "echo", Arguments: args}
+	b.ReportAllocs()
+	for b.Loop() {
+		res, err := cs.CallTool(ctx, params)
+		if err != nil || res.IsError != wantError {
+			b.Fatalf("CallTool: %v %v", res, err)
+		}
 	}
 }

@@ -67,8 +67,8 @@ func (s *Server) completion(ctx context.Context, req *mcp.CompleteRequest) (*mcp
 	if err != nil {
 		e := failureOf(ctx, "completion", key, err)
 		s.logger.Warn("mcpcore: a completer failed", "ref", key, "argument", p.Argument.Name, "code", int(e.Code()), "error", e.Message())
-		data, _ := encodeData(e.Data())
-		return nil, newFailure(e, data).rpcError()
+		f, _ := newFailure(e)
+		return nil, f.rpcError()
 	}
 	res.Completion.Total = len(values)
 	if len(values) > MaxCompletions {

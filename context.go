@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/mcperr"
 	"go.opentelemetry.io/otel/trace"
@@ -153,8 +154,11 @@ func (c *Context) RecoveryFor(f Failure) mcperr.Option {
 //		return out, ctx.FailFrom(err, queueFull, ncbiDown)
 //	}
 func (c *Context) FailFrom(err error, entries ...Failure) error {
-	var e *mcperr.Error
-	if err == nil || !errors.As(err, &e) || e == nil || c == nil {
+	if err == nil || c == nil {
+		return err
+	}
+	e, ok := errchain.As[*mcperr.Error](err)
+	if !ok || e == nil {
 		return err
 	}
 	candidates := entries

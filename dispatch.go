@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/internal/schema"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -32,7 +33,8 @@ func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToo
 	c, refused := s.begin(ctx, "tool", rt.name, rt.contract, request{
 		session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: len(req.Params.Arguments), version: req.ProtocolVersion(), x: x, scopes: rt.scopes})
 	if refused != nil {
-		return newFailure(refused, nil).toolResult(), nil
+		f, _ := newFailure(refused)
+		return f.toolResult(), nil
 	}
 	bind := func() string { return binding("tool", rt.name, req.Params.Arguments) }
 	res, err := guard(func() (*mcp.CallToolResult, error) {
@@ -192,6 +194,10 @@ func guard[T any](f func() (T, error)) (v T, err error) {
 //   - a panic is an InternalError with a generic message;
 //   - so is a nil pointer returned as a non-nil error (a typed nil, such as
 //     a nil *mcperr.Error returned as error): it is a handler bug;
+//   - so is an error whose tree goes on past the bounds of a walk (an
+//     Unwrap that returns itself, say: errors.As would never return), and
+//     one whose message holds the value of a panic (fmt.Errorf wrapping an
+//     error whose Error method panicked): the panic's value stays in the log;
 //   - a failure after the request was cancelled (by the client, or by the
 //     server giving up on it at shutdown) is RequestCancelled, whatever the
 //     handler returned: a service that wraps ctx.Err() in an *mcperr.Error
@@ -199,26 +205,43 @@ func guard[T any](f func() (T, error)) (v T, err error) {
 //   - an *mcperr.Error in the chain is sent as it is;
 //   - a failure after the request's deadline passed is Timeout;
 //   - anything else is classified, and carries code and message only.
+//
+// Every walk of err's tree is bounded (internal/errchain).
 func failureOf(ctx context.Context, kind, name string, err error) *mcperr.Error {
 	if isNil(err) {
 		return internalError(kind, name,
 			mcperr.WithCause(fmt.Errorf("the %s handler returned a nil %T as a non-nil error", kind, err)))
 	}
-	var p *panicError
-	if errors.As(err, &p) {
+	if _, ok := err.(*panicError); ok {
 		return internalError(kind, name, mcperr.WithCause(err))
+	}
+	if errchain.Cut(err) {
+		return internalError(kind, name, mcperr.WithCause(errUnwalkable{err}))
 	}
 	if ctx.Err() == context.Canceled && mcperr.CodeOf(err) != mcperr.CodeRequestCancelled {
 		return mcperr.RequestCancelled("The request was cancelled.", mcperr.WithCause(err))
 	}
-	var e *mcperr.Error
-	if errors.As(err, &e) && e != nil {
+	if e, ok := errchain.As[*mcperr.Error](err); ok && e != nil {
 		return e
 	}
 	if ctx.Err() == context.DeadlineExceeded && mcperr.CodeOf(err) != mcperr.CodeTimeout {
 		return mcperr.Timeout("The request timed out.", mcperr.WithCause(err))
 	}
-	return mcperr.From(err)
+	e := mcperr.From(err)
+	if e.Message() == mcperr.WithheldMessage {
+		return internalError(kind, name, mcperr.WithCause(err))
+	}
+	return e
+}
+
+// errUnwalkable is the cause of the InternalError of an error whose tree
+// goes on past the bounds of a walk. Its text names the error's type only:
+// its Error method, and any walk below it, are not to be trusted.
+type errUnwalkable struct{ err error }
+
+func (e errUnwalkable) Error() string {
+	return fmt.Sprintf("the handler returned a %T whose error tree goes on past %d errors deep or %d in all (a cycle?)",
+		e.err, errchain.MaxDepth, errchain.MaxNodes)
 }
 
 // isNil reports whether err is a nil pointer (or map, slice, func, chan)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -225,7 +226,7 @@ func (x *exchange) inputRequired(err error) (mcp.InputRequestMap, *round) {
 	if n == 0 {
 		return nil, nil
 	}
-	if is, bad := guard(func() (bool, error) { return errors.Is(err, ErrInputRequired), nil }); bad != nil || !is {
+	if is, bad := guard(func() (bool, error) { return errchain.Is(err, ErrInputRequired), nil }); bad != nil || !is {
 		return nil, nil
 	}
 	x.mu.Lock()

@@ -93,7 +93,7 @@ func faultTool(upstream string) mcpcore.Tool[faultInput, faultOutput] {
 				return faultOutput{}, ctx.Fail(loadNoMatch, "No item "+in.Token)
 			case "unencodable":
 				return faultOutput{}, ctx.Fail(loadNoMatch, "Bad data "+in.Token,
-					mcperr.WithData(map[string]any{"score": math.NaN(), "token": in.Token}))
+					mcperr.WithData(map[string]any{"score": math.NaN(), "call": in.Token}))
 			case "upstream":
 				req, _ := http.NewRequestWithContext(ctx, http.MethodGet, upstream+"?token="+in.Token, nil)
 				resp, err := upstreamClient.Do(req)
@@ -179,7 +179,7 @@ func checkAnswer(class, token string, res *mcp.CallToolResult, err error) string
 		if data["reason"] != "no_match" {
 			return fmt.Sprintf("data %v has no reason", data)
 		}
-		if class == "unencodable" && (data["token"] != token || len(data) != 2) {
+		if class == "unencodable" && (data["call"] != token || len(data) != 2) {
 			return fmt.Sprintf("unencodable data: %v", data)
 		}
 	case "upstream":

@@ -3,7 +3,6 @@ package mcpcore
 import (
 	"context"
 	"crypto/rand"
-	"errors"
 	"fmt"
 	"log/slog"
 	"time"
@@ -145,7 +144,7 @@ func (s *Server) end(c *call, err error, outputBytes int) *failure {
 		var bug error
 		f, bug = guard(func() (*failure, error) { return s.observe(c, err), nil })
 		if bug != nil {
-			f = newFailure(internalError(c.kind, c.name), nil)
+			f, _ = newFailure(internalError(c.kind, c.name))
 			s.logBug(c, bug)
 		}
 		outputBytes = len(f.object)
@@ -192,9 +191,9 @@ func (s *Server) complete(c *call, f *failure, outputBytes int) {
 // observe classifies, encodes and logs a call's failure.
 func (s *Server) observe(c *call, err error) *failure {
 	e := failureOf(c.ctx, c.kind, c.name, err)
-	data, dropped := encodeData(e.Data())
-	s.logFailure(c, e, err, dropped)
-	return newFailure(e, data)
+	f, dropped := newFailure(e)
+	s.logFailure(c, f, err, dropped)
+	return f
 }
 
 // internalError is what a call that failed through a bug is sent: nothing
@@ -208,8 +207,7 @@ func internalError(kind, name string, opts ...mcperr.Option) *mcperr.Error {
 func (s *Server) logBug(c *call, bug error) {
 	defer func() { _ = recover() }()
 	attrs := []slog.Attr{slog.String("bug", bug.Error())}
-	var p *panicError
-	if errors.As(bug, &p) {
+	if p, ok := bug.(*panicError); ok {
 		attrs = append(attrs, slog.String("stack", string(p.stack)))
 	}
 	c.ctx.reqLog().LogAttrs(context.WithoutCancel(c.ctx), slog.LevelError,
@@ -223,7 +221,8 @@ func (s *Server) logBug(c *call, bug error) {
 // do not fit the schema, is logged at notice; a tool's declared failure is logged at its
 // declared severity (see declaredSeverity); everything else at error. dropped lists the data that
 // could not be sent.
-func (s *Server) logFailure(c *call, e *mcperr.Error, original error, dropped []string) {
+func (s *Server) logFailure(c *call, f *failure, original error, dropped []string) {
+	e := f.err
 	level := slog.LevelError
 	if e.Code() == mcperr.CodeRequestCancelled {
 		level = slog.LevelInfo
@@ -236,7 +235,9 @@ func (s *Server) logFailure(c *call, e *mcperr.Error, original error, dropped []
 			level = f.Severity.Level()
 		}
 	}
-	msg := e.Message()
+	// The message as the client got it; what it was before (a panic's
+	// value, say) is in the original attribute.
+	msg := f.message
 	if msg == "" {
 		msg = e.Error()
 	}
@@ -250,9 +251,10 @@ func (s *Server) logFailure(c *call, e *mcperr.Error, original error, dropped []
 	if hasReason {
 		attrs = append(attrs, slog.String("reason", reason))
 	}
-	var p *panicError
+	// A panic reaches here as the guard made it, never wrapped.
+	p, _ := original.(*panicError)
 	site := ""
-	if !isNil(original) && errors.As(original, &p) {
+	if p != nil {
 		site = panicSite(p.stack)
 	}
 	// The client, if it asked for log notifications, learns of the
@@ -268,7 +270,7 @@ func (s *Server) logFailure(c *call, e *mcperr.Error, original error, dropped []
 	switch {
 	case isNil(original):
 		attrs = append(attrs, slog.String("bug", e.Cause().Error()))
-	case errors.As(original, &p):
+	case p != nil:
 		attrs = append(attrs, slog.String("panic", fmt.Sprint(p.value)))
 		if level != slog.LevelInfo {
 			attrs = append(attrs, slog.String("stack", string(p.stack)))

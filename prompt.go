@@ -71,7 +71,8 @@ func (p Prompt[Args]) register(s *Server) error {
 		c, e := s.begin(ctx, "prompt", p.Name, nil, request{
 			session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: input, version: req.ProtocolVersion(), x: x, scopes: p.Scopes})
 		if e != nil {
-			return nil, newFailure(e, nil).rpcError()
+			f, _ := newFailure(e)
+			return nil, f.rpcError()
 		}
 		bind := func() string { return binding("prompt", p.Name, req.Params.Arguments) }
 		res, err := guard(func() (*mcp.GetPromptResult, error) {

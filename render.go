@@ -1,25 +1,76 @@
 package mcpcore
 
 import (
+	"bytes"
 	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
-// A failure is what a failed call sends: the error, with its data already
-// encoded for the wire (see encodeData), so that rendering cannot fail.
+// A failure is what a failed call sends: the error's message and data as
+// they go on the wire, scrubbed and encoded once (see newFailure), so that
+// rendering cannot fail and both surfaces send the same text.
 type failure struct {
-	err    *mcperr.Error
-	data   json.RawMessage // nil when err has no data
-	object json.RawMessage // the JSON-RPC error object, {code, message, data?}
+	err     *mcperr.Error
+	message string          // the message sent
+	hint    string          // data.recovery.hint as sent, or ""
+	data    json.RawMessage // nil when err has no data
+	object  json.RawMessage // the JSON-RPC error object, {code, message, data?}
 }
 
-// newFailure builds the failure of e, whose data is data, encoded.
-func newFailure(e *mcperr.Error, data json.RawMessage) *failure {
-	object, _ := json.Marshal(wireObject{int64(e.Code()), e.Message(), data})
-	return &failure{err: e, data: data, object: object}
+// newFailure builds what the failure of e sends. Whoever built e (the
+// framework, a handler through Fail, a service through a factory), its
+// message and every string of its data are scrubbed of secrets on their way
+// out (internal/redact): an upstream URL in a service's own message keeps
+// its path but not its api_key. Data keys stay as their author set them;
+// the value under a key that names a secret becomes [REDACTED]. A message
+// that holds the value of a panic (see [mcperr.HasPanicText]) is withheld
+// whole. dropped lists the data JSON could not carry (see encodeData), for
+// the log.
+func newFailure(e *mcperr.Error) (f *failure, dropped []string) {
+	f = &failure{err: e, message: wireMessage(e.Message())}
+	f.data, f.hint, dropped = wireData(e.Data())
+	f.object, _ = json.Marshal(wireObject{int64(e.Code()), f.message, f.data})
+	return f, dropped
+}
+
+// wireMessage is an error's message as the client gets it.
+func wireMessage(msg string) string {
+	if mcperr.HasPanicText(msg) {
+		return mcperr.WithheldMessage
+	}
+	return redact.String(msg)
+}
+
+// wireData encodes data for the wire, scrubbed, and returns its recovery
+// hint as sent. The data goes through JSON first, so that a string held
+// anywhere (in a struct, a typed map) is seen; numbers stay exact.
+func wireData(data map[string]any) (encoded json.RawMessage, hint string, dropped []string) {
+	raw, dropped := encodeData(data)
+	if raw == nil {
+		return nil, "", dropped
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil {
+		// Unreachable: raw is what json.Marshal wrote.
+		return nil, "", append(dropped, "data: "+err.Error())
+	}
+	tree = redact.Tree(tree)
+	if m, ok := tree.(map[string]any); ok {
+		if rec, ok := m["recovery"].(map[string]any); ok {
+			hint, _ = rec["hint"].(string)
+		}
+	}
+	encoded, err := json.Marshal(tree)
+	if err != nil {
+		return nil, "", append(dropped, "data: "+err.Error())
+	}
+	return encoded, hint, dropped
 }
 
 // wireObject is the JSON-RPC error object, {"code":…,"message":…,"data":…}.
@@ -39,9 +90,9 @@ type wireObject struct {
 // The Recovery line appears only when data.recovery.hint is a non-empty
 // string; data appears only when it was set.
 func (f *failure) toolResult() *mcp.CallToolResult {
-	text := "Error: " + f.err.Message()
-	if hint := f.err.RecoveryHint(); hint != "" {
-		text += "\n\nRecovery: " + hint
+	text := "Error: " + f.message
+	if f.hint != "" {
+		text += "\n\nRecovery: " + f.hint
 	}
 	envelope := append(append([]byte(`{"error":`), f.object...), '}')
 	return &mcp.CallToolResult{
@@ -56,5 +107,5 @@ func (f *failure) toolResult() *mcp.CallToolResult {
 // SDK keeps only the code of a wrapped *jsonrpc.Error, so it must be
 // returned bare.)
 func (f *failure) rpcError() error {
-	return &jsonrpc.Error{Code: int64(f.err.Code()), Message: f.err.Message(), Data: f.data}
+	return &jsonrpc.Error{Code: int64(f.err.Code()), Message: f.message, Data: f.data}
 }

@@ -125,7 +125,8 @@ func (r Resource[Params, Out]) register(s *Server) error {
 		c, e := s.begin(ctx, "resource", r.Name, r.Errors, request{
 			session: req.Session, meta: req.Params.Meta, extra: req.Extra, uri: req.Params.URI, tmpl: r.URITemplate, input: len(req.Params.URI), version: req.ProtocolVersion(), x: x, scopes: r.Scopes})
 		if e != nil {
-			return nil, newFailure(e, nil).rpcError()
+			f, _ := newFailure(e)
+			return nil, f.rpcError()
 		}
 		bind := func() string { return binding("resource", r.URITemplate, req.Params.URI) }
 		res, err := guard(func() (*mcp.ReadResourceResult, error) {

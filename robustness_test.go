@@ -31,6 +31,25 @@ type panickyError struct{}
 func (panickyError) Error() string { panic("Error() exploded") }
 func (panickyError) Unwrap() error { panic("Unwrap() exploded") }
 
+// selfError unwraps to itself: errors.As would never return on it.
+type selfError struct{}
+
+func (*selfError) Error() string   { return "Item not found" }
+func (e *selfError) Unwrap() error { return e }
+
+// selfJoinError contains itself twice: a walk without bounds visits 2^depth
+// errors.
+type selfJoinError struct{}
+
+func (*selfJoinError) Error() string     { return "not found" }
+func (e *selfJoinError) Unwrap() []error { return []error{e, e} }
+
+// secretPanicError's Error panics with a value that must never reach a
+// client: fmt puts it in the text of any error that wraps it.
+type secretPanicError struct{}
+
+func (secretPanicError) Error() string { panic("SECRET-c0ffee1234") }
+
 // badMarshaler fails, or panics, when encoded.
 type badMarshaler struct{ panics bool }
 
@@ -74,6 +93,16 @@ var faultyTool = mcpcore.Tool[caseInput, okOutput]{
 			return okOutput{}, e
 		case "panicky_error":
 			return okOutput{}, panickyError{}
+		case "error_cycle":
+			return okOutput{}, &selfError{}
+		case "error_cycle_wrapped":
+			return okOutput{}, fmt.Errorf("No item 9: %w", &selfError{})
+		case "error_join_cycle":
+			return okOutput{}, &selfJoinError{}
+		case "wrapped_panic":
+			return okOutput{}, fmt.Errorf("wrapped: %w", secretPanicError{})
+		case "factory_panic_text":
+			return okOutput{}, mcperr.ServiceUnavailable(fmt.Sprintf("upstream failed: %v", secretPanicError{}))
 		case "nil_option":
 			return okOutput{}, ctx.Fail(noMatch, "Declared, with a nil option", nil)
 		}
@@ -130,6 +159,39 @@ func TestHandlerBugsAreInternalErrors(t *testing.T) {
 		if r["level"] != "ERROR" || !strings.Contains(r["bug"].(string), "returned a nil") {
 			t.Errorf("typed nil record: %v", r)
 		}
+	}
+}
+
+// An error whose tree has no end, and one whose text holds a panic's value,
+// are answered at once with the generic InternalError; the panic's value
+// stays out of both client surfaces.
+func TestUnwalkableErrorsAreInternalErrors(t *testing.T) {
+	t.Parallel()
+	cs, logs := connect(t, faultyTool)
+	const internal = `{"content":[{"type":"text","text":"Error: An internal error occurred in tool faulty."}],"isError":true,
+		"structuredContent":{"error":{"code":-32603,"message":"An internal error occurred in tool faulty."}}}`
+	for _, c := range []string{"error_cycle", "error_cycle_wrapped", "error_join_cycle", "wrapped_panic"} {
+		res := callWithin(t, cs, "faulty", map[string]any{"case": c})
+		wiretest.AssertJSON(t, c, resultJSON(t, res), internal)
+	}
+	// A factory's message that fmt filled with a panic's value keeps its
+	// code, but not the text.
+	res := callWithin(t, cs, "faulty", map[string]any{"case": "factory_panic_text"})
+	if b, _ := json.Marshal(res); strings.Contains(string(b), "SECRET") || strings.Contains(string(b), "PANIC") {
+		t.Errorf("factory_panic_text: the panic's value reached the client: %s", b)
+	}
+	if e := structuredError(t, res); e["code"] != float64(mcperr.CodeServiceUnavailable) {
+		t.Errorf("factory_panic_text: code %v, want ServiceUnavailable", e["code"])
+	}
+	// The operator still learns what the cycle was.
+	found := false
+	for _, r := range logs.Failures(t, "faulty") {
+		if bug, _ := r["original"].(string); r["originalType"] == "*mcpcore_test.selfError" {
+			found = found || bug == "Item not found"
+		}
+	}
+	if !found {
+		t.Errorf("no failure record names the cyclic error:\n%s", logs)
 	}
 }
 

@@ -52,6 +52,21 @@ var secretShapes = []func(ctx *mcpcore.Context, s, t string) error{
 		})
 	},
 	func(_ *mcpcore.Context, s, _ string) error { panic("lost the password=" + s) },
+	// A service's own factory errors: their messages and data were set
+	// deliberately, but a credential in them still never leaves.
+	func(_ *mcpcore.Context, s, _ string) error {
+		err := &url.Error{Op: "Get", URL: "https://eutils.example.gov/efetch.fcgi?api_key=" + s + "&db=pubmed", Err: errors.New("EOF")}
+		return mcperr.ServiceUnavailable(fmt.Sprintf("NCBI request failed: %v", err))
+	},
+	func(_ *mcpcore.Context, s, _ string) error {
+		return mcperr.ServiceUnavailable("NCBI response from https://eutils.example.gov/efetch.fcgi?api_key=" + s + "&db=pubmed was cut off.")
+	},
+	func(_ *mcpcore.Context, s, t string) error {
+		return mcperr.NotFound("No such article", mcperr.WithData(map[string]any{
+			"url": "https://eutils.example.gov/esearch.fcgi?db=pubmed&api_key=" + s, "apiKey": t,
+			"upstream": map[string]any{"body": "password=" + s}, "tried": []any{"Bearer " + t},
+		}), mcperr.WithRecovery("Retry with token="+t))
+	},
 	func(ctx *mcpcore.Context, s, t string) error {
 		type creds struct {
 			User  string `json:"user"`

@@ -6,6 +6,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -71,31 +72,10 @@ func isRejected(e error) bool {
 	return ok && w != nil && w.Code == -32005 && w.Message == "rejected by transport" && len(w.Data) == 0
 }
 
-// chainHas walks err's chain as errors.As does, depth first, and reports
-// whether match holds for one of its errors. It stops after 64 errors or 32
-// levels, as [mcperr.From] does, so that a cyclic chain cannot hang it.
+// chainHas reports whether match holds for an error of err's tree, walked
+// as errors.As does but within the bounds of internal/errchain, so that a
+// cyclic chain cannot hang it.
 func chainHas(err error, match func(error) bool) bool {
-	seen := 0
-	var walk func(error, int) bool
-	walk = func(e error, depth int) bool {
-		if e == nil || depth > 32 || seen >= 64 {
-			return false
-		}
-		seen++
-		if match(e) {
-			return true
-		}
-		switch u := e.(type) {
-		case interface{ Unwrap() error }:
-			return walk(u.Unwrap(), depth+1)
-		case interface{ Unwrap() []error }:
-			for _, c := range u.Unwrap() {
-				if walk(c, depth+1) {
-					return true
-				}
-			}
-		}
-		return false
-	}
-	return walk(err, 0)
+	found, _ := errchain.Walk(err, match)
+	return found
 }

@@ -5,13 +5,16 @@ import (
 	"database/sql"
 	"encoding/json"
 	"encoding/xml"
-	"fmt"
 	"io/fs"
 	"net"
 	"os"
 	"reflect"
 	"strconv"
+	"strings"
 	"syscall"
+	"unicode/utf8"
+
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 )
 
 // A Coder is an error that knows its own code. Implement it on a service's
@@ -26,12 +29,13 @@ type Coder interface {
 	ErrorCode() Code
 }
 
-// Chain walks are bounded so that a cyclic or exploding error tree (an Unwrap
-// that returns its receiver, a join that contains itself) cannot hang or
-// exhaust the classifier, which runs on every failure path.
+// Chain walks are bounded (see internal/errchain) so that a cyclic or
+// exploding error tree (an Unwrap that returns its receiver, a join that
+// contains itself) cannot hang or exhaust the classifier, which runs on
+// every failure path.
 const (
-	maxChainDepth = 32 // errors from the root to the deepest one looked at
-	maxChainNodes = 64 // errors looked at in all
+	maxChainDepth = errchain.MaxDepth
+	maxChainNodes = errchain.MaxNodes
 )
 
 // CodeOf returns the code [From] would give err, without building an error.
@@ -105,18 +109,27 @@ func resolve(err error) (r resolution) {
 		return resolution{found: found}
 	}
 	var c chain
-	nodes := c.collect(err)
+	nodes, cut := c.collect(err)
+	if cut {
+		// What lies past the bounds is unknown, and so is the error: a
+		// cycle is a bug, whatever its message says.
+		return resolution{code: CodeInternalError}
+	}
+	// The message is read first: one that cannot be read (see message)
+	// makes the error an InternalError, whatever its type says.
+	msg := message(err)
+	if msg == WithheldMessage {
+		return resolution{code: CodeInternalError, msg: msg, hasMsg: true}
+	}
 	code, ok := coderCode(nodes)
 	if !ok {
 		code, ok = nativeCode(nodes)
 	}
-	if ok {
-		return resolution{code: code}
-	}
-	msg := message(err)
-	var buf [maxChainNodes]string
-	if code, ok = matchPatterns(msg, typeNames(nodes, buf[:0])); !ok {
-		code = CodeInternalError
+	if !ok {
+		var buf [maxChainNodes]string
+		if code, ok = matchPatterns(msg, typeNames(nodes, buf[:0])); !ok {
+			code = CodeInternalError
+		}
 	}
 	return resolution{code: code, msg: msg, hasMsg: true}
 }
@@ -130,8 +143,7 @@ func errorIn(err error) (found *Error) {
 			found = nil
 		}
 	}()
-	budget := maxChainNodes
-	walk(err, 0, &budget, func(n error) bool {
+	errchain.Walk(err, func(n error) bool {
 		found = asError(n)
 		return found != nil
 	})
@@ -145,46 +157,15 @@ type chain struct {
 	nodes [maxChainNodes]error
 }
 
-// collect stores the errors of err's tree and returns them.
-func (c *chain) collect(err error) []error {
-	budget := maxChainNodes
-	walk(err, 0, &budget, func(n error) bool {
+// collect stores the errors of err's tree and returns them, and whether the
+// tree goes on past the bounds.
+func (c *chain) collect(err error) ([]error, bool) {
+	_, cut := errchain.Walk(err, func(n error) bool {
 		c.nodes[c.n] = n
 		c.n++
 		return false
 	})
-	return c.nodes[:c.n]
-}
-
-// walk calls visit on err and the errors below it in the pre-order of
-// errors.As, at most maxChainDepth deep and *budget errors in all, until
-// visit returns true; it reports whether visit did.
-func walk(err error, depth int, budget *int, visit func(error) bool) bool {
-	for ; err != nil && depth < maxChainDepth && *budget > 0; depth++ {
-		*budget--
-		if visit(err) {
-			return true
-		}
-		switch x := err.(type) {
-		case *Error:
-			if x == nil {
-				return false // its Unwrap would dereference nil
-			}
-			err = x.cause
-		case interface{ Unwrap() error }:
-			err = x.Unwrap()
-		case interface{ Unwrap() []error }:
-			for _, e := range x.Unwrap() {
-				if walk(e, depth+1, budget, visit) {
-					return true
-				}
-			}
-			return false
-		default:
-			return false
-		}
-	}
-	return false
+	return c.nodes[:c.n], cut
 }
 
 // asser is the optional method through which errors.As lets an error stand
@@ -307,13 +288,42 @@ outer:
 	return names
 }
 
-// message returns err.Error(), or fmt's rendering of err when Error panics
-// (such as "<nil>" for a nil pointer whose Error method dereferences it).
+// message returns err.Error(), or [WithheldMessage] when Error panics or
+// its text carries what fmt printed of a panic in a method of an error it
+// wrapped (fmt.Errorf("…: %w", e) calls e.Error() and keeps, in its text,
+// the panic's value, which can be anything the program held).
 func message(err error) (msg string) {
 	defer func() {
 		if recover() != nil {
-			msg = fmt.Sprint(err)
+			msg = WithheldMessage
 		}
 	}()
-	return err.Error()
+	if msg = err.Error(); HasPanicText(msg) {
+		return WithheldMessage
+	}
+	return msg
+}
+
+// WithheldMessage is the message of an auto-classified error whose own
+// message could not be read: its Error method panicked, or its text holds
+// the value of a panic (see [HasPanicText]). Such an error is an
+// InternalError.
+const WithheldMessage = "An internal error occurred: the error's message could not be read."
+
+// HasPanicText reports whether s holds fmt's rendering of a panic in an
+// Error or String method, such as "%!v(PANIC=Error method: …)": fmt
+// recovers such a panic and prints its value where the text would have
+// been, so the value of whatever panicked ends up in the message.
+func HasPanicText(s string) bool {
+	for {
+		i := strings.Index(s, "(PANIC=")
+		if i < 0 {
+			return false
+		}
+		// %!v(PANIC=: the verb is one rune, after "%!".
+		if j := strings.LastIndex(s[:i], "%!"); j >= 0 && i-j <= 2+utf8.UTFMax {
+			return true
+		}
+		s = s[i+len("(PANIC="):]
+	}
 }

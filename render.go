@@ -45,32 +45,39 @@ func wireMessage(msg string) string {
 	return redact.String(msg)
 }
 
-// wireData encodes data for the wire, scrubbed, and returns its recovery
-// hint as sent. The data goes through JSON first, so that a string held
-// anywhere (in a struct, a typed map) is seen; numbers stay exact.
+// wireData encodes data for the wire, scrubbed (see scrubJSON), and
+// returns its recovery hint as sent.
 func wireData(data map[string]any) (encoded json.RawMessage, hint string, dropped []string) {
 	raw, dropped := encodeData(data)
 	if raw == nil {
 		return nil, "", dropped
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var tree any
-	if err := dec.Decode(&tree); err != nil {
-		// Unreachable: raw is what json.Marshal wrote.
-		return nil, "", append(dropped, "data: "+err.Error())
-	}
-	tree = redact.Tree(tree)
+	encoded, tree := scrubJSON(raw)
 	if m, ok := tree.(map[string]any); ok {
 		if rec, ok := m["recovery"].(map[string]any); ok {
 			hint, _ = rec["hint"].(string)
 		}
 	}
+	return encoded, hint, dropped
+}
+
+// scrubJSON returns the JSON value raw with every string scrubbed and the
+// value under every key that names a secret redacted (redact.Tree), and
+// the scrubbed tree; nil when raw is not JSON. Going through JSON, a string
+// held anywhere (in a struct, a typed map) is seen; numbers stay exact.
+func scrubJSON(raw json.RawMessage) (json.RawMessage, any) {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var tree any
+	if err := dec.Decode(&tree); err != nil || dec.More() {
+		return nil, nil
+	}
+	tree = redact.Tree(tree)
 	encoded, err := json.Marshal(tree)
 	if err != nil {
-		return nil, "", append(dropped, "data: "+err.Error())
+		return nil, nil // unreachable: a tree of JSON values
 	}
-	return encoded, hint, dropped
+	return encoded, tree
 }
 
 // wireObject is the JSON-RPC error object, {"code":…,"message":…,"data":…}.

@@ -218,7 +218,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		}
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Version: info.Version, Title: info.Title}, sdkOpts)
-	s.mcp.AddReceivingMiddleware(s.watchLogLevel)
+	s.mcp.AddReceivingMiddleware(s.ownAnswers, s.watchLogLevel)
 	var errs []error
 	if info.Name == "" {
 		errs = append(errs, errors.New("Info.Name is empty"))

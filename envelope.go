@@ -1,0 +1,104 @@
+package mcpcore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed417024ea/mcpcore/internal/errchain"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// MaxURIBytes is the longest resource URI the server reads or subscribes
+// to; a longer one is refused with InvalidParams (-32602) before any
+// template is matched against it.
+const MaxURIBytes = 8 << 10
+
+// ownAnswers is the receiving middleware through which every request and
+// its answer pass, the SDK's own methods included. Before the SDK sees a
+// request, it refuses a URI that is too long or holds a control character
+// (the SDK's "resource not found" error formats the URI with Go's %q, which
+// is not JSON for a control character: the answer could not be encoded, and
+// the stdio server ended). After, it makes every JSON-RPC error the SDK
+// sends well formed (see wireRPCError).
+func (s *Server) ownAnswers(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if err := checkURI(req); err != nil {
+			return nil, err
+		}
+		res, err := next(ctx, method, req)
+		if err != nil {
+			return nil, wireRPCError(method, err)
+		}
+		return res, nil
+	}
+}
+
+// checkURI refuses the URI of a resources/read, subscribe or unsubscribe
+// that no resource could have: over MaxURIBytes, or with a control
+// character (U+0000–U+001F, U+007F–U+009F), which a URI carries
+// percent-encoded.
+func checkURI(req mcp.Request) error {
+	var uri string
+	switch p := req.GetParams().(type) {
+	case *mcp.ReadResourceParams:
+		uri = p.URI
+	case *mcp.SubscribeParams:
+		uri = p.URI
+	case *mcp.UnsubscribeParams:
+		uri = p.URI
+	default:
+		return nil
+	}
+	if len(uri) > MaxURIBytes {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("Invalid params: the URI is %d bytes long; this server reads URIs of at most %d bytes.", len(uri), MaxURIBytes)}
+	}
+	if i := strings.IndexFunc(uri, unicode.IsControl); i >= 0 {
+		r, _ := utf8.DecodeRuneInString(uri[i:])
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+			Message: fmt.Sprintf("Invalid params: the URI holds the control character %U at byte %d; percent-encode it.", r, i)}
+	}
+	return nil
+}
+
+// wireRPCError is err as the client gets it: a *jsonrpc.Error with a real
+// code, whose message and data are scrubbed as a failure's are (see
+// newFailure), and whose data is JSON whoever built it.
+//   - A *jsonrpc.Error in err's tree gives the code; its data goes when err
+//     is that error itself, as the SDK sends it. Data that is not JSON is
+//     dropped rather than sent as bytes the client cannot parse, or that
+//     the SDK cannot encode at all.
+//   - Any other error, which the SDK would send with code 0 (no JSON-RPC
+//     code), is InternalError; but for a second initialize on a session,
+//     which is the client's mistake: InvalidRequest.
+func wireRPCError(method string, err error) error {
+	w, ok := errchain.As[*jsonrpc.Error](err)
+	if !ok || w == nil {
+		if method == "initialize" {
+			return &jsonrpc.Error{Code: jsonrpc.CodeInvalidRequest,
+				Message: "Invalid request: this session is already initialized; initialize is sent once, at the start of a session."}
+		}
+		return &jsonrpc.Error{Code: int64(mcperr.CodeInternalError), Message: wireMessage(safeText(err))}
+	}
+	out := &jsonrpc.Error{Code: w.Code, Message: wireMessage(safeText(err))}
+	if error(w) == err && len(w.Data) > 0 {
+		out.Data, _ = scrubJSON(w.Data)
+	}
+	return out
+}
+
+// safeText is err's text, or a generic one when its Error method panics.
+func safeText(err error) (text string) {
+	defer func() {
+		if recover() != nil {
+			text = mcperr.WithheldMessage
+		}
+	}()
+	return err.Error()
+}

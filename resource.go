@@ -88,6 +88,9 @@ func (r Resource[Params, Out]) register(s *Server) error {
 	if err != nil {
 		return fmt.Errorf("resource %q: URITemplate %q: %w", r.Name, r.URITemplate, err)
 	}
+	if err := compilePattern(tmpl); err != nil {
+		return fmt.Errorf("resource %q: URITemplate %q: %w", r.Name, r.URITemplate, err)
+	}
 	if !strings.Contains(r.URITemplate, "://") {
 		return fmt.Errorf("resource %q: URITemplate %q is not absolute", r.Name, r.URITemplate)
 	}
@@ -200,9 +203,16 @@ func (r Resource[Params, Out]) read(c *Context, tmpl *uritemplate.Template, v *s
 // params decodes and validates the variables of uri, as a read does.
 func (r Resource[Params, Out]) params(tmpl *uritemplate.Template, v *schema.Validator, uri string) (Params, error) {
 	var zero Params
+	// The template's compiled pattern (RE2: linear) decides first; its
+	// matcher, which finds the variables, takes time quadratic in the URI's
+	// length, and runs only on a URI the pattern accepts (at most
+	// MaxURIBytes long: see checkURI).
+	if uri != tmpl.Raw() && !tmpl.Regexp().MatchString(uri) {
+		return zero, resourceNotFound(uri)
+	}
 	match := tmpl.Match(uri)
 	if match == nil && uri != tmpl.Raw() {
-		return zero, mcp.ResourceNotFoundError(uri)
+		return zero, resourceNotFound(uri)
 	}
 	vars := make(map[string]string, len(match))
 	for name, value := range match {
@@ -215,6 +225,25 @@ func (r Resource[Params, Out]) params(tmpl *uritemplate.Template, v *schema.Vali
 		}
 	}
 	return decodeStrings[Params](v, vars)
+}
+
+// compilePattern compiles the template's pattern at registration, so that
+// no read pays for it, or panics in the library's MustCompile.
+func compilePattern(tmpl *uritemplate.Template) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("its pattern does not compile: %v", r)
+		}
+	}()
+	tmpl.Regexp()
+	return nil
+}
+
+// resourceNotFound is the error of a URI that no template of the server
+// matches. Its data is built by the JSON encoder, unlike that of the SDK's
+// ResourceNotFoundError, which formats the URI with Go's %q.
+func resourceNotFound(uri string) *mcperr.Error {
+	return mcperr.NotFound("Resource not found", mcperr.WithData(map[string]any{"uri": uri}))
 }
 
 // resourceContents renders a handler's output by its Go type.

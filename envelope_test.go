@@ -1,0 +1,73 @@
+package mcpcore_test
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/seed417024ea/mcpcore"
+)
+
+// A second initialize on a session is the client's mistake: InvalidRequest,
+// not the code 0 the SDK sends for it, over stdio and HTTP alike.
+func TestDuplicateInitializeHasACode(t *testing.T) {
+	t.Parallel()
+	srv := controlServer(t, nil)
+	s := openStream(t, srv.ServeTransport)
+	s.handshake(t, "2025-11-25")
+	s.send(strings.Replace(initLine("2025-11-25"), `"id":0`, `"id":"again"`, 1))
+	if l := s.next(t); !strings.Contains(l, `"id":"again","error":{"code":-32600,`) {
+		t.Errorf("stdio: a second initialize was answered %s", l)
+	}
+	s.stillServesTool(t, "echo")
+
+	h := httptest.NewServer(controlServer(t, nil).Handler())
+	defer h.Close()
+	var session string
+	post := func(body string) map[string]any {
+		req, _ := http.NewRequest(http.MethodPost, h.URL+mcpcore.HTTPPath, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if session != "" {
+			req.Header.Set("Mcp-Session-Id", session)
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+			session = id
+		}
+		var m map[string]any
+		json.Unmarshal([]byte(answerOf(t, resp)), &m)
+		return m
+	}
+	init := strings.TrimSpace(initLine("2025-11-25"))
+	post(init)
+	post(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	m := post(init)
+	if e, _ := m["error"].(map[string]any); e == nil || e["code"] != float64(-32600) {
+		t.Errorf("HTTP: a second initialize was answered %v", m)
+	}
+}
+
+// A URI longer than MaxURIBytes is refused with -32602 before any template
+// is matched against it.
+func TestLongURIsAreRefused(t *testing.T) {
+	t.Parallel()
+	srv := controlServer(t, nil)
+	s := openStream(t, srv.ServeTransport)
+	s.handshake(t, "2025-11-25")
+	for _, uri := range []string{"test://items/" + strings.Repeat("a", 4<<20), "nope://" + strings.Repeat("{", mcpcore.MaxURIBytes)} {
+		line, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "long", "method": "resources/read", "params": map[string]any{"uri": uri}})
+		s.send(string(line) + "\n")
+		if l := s.next(t); !strings.Contains(l, `"id":"long","error":{"code":-32602,`) || len(l) > 1024 {
+			t.Errorf("a %d-byte URI was answered %.300s", len(uri), l)
+		}
+	}
+	s.stillServesTool(t, "echo")
+}

@@ -64,16 +64,24 @@ func (s *Server) completion(ctx context.Context, req *mcp.CompleteRequest) (*mcp
 		args = p.Context.Arguments
 	}
 	values, err := guard(func() ([]string, error) { return f(ctx, p.Argument.Value, args) })
+	total := len(values)
+	if len(values) > MaxCompletions {
+		values, res.Completion.HasMore = values[:MaxCompletions], true
+	}
+	if err == nil {
+		size := 0
+		for _, v := range values {
+			size += len(v)
+		}
+		err = s.tooLarge("completion answer for "+key, size)
+	}
 	if err != nil {
 		e := failureOf(ctx, "completion", key, err)
 		s.logger.Warn("mcpcore: a completer failed", "ref", key, "argument", p.Argument.Name, "code", int(e.Code()), "error", e.Message())
 		f, _ := newFailure(e)
 		return nil, f.rpcError()
 	}
-	res.Completion.Total = len(values)
-	if len(values) > MaxCompletions {
-		values, res.Completion.HasMore = values[:MaxCompletions], true
-	}
+	res.Completion.Total = total
 	if values != nil {
 		res.Completion.Values = values
 	}

@@ -118,6 +118,9 @@ func (s *Server) runTool(c *call, rt *toolRuntime, raw json.RawMessage) (*mcp.Ca
 		// code and data are not the tool's.
 		return nil, errors.New("Output formatting failed: " + err.Error())
 	}
+	if err := s.tooLarge("result of tool "+rt.name, contentBytes(content)+len(out.structured)); err != nil {
+		return nil, err
+	}
 	return &mcp.CallToolResult{Content: content, StructuredContent: out.structured}, nil
 }
 

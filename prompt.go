@@ -79,7 +79,20 @@ func (p Prompt[Args]) register(s *Server) error {
 			if err := s.admit(c, bind, req.Params.RequestState); err != nil {
 				return nil, err
 			}
-			return p.get(c.ctx, validator, req.Params.Arguments)
+			res, err := p.get(c.ctx, validator, req.Params.Arguments)
+			if err == nil {
+				size := 0
+				for _, m := range res.Messages {
+					if m != nil {
+						size += contentBytes([]mcp.Content{m.Content})
+					}
+				}
+				err = s.tooLarge("messages of prompt "+p.Name, size)
+			}
+			if err != nil {
+				return nil, err
+			}
+			return res, nil
 		})
 		if questions, state := s.questions(c, bind, err); questions != nil {
 			return &mcp.GetPromptResult{InputRequests: questions, RequestState: state}, nil

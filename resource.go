@@ -136,7 +136,18 @@ func (r Resource[Params, Out]) register(s *Server) error {
 			if err := s.admit(c, bind, req.Params.RequestState); err != nil {
 				return nil, err
 			}
-			return r.read(c.ctx, tmpl, validator, mime)
+			res, err := r.read(c.ctx, tmpl, validator, mime)
+			if err == nil {
+				size := 0
+				for _, rc := range res.Contents {
+					size += resourceBytes(rc)
+				}
+				err = s.tooLarge("contents of resource "+r.Name, size)
+			}
+			if err != nil {
+				return nil, err
+			}
+			return res, nil
 		})
 		if questions, state := s.questions(c, bind, err); questions != nil {
 			return &mcp.ReadResourceResult{InputRequests: questions, RequestState: state}, nil

@@ -75,6 +75,13 @@ type ServerOptions struct {
 	// key of at least 32 bytes, or a round served by another replica is
 	// refused.
 	StateKey []byte
+	// MaxResultBytes bounds the bytes of one answer: a tool's result (its
+	// text and its structuredContent together), a resource's contents, a
+	// prompt's messages, a completion's values. An answer over it is not
+	// sent: the client gets an InternalError naming the limit, and the
+	// server logs it. Zero means MCP_MAX_RESULT_BYTES, or 8 MiB; a negative
+	// value sends answers of any size.
+	MaxResultBytes int64
 	// Getenv reads the configuration; nil means os.Getenv. Tests set it to
 	// configure a server without touching the process environment.
 	Getenv func(string) string
@@ -99,6 +106,9 @@ type Server struct {
 	telemetry *telemetry.Telemetry
 	transport string // "stdio" or "http", as served; for network.transport
 	stateKey  []byte // signs requestState (see input.go)
+	// maxResult bounds the bytes of one answer (see
+	// ServerOptions.MaxResultBytes); zero means no bound.
+	maxResult int64
 	// bodyTimeout bounds the read of an HTTP request's body.
 	bodyTimeout time.Duration
 	// auth authenticates HTTP callers; nil in mode none.
@@ -179,6 +189,12 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	}
 	if s.shutdown == 0 {
 		s.shutdown = 10 * time.Second
+	}
+	switch s.maxResult = opts.MaxResultBytes; {
+	case s.maxResult == 0:
+		s.maxResult = cfg.MaxResultBytes
+	case s.maxResult < 0:
+		s.maxResult = 0
 	}
 	switch s.sessionTimeout = opts.SessionTimeout; {
 	case s.sessionTimeout == 0 && cfg.SessionIdle > 0:

@@ -42,6 +42,11 @@ type Config struct {
 	MaxSessions     int           // MCP_HTTP_MAX_SESSIONS: default 1000 (stateful only)
 	SessionIdle     time.Duration // MCP_SESSION_IDLE_TIMEOUT: default unset (ServerOptions.SessionTimeout, or 30m)
 	MaxCallsSession int           // MCP_MAX_CALLS_PER_SESSION: calls in flight per session, default 64
+
+	// MaxResultBytes (MCP_MAX_RESULT_BYTES: default 8 MiB) bounds the bytes
+	// of one answer: a tool's result, a resource's contents, a prompt's
+	// messages, a completion's values.
+	MaxResultBytes int64
 }
 
 // AuthMode says how the HTTP transport authenticates its callers.
@@ -175,6 +180,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.MaxBodyBytes = positive(getenv, "MCP_HTTP_MAX_BODY_BYTES", c.MaxBodyBytes, bad)
 	c.MaxSessions = int(positive(getenv, "MCP_HTTP_MAX_SESSIONS", int64(c.MaxSessions), bad))
 	c.MaxCallsSession = int(positive(getenv, "MCP_MAX_CALLS_PER_SESSION", int64(c.MaxCallsSession), bad))
+	c.MaxResultBytes = positive(getenv, "MCP_MAX_RESULT_BYTES", DefaultMaxResultBytes, bad)
 	if v := getenv("MCP_SESSION_IDLE_TIMEOUT"); v != "" {
 		if d, err := time.ParseDuration(v); err != nil || d <= 0 {
 			bad("MCP_SESSION_IDLE_TIMEOUT", v, "a positive duration such as 30m or 2h")
@@ -191,6 +197,9 @@ const (
 	DefaultMaxSessions        = 1000
 	DefaultMaxCallsPerSession = 64
 )
+
+// DefaultMaxResultBytes is the default bound on the bytes of one answer.
+const DefaultMaxResultBytes = 8 << 20
 
 // positive reads a whole number above zero, or keeps def when name is unset.
 func positive(getenv func(string) string, name string, def int64, bad func(name, value, want string)) int64 {

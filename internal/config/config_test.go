@@ -20,6 +20,7 @@ func TestDefaults(t *testing.T) {
 	}
 	want := Config{Transport: Stdio, HTTPHost: "127.0.0.1", HTTPPort: 3010, Stateless: false, LogLevel: slog.LevelInfo, LogJSON: false,
 		Auth: AuthConfig{Mode: AuthNone}, MaxBodyBytes: 4 << 20, MaxSessions: 1000, MaxCallsSession: 64}
+	want.MaxResultBytes = 8 << 20
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv() = %+v, want %+v", c, want)
 	}
@@ -46,6 +47,7 @@ func TestEveryVariable(t *testing.T) {
 		"MCP_HTTP_MAX_SESSIONS":          "5",
 		"MCP_SESSION_IDLE_TIMEOUT":       "90s",
 		"MCP_MAX_CALLS_PER_SESSION":      "3",
+		"MCP_MAX_RESULT_BYTES":           "4096",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -55,6 +57,7 @@ func TestEveryVariable(t *testing.T) {
 		Auth: AuthConfig{Mode: AuthOAuth, Issuer: "https://id.example.com/", JWKSURI: "https://id.example.com/keys",
 			Audience: "https://mcp.example.com/mcp", ResourceIdentifier: "https://mcp.example.com/mcp"},
 		MaxBodyBytes: 1024, MaxSessions: 5, SessionIdle: 90 * time.Second, MaxCallsSession: 3}
+	want.MaxResultBytes = 4096
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv() = %+v, want %+v", c, want)
 	}

@@ -36,7 +36,7 @@ func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToo
 		f, _ := newFailure(refused)
 		return f.toolResult(), nil
 	}
-	bind := func() string { return binding("tool", rt.name, req.Params.Arguments) }
+	bind := func() string { return binding("tool", rt.name, tokenOf(req.Extra), req.Params.Arguments) }
 	res, err := guard(func() (*mcp.CallToolResult, error) {
 		if err := s.admit(c, bind, req.Params.RequestState); err != nil {
 			return nil, err

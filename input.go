@@ -13,8 +13,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/internal/errchain"
+	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -364,10 +366,18 @@ func (s *Server) stateMAC(binding string, payload []byte) []byte {
 }
 
 // binding identifies a call for its requestState: the kind, the key under
-// which the definition is registered, and a hash of the input in canonical
-// JSON (object keys sorted), so that a client's re-encoding of the same
-// arguments still matches.
-func binding(kind, key string, input any) string {
+// which the definition is registered, the caller, and a hash of the input
+// in canonical JSON (object keys sorted), so that a client's re-encoding of
+// the same arguments still matches.
+//
+// The caller is the authenticated principal, when there is one: its
+// issuer and subject (TokenInfo.UserID). A state carries the answers and
+// the handler's data of one user's call, and the specification requires
+// it to stay that user's: replayed by another subject, with the same tool
+// and arguments, it is refused like an altered one. Without
+// authentication the caller is nobody in particular, and the state is
+// bound to the rest alone.
+func binding(kind, key string, who *auth.TokenInfo, input any) string {
 	if raw, ok := input.(json.RawMessage); ok {
 		var v any
 		if json.Unmarshal(raw, &v) == nil {
@@ -378,7 +388,14 @@ func binding(kind, key string, input any) string {
 	}
 	b, _ := json.Marshal(input)
 	sum := sha256.Sum256(b)
-	return kind + "\x00" + key + "\x00" + hex.EncodeToString(sum[:])
+	principal := ""
+	if who != nil {
+		iss, _ := who.Extra[httpserve.ExtraIssuer].(string)
+		// Lengths first, so that no issuer and subject pair can be
+		// another's with the separator moved.
+		principal = fmt.Sprintf("%d:%s:%d:%s", len(iss), iss, len(who.UserID), who.UserID)
+	}
+	return kind + "\x00" + key + "\x00" + principal + "\x00" + hex.EncodeToString(sum[:])
 }
 
 // badState is the protocol error for a requestState that fails

@@ -74,7 +74,7 @@ func (p Prompt[Args]) register(s *Server) error {
 			f, _ := newFailure(e)
 			return nil, f.rpcError()
 		}
-		bind := func() string { return binding("prompt", p.Name, req.Params.Arguments) }
+		bind := func() string { return binding("prompt", p.Name, tokenOf(req.Extra), req.Params.Arguments) }
 		res, err := guard(func() (*mcp.GetPromptResult, error) {
 			if err := s.admit(c, bind, req.Params.RequestState); err != nil {
 				return nil, err

@@ -131,7 +131,7 @@ func (r Resource[Params, Out]) register(s *Server) error {
 			f, _ := newFailure(e)
 			return nil, f.rpcError()
 		}
-		bind := func() string { return binding("resource", r.URITemplate, req.Params.URI) }
+		bind := func() string { return binding("resource", r.URITemplate, tokenOf(req.Extra), req.Params.URI) }
 		res, err := guard(func() (*mcp.ReadResourceResult, error) {
 			if err := s.admit(c, bind, req.Params.RequestState); err != nil {
 				return nil, err

@@ -3,7 +3,7 @@ module github.com/seed417024ea/mcpcore
 go 1.26.0
 
 require (
-	github.com/MicahParks/keyfunc/v3 v3.9.2
+	github.com/MicahParks/jwkset v0.11.4
 	github.com/golang-jwt/jwt/v5 v5.3.1
 	github.com/google/go-cmp v0.7.0
 	github.com/google/jsonschema-go v0.4.3
@@ -24,7 +24,6 @@ require (
 )
 
 require (
-	github.com/MicahParks/jwkset v0.11.4 // indirect
 	github.com/cenkalti/backoff/v5 v5.0.3 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
 	github.com/go-logr/logr v1.4.4 // indirect

@@ -21,8 +21,13 @@ import (
 const MetadataPath = "/.well-known/oauth-protected-resource"
 
 // The keys of auth.TokenInfo.Extra that the verifiers fill from a token's
-// claims, besides TokenInfo.UserID (the subject) and Scopes.
+// claims, besides TokenInfo.UserID and Scopes. UserID is the name a
+// session is bound to: the sub claim, "client:" + the client id when
+// there is no sub, and "sub:" + sub for a sub that begins with "client:"
+// or "sub:", so that no two callers share it (see userID). ExtraSubject is
+// the sub claim as the token has it, "" when there is none.
 const (
+	ExtraSubject  = "sub"
 	ExtraClientID = "client_id" // client_id, or else azp or cid
 	ExtraTenantID = "tenant_id" // tid, or else tenant_id
 	ExtraIssuer   = "iss"
@@ -37,13 +42,23 @@ type Auth struct {
 	scopes   []string
 	required []string
 	log      *refusals
+	keys     *jwksCache // the OAuth issuer's keys; nil in jwt mode
 }
 
 // NewAuth returns the authentication that cfg configures, or nil for mode
 // none. scopes are the scopes the server's definitions declare, published
 // as scopes_supported. ctx ends the background refresh of an OAuth
 // issuer's keys. Refused tokens are logged to logger through r.
+//
+// NewAuth does not wait for an OAuth issuer: its keys are fetched in the
+// background, and tokens are refused, saying why, until they arrive.
 func NewAuth(ctx context.Context, cfg config.AuthConfig, scopes []string, logger *slog.Logger, r *repeats.Collapser) (*Auth, error) {
+	return newAuth(ctx, cfg, scopes, logger, r, jwksOptions{})
+}
+
+// newAuth is NewAuth with the bounds of the JWKS fetches, which tests
+// shorten.
+func newAuth(ctx context.Context, cfg config.AuthConfig, scopes []string, logger *slog.Logger, r *repeats.Collapser, jwks jwksOptions) (*Auth, error) {
 	a := &Auth{resource: cfg.ResourceIdentifier, required: cfg.RequiredScopes, log: newRefusals(logger, r)}
 	var err error
 	switch cfg.Mode {
@@ -51,7 +66,7 @@ func NewAuth(ctx context.Context, cfg config.AuthConfig, scopes []string, logger
 		a.verify, err = jwtVerifier(cfg, a.log)
 	case config.AuthOAuth:
 		a.issuer = cfg.Issuer
-		a.verify, err = oauthVerifier(ctx, cfg, a.log, logger)
+		a.verify, a.keys, err = oauthVerifier(ctx, cfg, jwks, a.log, logger)
 	default:
 		return nil, nil
 	}

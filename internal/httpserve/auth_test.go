@@ -1,12 +1,15 @@
 package httpserve
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
+	"log/slog"
 	"math/big"
 	"net/http"
 	"net/http/httptest"
@@ -28,7 +31,8 @@ const (
 )
 
 // issuer is an OAuth issuer in the test: it signs tokens with its current
-// RSA key and serves its public keys as a JWKS, which can rotate.
+// RSA key and serves its public keys as a JWKS, which can rotate. It can
+// also be slow, down, hung or oversized (see jwks_test.go).
 type issuer struct {
 	t    *testing.T
 	srv  *httptest.Server
@@ -36,6 +40,13 @@ type issuer struct {
 	keys map[string]*rsa.PrivateKey
 	kid  string
 	hits int
+
+	delay    time.Duration // before each answer
+	status   int           // answered instead of the JWKS when not 0
+	gate     chan struct{} // when not nil, each answer waits for it to close
+	pad      int           // bytes of padding streamed inside the JWKS
+	inFlight int           // answers not yet written
+	wrote    int64         // bytes of the last answer written
 }
 
 func newIssuer(t *testing.T) *issuer {
@@ -43,8 +54,9 @@ func newIssuer(t *testing.T) *issuer {
 	is.rotate("k1")
 	is.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		is.mu.Lock()
-		defer is.mu.Unlock()
 		is.hits++
+		is.inFlight++
+		delay, status, gate, pad := is.delay, is.status, is.gate, is.pad
 		var set struct {
 			Keys []map[string]string `json:"keys"`
 		}
@@ -53,11 +65,62 @@ func newIssuer(t *testing.T) *issuer {
 				"n": base64.RawURLEncoding.EncodeToString(k.N.Bytes()),
 				"e": base64.RawURLEncoding.EncodeToString(big.NewInt(int64(k.E)).Bytes())})
 		}
+		is.mu.Unlock()
+		defer func() {
+			is.mu.Lock()
+			is.inFlight--
+			is.mu.Unlock()
+		}()
+		if gate != nil {
+			select {
+			case <-gate:
+			case <-r.Context().Done():
+				return
+			}
+		}
+		time.Sleep(delay)
+		if status != 0 {
+			http.Error(w, "unavailable", status)
+			return
+		}
 		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(set)
+		if pad == 0 {
+			json.NewEncoder(w).Encode(set)
+			return
+		}
+		// A JWKS padded with a long string member, streamed without a
+		// Content-Length: the reader must stop on its own.
+		b, _ := json.Marshal(set)
+		n, _ := w.Write(append(b[:len(b)-1], `,"pad":"`...))
+		chunk := bytes.Repeat([]byte("x"), 64<<10)
+		for written := 0; written < pad; written += len(chunk) {
+			m, err := w.Write(chunk)
+			n += m
+			if err != nil {
+				break
+			}
+		}
+		w.Write([]byte(`"}`))
+		is.mu.Lock()
+		is.wrote = int64(n)
+		is.mu.Unlock()
 	}))
 	t.Cleanup(is.srv.Close)
 	return is
+}
+
+// set changes the issuer under its lock.
+func (is *issuer) set(f func(is *issuer)) {
+	is.mu.Lock()
+	defer is.mu.Unlock()
+	f(is)
+}
+
+// issuerRead reads the issuer under its lock.
+func issuerRead[T any](is *issuer, f func(is *issuer) T) T {
+	is.mu.Lock()
+	defer is.mu.Unlock()
+	return f(is)
 }
 
 // rotate makes kid the signing key, and the only key of the JWKS.
@@ -115,9 +178,17 @@ var echoToken = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 
 func surface(t *testing.T, cfg config.AuthConfig) http.Handler {
 	t.Helper()
+	h, _ := surfaceWith(t, cfg, jwksOptions{}, nil)
+	return h
+}
+
+// surfaceWith is surface with the bounds of the JWKS fetches and a
+// logger; it also returns the Auth, whose keys the tests can inspect.
+func surfaceWith(t *testing.T, cfg config.AuthConfig, opts jwksOptions, logger *slog.Logger) (http.Handler, *Auth) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	a, err := NewAuth(ctx, cfg, []string{"articles:read", "articles:write"}, nil, nil)
+	a, err := newAuth(ctx, cfg, []string{"articles:read", "articles:write"}, logger, nil, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +196,7 @@ func surface(t *testing.T, cfg config.AuthConfig) http.Handler {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return h
+	return h, a
 }
 
 type exchange struct {
@@ -135,7 +206,12 @@ type exchange struct {
 }
 
 func post(h http.Handler, token string) exchange {
-	r := httptest.NewRequest("POST", "http://mcp.example.com/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`))
+	return postCtx(context.Background(), h, token)
+}
+
+// postCtx is post on ctx, which can end as a client hangs up.
+func postCtx(ctx context.Context, h http.Handler, token string) exchange {
+	r := httptest.NewRequestWithContext(ctx, "POST", "http://mcp.example.com/mcp", strings.NewReader(`{"jsonrpc":"2.0","id":7,"method":"tools/list"}`))
 	r.Header.Set("Content-Type", "application/json")
 	if token != "" {
 		r.Header.Set("Authorization", "Bearer "+token)
@@ -312,5 +388,168 @@ func TestSkewAndSubject(t *testing.T) {
 	}
 	if got := post(h, hs256(t, goodClaims(map[string]any{"sub": nil, "client_id": nil}))); got.status != 401 || !strings.Contains(got.body, "names no subject") {
 		t.Errorf("no sub, no client: HTTP %d %s", got.status, got.body)
+	}
+}
+
+// hs256Raw signs claims given as JSON text, with extra header parameters:
+// the shapes a MapClaims cannot make (a date as a string, claim names
+// that differ only in case).
+func hs256Raw(t *testing.T, header map[string]any, claimsJSON string) string {
+	t.Helper()
+	h := map[string]any{"alg": "HS256", "typ": "JWT"}
+	for k, v := range header {
+		h[k] = v
+	}
+	hb, err := json.Marshal(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc := base64.RawURLEncoding
+	signing := enc.EncodeToString(hb) + "." + enc.EncodeToString([]byte(claimsJSON))
+	sig, err := jwt.SigningMethodHS256.Sign(signing, []byte(testSecret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return signing + "." + enc.EncodeToString(sig)
+}
+
+// TestStrictTokens checks the leniencies issue 18 found closed: a
+// NumericDate given as a string, and a crit header, are refused with 401
+// and a JSON-RPC error, in both verifying modes.
+func TestStrictTokens(t *testing.T) {
+	t.Parallel()
+	h := surface(t, config.AuthConfig{Mode: config.AuthJWT, SecretKey: testSecret})
+	is := newIssuer(t)
+	oauth := surface(t, config.AuthConfig{Mode: config.AuthOAuth, Issuer: testIssuer, Audience: testResource, JWKSURI: is.srv.URL})
+	exp := time.Now().Add(time.Hour).Unix()
+	now := time.Now().Unix()
+	rs256 := func(header map[string]any, c jwt.MapClaims) string {
+		is.mu.Lock()
+		defer is.mu.Unlock()
+		tok := jwt.NewWithClaims(jwt.SigningMethodRS256, c)
+		tok.Header["kid"] = is.kid
+		for k, v := range header {
+			tok.Header[k] = v
+		}
+		s, err := tok.SignedString(is.keys[is.kid])
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	const notNumber, critical = "exp, nbf or iat is not a number", "critical extensions (crit)"
+	for _, tc := range []struct {
+		name  string
+		h     http.Handler
+		token string
+		want  string // a part of the refusal; "" for a token that passes
+	}{
+		{"control: numeric exp", h, hs256Raw(t, nil, fmt.Sprintf(`{"sub":"u","exp":%d,"iat":%d,"nbf":%d}`, exp, now, now)), ""},
+		{"exp as a string", h, hs256Raw(t, nil, `{"sub":"u","exp":"9999999999"}`), notNumber},
+		{"exp as a string, far future, with a numeric iat", h, hs256Raw(t, nil, fmt.Sprintf(`{"sub":"u","exp":"%d","iat":%d}`, exp, now)), notNumber},
+		{"nbf as a string", h, hs256Raw(t, nil, fmt.Sprintf(`{"sub":"u","exp":%d,"nbf":"0"}`, exp)), notNumber},
+		{"iat as a string", h, hs256Raw(t, nil, fmt.Sprintf(`{"sub":"u","exp":%d,"iat":"%d"}`, exp, now)), notNumber},
+		{"exp as null", h, hs256Raw(t, nil, `{"sub":"u","exp":null}`), notNumber},
+		{"exp as an object", h, hs256Raw(t, nil, `{"sub":"u","exp":{"n":9999999999}}`), notNumber},
+		{"exp as true", h, hs256Raw(t, nil, `{"sub":"u","exp":true}`), notNumber},
+		// The date the validator reads is exp itself, not a claim that
+		// matches it but for case.
+		{"EXP as a string beside no exp", h, hs256Raw(t, nil, `{"sub":"u","EXP":9999999999}`), "lacks a required claim"},
+		{"crit naming an extension", h, hs256Raw(t, map[string]any{"crit": []string{"urn:example:ext"}, "urn:example:ext": true},
+			fmt.Sprintf(`{"sub":"u","exp":%d}`, exp)), critical},
+		{"crit naming b64 (RFC 7797)", h, hs256Raw(t, map[string]any{"crit": []string{"b64"}, "b64": true}, fmt.Sprintf(`{"sub":"u","exp":%d}`, exp)), critical},
+		{"crit naming a registered parameter", h, hs256Raw(t, map[string]any{"crit": []string{"exp"}}, fmt.Sprintf(`{"sub":"u","exp":%d}`, exp)), critical},
+		{"crit empty", h, hs256Raw(t, map[string]any{"crit": []string{}}, fmt.Sprintf(`{"sub":"u","exp":%d}`, exp)), critical},
+		{"crit not an array", h, hs256Raw(t, map[string]any{"crit": "ext"}, fmt.Sprintf(`{"sub":"u","exp":%d}`, exp)), critical},
+		{"crit null", h, hs256Raw(t, map[string]any{"crit": nil}, fmt.Sprintf(`{"sub":"u","exp":%d}`, exp)), critical},
+		{"oauth: control", oauth, rs256(nil, goodClaims(nil)), ""},
+		{"oauth: exp as a string", oauth, rs256(nil, goodClaims(map[string]any{"exp": "9999999999"})), notNumber},
+		{"oauth: crit", oauth, rs256(map[string]any{"crit": []string{"urn:example:ext"}, "urn:example:ext": 1}, goodClaims(nil)), critical},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := post(tc.h, tc.token)
+			if tc.want == "" {
+				if got.status != 200 {
+					t.Errorf("HTTP %d %s, want 200", got.status, got.body)
+				}
+				return
+			}
+			var answer struct {
+				ID    json.RawMessage `json:"id"`
+				Error struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			if got.status != 401 || json.Unmarshal([]byte(got.body), &answer) != nil || string(answer.ID) != "7" ||
+				answer.Error.Code != -32006 || !strings.Contains(answer.Error.Message, tc.want) {
+				t.Errorf("HTTP %d %s, want 401 with a -32006 error saying %q", got.status, got.body, tc.want)
+			}
+		})
+	}
+}
+
+// TestUserIDsAreDistinct checks that tokens naming different callers get
+// different UserIDs, to which the SDK binds sessions: a sub cannot pass
+// for a client, nor one sub for another. Extra["sub"] keeps the claim.
+func TestUserIDsAreDistinct(t *testing.T) {
+	t.Parallel()
+	h := surface(t, config.AuthConfig{Mode: config.AuthJWT, SecretKey: testSecret})
+	for _, tc := range []struct {
+		name     string
+		claims   map[string]any
+		user     string
+		subClaim string
+	}{
+		{"a plain sub", map[string]any{"sub": "svc", "client_id": nil}, "svc", "svc"},
+		{"a client alone", map[string]any{"sub": nil, "client_id": "svc"}, "client:svc", ""},
+		{"a client alone, by azp", map[string]any{"sub": nil, "client_id": nil, "azp": "svc"}, "client:svc", ""},
+		{"a sub that looks like a client", map[string]any{"sub": "client:svc", "client_id": nil}, "sub:client:svc", "client:svc"},
+		{"a sub that looks like an escaped sub", map[string]any{"sub": "sub:client:svc", "client_id": nil}, "sub:sub:client:svc", "sub:client:svc"},
+		{"a sub that looks like a client, with a client", map[string]any{"sub": "client:svc", "client_id": "svc"}, "sub:client:svc", "client:svc"},
+		{"a sub with a client: the sub wins", map[string]any{"sub": "svc", "client_id": "other"}, "svc", "svc"},
+		{"a client whose id looks like a sub", map[string]any{"sub": nil, "client_id": "sub:x"}, "client:sub:x", ""},
+		{"a sub of sub:x", map[string]any{"sub": "sub:x", "client_id": nil}, "sub:sub:x", "sub:x"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := post(h, hs256(t, goodClaims(tc.claims)))
+			var ti auth.TokenInfo
+			if err := json.Unmarshal([]byte(got.body), &ti); err != nil || got.status != 200 {
+				t.Fatalf("HTTP %d %s", got.status, got.body)
+			}
+			if ti.UserID != tc.user || ti.Extra[ExtraSubject] != tc.subClaim {
+				t.Errorf("UserID %q, Extra[sub] %q; want %q, %q", ti.UserID, ti.Extra[ExtraSubject], tc.user, tc.subClaim)
+			}
+		})
+	}
+	// However they are written, no two of these callers share a name.
+	seen := map[string]string{}
+	for _, c := range []map[string]any{
+		{"sub": "svc"}, {"sub": "client:svc"}, {"sub": nil, "client_id": "svc"}, {"sub": "sub:client:svc"},
+		{"sub": nil, "client_id": "client:svc"}, {"sub": "sub:svc"}, {"sub": nil, "client_id": "sub:svc"}, {"sub": "client:client:svc"},
+	} {
+		got := post(h, hs256(t, goodClaims(c)))
+		var ti auth.TokenInfo
+		if err := json.Unmarshal([]byte(got.body), &ti); err != nil || got.status != 200 {
+			t.Fatalf("%v: HTTP %d %s", c, got.status, got.body)
+		}
+		who := fmt.Sprint(c)
+		if other, dup := seen[ti.UserID]; dup {
+			t.Errorf("%s and %s share the UserID %q", other, who, ti.UserID)
+		}
+		seen[ti.UserID] = who
+	}
+}
+
+// TestClaimNamesAreExact checks that only the exact claim names count: a
+// "Sub" is not the subject (encoding/json would have taken it).
+func TestClaimNamesAreExact(t *testing.T) {
+	t.Parallel()
+	h := surface(t, config.AuthConfig{Mode: config.AuthJWT, SecretKey: testSecret})
+	exp := time.Now().Add(time.Hour).Unix()
+	got := post(h, hs256Raw(t, nil, fmt.Sprintf(`{"Sub":"admin","client_id":"app","exp":%d}`, exp)))
+	var ti auth.TokenInfo
+	if err := json.Unmarshal([]byte(got.body), &ti); err != nil || got.status != 200 || ti.UserID != "client:app" {
+		t.Errorf("HTTP %d %s, want the client's UserID", got.status, got.body)
 	}
 }

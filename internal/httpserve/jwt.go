@@ -12,11 +12,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/MicahParks/keyfunc/v3"
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/seed417024ea/mcpcore/internal/config"
-	"golang.org/x/time/rate"
 )
 
 // leeway is the clock skew tolerated on exp, nbf and iat.
@@ -59,43 +57,30 @@ func jwtVerifier(cfg config.AuthConfig, log *refusals) (auth.TokenVerifier, erro
 }
 
 // oauthVerifier verifies the tokens of an OAuth issuer (MCP_AUTH_MODE=
-// oauth) with the keys of its JWKS, which keyfunc fetches, refreshes every
-// hour, and fetches again when a token names a key it does not know (a
-// rotation), at most once in 30 seconds so that tokens with made-up key
-// ids cannot turn the server against the issuer. Issuer, audience (the
-// server's own resource) and expiry are required.
-func oauthVerifier(ctx context.Context, cfg config.AuthConfig, log *refusals, logger *slog.Logger) (auth.TokenVerifier, error) {
-	if logger == nil {
-		logger = slog.New(slog.DiscardHandler)
+// oauth) with the keys of its JWKS, which a jwksCache fetches in the
+// background: NewAuth does not wait for the issuer, and until its keys
+// arrive tokens are refused with a reason that says so. Issuer, audience
+// (the server's own resource) and expiry are required. opts bounds the
+// fetches; its zero value takes the defaults of jwks.go.
+func oauthVerifier(ctx context.Context, cfg config.AuthConfig, opts jwksOptions, log *refusals, logger *slog.Logger) (auth.TokenVerifier, *jwksCache, error) {
+	if cfg.JWKSURI == "" {
+		return nil, nil, errors.New("OAUTH_JWKS_URI: no URL")
 	}
-	k, err := keyfunc.NewDefaultOverrideCtx(ctx, []string{cfg.JWKSURI}, keyfunc.Override{
-		Client:      &http.Client{Timeout: 10 * time.Second},
-		HTTPTimeout: 10 * time.Second,
-		// A request waits this long at most for its turn to refresh.
-		RateLimitWaitMax:  250 * time.Millisecond,
-		RefreshUnknownKID: rate.NewLimiter(rate.Every(30*time.Second), 1),
-		RefreshErrorHandlerFunc: func(u string) func(context.Context, error) {
-			return func(ctx context.Context, err error) {
-				logger.WarnContext(ctx, "mcpcore: fetching the OAuth issuer's keys failed; tokens signed with keys not yet known are refused",
-					"jwks_uri", u, "error", err.Error())
-			}
-		},
-	})
-	if err != nil {
-		return nil, fmt.Errorf("OAUTH_JWKS_URI: %w", err)
-	}
+	keys := newJWKSCache(ctx, cfg.JWKSURI, opts, logger)
 	parser := jwt.NewParser(
 		// Asymmetric algorithms only: a JWKS holds public keys.
 		jwt.WithValidMethods([]string{"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}),
 		jwt.WithIssuer(cfg.Issuer), jwt.WithAudience(cfg.Audience),
 		jwt.WithExpirationRequired(), jwt.WithLeeway(leeway))
 	return func(ctx context.Context, token string, r *http.Request) (*auth.TokenInfo, error) {
-		return verifyToken(parser, token, k.KeyfuncCtx(ctx), r, log)
-	}, nil
+		return verifyToken(parser, token, keys.keyfunc(ctx), r, log)
+	}, keys, nil
 }
 
 // claims are the claims read from a token: the registered ones, the
 // scopes of the three claims that carry them, and the caller's identity.
+// They are decoded by UnmarshalJSON, more strictly than encoding/json
+// would.
 type claims struct {
 	jwt.RegisteredClaims
 	Scp        words  `json:"scp"`
@@ -108,22 +93,73 @@ type claims struct {
 	TenantID   string `json:"tenant_id"`
 }
 
+// errNotNumericDate refuses an exp, nbf or iat that is not a JSON number.
+var errNotNumericDate = errors.New("exp, nbf and iat must be JSON numbers")
+
+// UnmarshalJSON decodes the claims by their exact names (encoding/json
+// would also fill Subject from "SUB" or "Sub"), and refuses an exp, nbf or
+// iat that is not a JSON number: RFC 7519 defines a NumericDate as one,
+// while jwt.NumericDate also takes a string such as "9999999999".
+func (c *claims) UnmarshalJSON(b []byte) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	for name, date := range map[string]**jwt.NumericDate{"exp": &c.ExpiresAt, "nbf": &c.NotBefore, "iat": &c.IssuedAt} {
+		v, ok := raw[name]
+		if !ok {
+			continue
+		}
+		if len(v) == 0 || (v[0] != '-' && (v[0] < '0' || v[0] > '9')) {
+			return fmt.Errorf("%w (%s is not)", errNotNumericDate, name)
+		}
+		*date = new(jwt.NumericDate)
+		if err := (*date).UnmarshalJSON(v); err != nil {
+			return fmt.Errorf("%w (%s: %v)", errNotNumericDate, name, err)
+		}
+	}
+	for name, field := range map[string]any{
+		"iss": &c.Issuer, "sub": &c.Subject, "aud": &c.Audience, "jti": &c.ID,
+		"scp": &c.Scp, "scope": &c.Scope, "mcp_tool_scopes": &c.ToolScopes,
+		"client_id": &c.ClientID, "azp": &c.AZP, "cid": &c.CID, "tid": &c.TID, "tenant_id": &c.TenantID,
+	} {
+		if v, ok := raw[name]; ok {
+			if err := json.Unmarshal(v, field); err != nil {
+				return fmt.Errorf("claim %s: %w", name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// errCritical refuses a token whose header has a crit parameter.
+var errCritical = errors.New("the token's header lists critical extensions (crit) this server does not understand")
+
 // verifyToken parses and checks token, and returns what it says of its
 // bearer. A refusal is an auth.ErrInvalidToken with a message of our own
 // that names no part of the token (the SDK sends it to the client), and is
 // logged without the token.
+//
+// A token whose header has crit is refused, whatever it lists and however
+// it is written: RFC 7515 (4.1.11) requires refusing a token that marks
+// as critical an extension the recipient does not understand, and this
+// server understands none. The check comes before any key is looked up,
+// so such a token never causes a fetch of the issuer's keys.
 func verifyToken(p *jwt.Parser, token string, key jwt.Keyfunc, r *http.Request, log *refusals) (*auth.TokenInfo, error) {
 	var c claims
-	if _, err := p.ParseWithClaims(token, &c, key); err != nil {
+	checked := func(t *jwt.Token) (any, error) {
+		if _, ok := t.Header["crit"]; ok {
+			return nil, errCritical
+		}
+		return key(t)
+	}
+	if _, err := p.ParseWithClaims(token, &c, checked); err != nil {
 		why := refusalOf(err)
 		log.refused(r, "invalid_token", "invalid bearer token", "why", why)
 		return nil, fmt.Errorf("%w: %s", auth.ErrInvalidToken, why)
 	}
-	// The SDK binds a session to its user: a token must say who that is.
-	user := c.Subject
-	if clientID := firstOf(c.ClientID, c.AZP, c.CID); user == "" && clientID != "" {
-		user = "client:" + clientID
-	}
+	clientID := firstOf(c.ClientID, c.AZP, c.CID)
+	user := userID(c.Subject, clientID)
 	if user == "" {
 		log.refused(r, "invalid_token", "invalid bearer token", "why", "no subject")
 		return nil, fmt.Errorf("%w: the token names no subject (sub) and no client (client_id)", auth.ErrInvalidToken)
@@ -132,7 +168,8 @@ func verifyToken(p *jwt.Parser, token string, key jwt.Keyfunc, r *http.Request, 
 		UserID: user,
 		Scopes: slices.Compact(slices.Sorted(slices.Values(slices.Concat(c.Scp, c.Scope, c.ToolScopes)))),
 		Extra: map[string]any{
-			ExtraClientID: firstOf(c.ClientID, c.AZP, c.CID),
+			ExtraSubject:  c.Subject,
+			ExtraClientID: clientID,
 			ExtraTenantID: firstOf(c.TID, c.TenantID),
 			ExtraIssuer:   c.Issuer,
 		},
@@ -143,9 +180,48 @@ func verifyToken(p *jwt.Parser, token string, key jwt.Keyfunc, r *http.Request, 
 	return info, nil
 }
 
+// The prefixes of a UserID that is not a plain sub.
+const (
+	clientPrefix  = "client:"
+	escapedPrefix = "sub:"
+)
+
+// userID is the name the SDK binds a token's session to
+// (auth.TokenInfo.UserID): the token's sub as it is; "client:" + the
+// client id for a token without sub (a client acting for itself); and, so
+// that no sub can pass for a client or for another sub, "sub:" + sub when
+// sub itself begins with "client:" or "sub:". A sub of "client:svc" is
+// thus "sub:client:svc", not the "client:svc" of a token with only
+// client_id svc. The three forms cannot meet, so the mapping is
+// injective. "" means the token names no one.
+//
+// The issuer is not part of the name: each mode trusts one issuer (oauth:
+// OAUTH_ISSUER_URL, required; jwt: the holders of the configured keys,
+// and OAUTH_ISSUER_URL when set), so a sub is only ever one issuer's. A
+// server that trusted several issuers would have to add it.
+func userID(sub, clientID string) string {
+	switch {
+	case sub == "" && clientID == "":
+		return ""
+	case sub == "":
+		return clientPrefix + clientID
+	case strings.HasPrefix(sub, clientPrefix), strings.HasPrefix(sub, escapedPrefix):
+		return escapedPrefix + sub
+	}
+	return sub
+}
+
 // refusalOf says why a token was refused, in words of our own.
 func refusalOf(err error) string {
 	switch {
+	case errors.Is(err, errNotNumericDate):
+		return "the token's exp, nbf or iat is not a number (RFC 7519 NumericDate)"
+	case errors.Is(err, errCritical):
+		return errCritical.Error()
+	case errors.Is(err, errNoKeysYet):
+		return errNoKeysYet.Error() + "; try again shortly"
+	case errors.Is(err, errUnknownKey), errors.Is(err, errBadKeyID), errors.Is(err, errKeyMisuse):
+		return "the token's signature does not verify with the server's keys"
 	case errors.Is(err, jwt.ErrTokenMalformed):
 		return "the token is not a well-formed JWT"
 	case errors.Is(err, jwt.ErrTokenExpired):
@@ -159,7 +235,7 @@ func refusalOf(err error) string {
 	case errors.Is(err, jwt.ErrTokenRequiredClaimMissing):
 		return "the token lacks a required claim (exp, iss or aud)"
 	case errors.Is(err, jwt.ErrTokenSignatureInvalid), errors.Is(err, jwt.ErrTokenUnverifiable),
-		errors.Is(err, jwt.ErrSignatureInvalid), errors.Is(err, keyfunc.ErrKeyfunc):
+		errors.Is(err, jwt.ErrSignatureInvalid):
 		return "the token's signature does not verify with the server's keys"
 	}
 	return "the token is not valid"

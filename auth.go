@@ -15,8 +15,11 @@ import (
 // (see MCP_AUTH_MODE in the package documentation). It holds no part of
 // the token itself.
 type AuthInfo struct {
-	// Subject is the token's sub claim: the user, or the client acting for
-	// itself.
+	// Subject is the name the caller's sessions and request states are
+	// bound to: the token's sub claim; "client:<client_id>" for a token
+	// without sub (a client acting for itself); or "sub:<sub>" for a sub
+	// that itself begins with "client:" or "sub:", so that no token can
+	// pass for another caller.
 	Subject string
 	// ClientID is the OAuth client that obtained the token: client_id, or
 	// else azp or cid.

@@ -1,6 +1,7 @@
 package mcpcore
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/internal/schema"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -76,7 +78,9 @@ func Elicit[T any](ctx *Context, message string, opts ...AskOption) (T, error) {
 	}
 	params := &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: form.schema}
 	res, err := askClient(ctx, CapabilityElicitation, askOptions(opts).key, "Elicit", "elicitation/create", params,
-		func(ss *mcp.ServerSession) (*mcp.ElicitResult, error) { return ss.Elicit(ctx, params) })
+		func(ss *mcp.ServerSession) (*mcp.ElicitResult, error) {
+			return ss.Elicit(context.WithValue(ctx, formKey{}, form), params)
+		})
 	if err != nil {
 		return zero, err
 	}
@@ -93,6 +97,35 @@ func Elicit[T any](ctx *Context, message string, opts ...AskOption) (T, error) {
 	}
 	// A ValidationError listing the issues, as for a tool's arguments.
 	return decodeArgs[T](form.validator, raw)
+}
+
+// formKey carries, in the context of an elicitation/create the server
+// sends during a call, the form its answer must fit (see checkAnswers).
+type formKey struct{}
+
+// checkAnswers is the sending middleware that checks an answer to
+// elicitation/create against its form, as the answers of a later round are
+// checked (Elicit), before the SDK's own check: an answer that does not fit
+// is then the same ValidationError, listing the same issues and logged at
+// notice as the client's mistake, under every protocol version. (The SDK's
+// check fails with a plain error, which would be a ServiceUnavailable.)
+func checkAnswers(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		f, _ := ctx.Value(formKey{}).(*form)
+		r, ok := res.(*mcp.ElicitResult)
+		if err != nil || f == nil || !ok || r == nil || r.Action != "accept" || r.Content == nil {
+			return res, err
+		}
+		raw, err := json.Marshal(r.Content)
+		if err != nil {
+			return nil, mcperr.ValidationError("The elicitation answer is not valid JSON: "+err.Error(), mistake(err))
+		}
+		if _, err := decodeArgs[map[string]any](f.validator, raw); err != nil {
+			return nil, err
+		}
+		return res, nil
+	}
 }
 
 // declined is the error of a declined or dismissed question: the contract's
@@ -114,6 +147,9 @@ func (c *Context) declined(action string) *mcperr.Error {
 func clientFailure(ctx *Context, method string, err error) error {
 	if ctx.Err() != nil {
 		return err
+	}
+	if e, ok := errchain.As[*mcperr.Error](err); ok && e != nil && isMistake(e) {
+		return e // an answer that does not fit its form (checkAnswers)
 	}
 	return mcperr.ServiceUnavailable(fmt.Sprintf("The client did not answer %s: %s", method, mcperr.Scrub(err.Error())),
 		mcperr.WithCause(err), mcperr.WithData(map[string]any{"method": method}))

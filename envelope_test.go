@@ -71,3 +71,46 @@ func TestLongURIsAreRefused(t *testing.T) {
 	}
 	s.stillServesTool(t, "echo")
 }
+
+// An answer to elicitation/create that does not fit the form is the same
+// ValidationError, logged at notice, whether it comes during the call
+// (2025-11-25 and older) or in a later round (2026-07-28: see
+// TestElicitOutcomes).
+func TestElicitAnswerOutsideTheFormDuringTheCall(t *testing.T) {
+	t.Parallel()
+	srv, logs := newServer(t, &mcpcore.ServerOptions{RepeatWindow: -1}, signup(true))
+	s := openStream(t, srv.ServeTransport)
+	s.send(strings.Replace(initLine("2025-11-25"), `"capabilities":{}`, `"capabilities":{"elicitation":{}}`, 1))
+	s.next(t)
+	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")
+	s.send(`{"jsonrpc":"2.0","id":"call","method":"tools/call","params":{"name":"signup","arguments":{}}}` + "\n")
+	var question struct {
+		ID     json.RawMessage `json:"id"`
+		Method string          `json:"method"`
+	}
+	if err := json.Unmarshal([]byte(s.next(t)), &question); err != nil || question.Method != "elicitation/create" {
+		t.Fatalf("the server asked %+v (%v)", question, err)
+	}
+	s.send(`{"jsonrpc":"2.0","id":` + string(question.ID) + `,"result":{"action":"accept","content":{"username":"ada","plan":"gold"}}}` + "\n")
+	var answer struct {
+		Result struct {
+			IsError           bool `json:"isError"`
+			StructuredContent struct {
+				Error struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
+			} `json:"structuredContent"`
+		} `json:"result"`
+	}
+	line := s.next(t)
+	if err := json.Unmarshal([]byte(line), &answer); err != nil {
+		t.Fatal(err)
+	}
+	if e := answer.Result.StructuredContent.Error; !answer.Result.IsError || e.Code != -32007 || !strings.Contains(e.Message, "plan") {
+		t.Errorf("the call was answered %s, want a ValidationError about plan", line)
+	}
+	if recs := logs.Failures(t, "signup"); len(recs) != 1 || recs[0]["level"] != "NOTICE" {
+		t.Errorf("failure records %v, want one at NOTICE", recs)
+	}
+}

@@ -235,6 +235,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Version: info.Version, Title: info.Title}, sdkOpts)
 	s.mcp.AddReceivingMiddleware(s.ownAnswers, s.watchLogLevel)
+	s.mcp.AddSendingMiddleware(checkAnswers)
 	var errs []error
 	if info.Name == "" {
 		errs = append(errs, errors.New("Info.Name is empty"))

@@ -2,6 +2,7 @@ package mcpcore
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -44,4 +45,39 @@ func (s *Server) wantsLogs(ss *mcp.ServerSession, meta map[string]any) bool {
 	}
 	_, ok := s.logLevels.Load(ss)
 	return ok
+}
+
+// serverOnlyKeys are the attributes that stay in the server's log when a
+// record is mirrored to the client: what is captured for diagnostics, such
+// as the input of an operation and the stack that [mcperr.TryCatch] log.
+// The client learns of a failure what its result says.
+var serverOnlyKeys = map[string]bool{"input": true, "stack": true}
+
+// serverOnly drops the serverOnlyKeys attributes of the records it passes
+// on to the client.
+type serverOnly struct{ slog.Handler }
+
+func (h serverOnly) Handle(ctx context.Context, r slog.Record) error {
+	kept := slog.NewRecord(r.Time, r.Level, r.Message, r.PC)
+	r.Attrs(func(a slog.Attr) bool {
+		if !serverOnlyKeys[a.Key] {
+			kept.AddAttrs(a)
+		}
+		return true
+	})
+	return h.Handler.Handle(ctx, kept)
+}
+
+func (h serverOnly) WithAttrs(as []slog.Attr) slog.Handler {
+	kept := make([]slog.Attr, 0, len(as))
+	for _, a := range as {
+		if !serverOnlyKeys[a.Key] {
+			kept = append(kept, a)
+		}
+	}
+	return serverOnly{h.Handler.WithAttrs(kept)}
+}
+
+func (h serverOnly) WithGroup(name string) slog.Handler {
+	return serverOnly{h.Handler.WithGroup(name)}
 }

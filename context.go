@@ -283,7 +283,8 @@ func (c *Context) buildLogs() {
 		client := mcp.NewLoggingHandler(c.session, &mcp.LoggingHandlerOptions{LoggerName: c.serverName})
 		// One redaction for both: the client gets exactly the attributes
 		// of the record, after the same redaction of secrets.
-		clientHandler := redact.Handler(callContext{client.WithAttrs(c.attrs), context.WithoutCancel(c)})
+		// What is captured for diagnostics stays in the server's log.
+		clientHandler := redact.Handler(serverOnly{callContext{client.WithAttrs(c.attrs), context.WithoutCancel(c)}})
 		c.clientLog = slog.New(clientHandler)
 		c.userLog = slog.New(redact.Handler(slog.NewMultiHandler(c.reqLog().Handler(), clientHandler)))
 	})

@@ -8,6 +8,7 @@ package mcpcore_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http/httptest"
 	"strings"
@@ -208,4 +209,59 @@ func TestLogNotificationsOverHTTP(t *testing.T) {
 		}
 		return msgs["hello"] && msgs["Error in tool:logs: No items"]
 	})
+}
+
+// A TryCatch record logged through the request's logger reaches a client
+// that set a log level, redacted as the server's record is, and without
+// the input captured for diagnostics, which is for the server's log only.
+func TestTryCatchRecordsMirroredToTheClient(t *testing.T) {
+	t.Parallel()
+	const passwd, apiKey = "pw-5e4d3c2b1a", "xk-0a1b2c3d4e"
+	tool := mcpcore.Tool[secretInput, okOutput]{
+		Name: "upstream",
+		Handler: func(ctx *mcpcore.Context, in secretInput) (okOutput, error) {
+			_, err := mcperr.TryCatch(ctx, mcperr.TryCatchOptions{Operation: "NCBI.Fetch", Logger: mcpcore.Logger(ctx),
+				Input: map[string]any{"query": "asthma", "password": passwd, "apiKey": apiKey}}, func(context.Context) (int, error) {
+				return 0, errors.New("connection refused; password=" + passwd)
+			})
+			return okOutput{}, err
+		},
+	}
+	srv, logs := newServer(t, nil, tool)
+	var got notifications
+	ct, st := mcp.NewInMemoryTransports()
+	ss, err := srv.MCPServer().Connect(context.Background(), st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ss.Close()
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, &mcp.ClientOptions{LoggingMessageHandler: got.handle}).
+		Connect(context.Background(), ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if err := cs.SetLoggingLevel(context.Background(), &mcp.SetLoggingLevelParams{Level: "debug"}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "upstream", Arguments: map[string]any{"token": "t"}, Meta: mcp.Meta{mcp.MetaKeyLogLevel: "debug"}}); err != nil || !res.IsError {
+		t.Fatalf("the call: %v %v", res, err)
+	}
+	var mirrored *mcp.LoggingMessageParams
+	mcptest.WaitFor(t, "the TryCatch record at the client", func() bool {
+		for _, m := range got.all() {
+			if b, _ := json.Marshal(m.Data); strings.Contains(string(b), "NCBI.Fetch") {
+				mirrored = m
+				return true
+			}
+		}
+		return false
+	})
+	b, _ := json.Marshal(mirrored)
+	if strings.Contains(string(b), passwd) || strings.Contains(string(b), apiKey) || strings.Contains(string(b), `"input"`) {
+		t.Errorf("the client's record carries the input or a secret: %s", b)
+	}
+	if !strings.Contains(logs.String(), `"input":{`) {
+		t.Errorf("the server's record lost the input:\n%s", logs)
+	}
 }

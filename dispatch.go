@@ -107,6 +107,11 @@ func (s *Server) runTool(c *call, rt *toolRuntime, raw json.RawMessage) (*mcp.Ca
 	if err != nil {
 		return nil, err
 	}
+	// An answer whose structured part alone is over the bound is refused
+	// before its text is rendered: that would double what it holds.
+	if err := s.tooLarge("result of tool "+rt.name, len(out.structured)); err != nil {
+		return nil, err
+	}
 	if rt.output != nil {
 		if res := rt.output.Check(out.structured); !res.Valid() {
 			return nil, mcperr.ValidationError("Tool output failed validation: "+res.Summary(), mcperr.WithData(issuesData(res)))

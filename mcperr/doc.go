@@ -35,6 +35,14 @@
 //     "not found" NotFound, "invalid" ValidationError and "timed out" Timeout.
 //  5. Anything else is InternalError.
 //
+// Every walk of an error tree is bounded: 32 errors deep and 64 in all.
+// An error whose tree goes on past that (an Unwrap that returns its
+// receiver, a join that contains itself), and one whose Error method
+// panics or whose text holds what fmt printed of a panic ("%!v(PANIC=…)",
+// which fmt.Errorf writes when a wrapped error's Error panics), is an
+// InternalError; the message of the last two is [WithheldMessage], so that
+// a panic's value never reaches a client.
+//
 // Go's own errors (rule 3), checked in this order:
 //
 //	context.Canceled                                    RequestCancelled
@@ -61,8 +69,10 @@
 //
 //   - code: the error's code.
 //   - message: for an error built with [New], a factory or [FromResponse],
-//     the message as it was written, since it was set deliberately (build it
-//     with [Scrub] when it quotes untrusted text). For an error [From]
+//     the message as it was written, since it was set deliberately; a server
+//     of mcpcore still scrubs it, and every string of its data, on its way
+//     out, so that a service's own message that quotes an upstream URL
+//     cannot carry an api_key to the client. For an error [From]
 //     classified (rules 2 to 5), the Go error's message, scrubbed by [Scrub]
 //     first: the values of sensitive keys (password=…, "api_key": …),
 //     credentials and sensitive query parameters in URLs, Bearer and Basic

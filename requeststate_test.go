@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 the greet tool samples, which is deprecated from protocol 2026-07-28 (SEP-2577) but stays in the protocol through its deprecation window.
+
 package mcpcore_test
 
 import (

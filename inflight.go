@@ -97,12 +97,30 @@ func (f *inflight) drain(ctx context.Context) bool {
 	}
 	f.mu.Unlock()
 	defer f.stop()
+	return f.wait(ctx)
+}
+
+// wait waits until no call runs, once draining, or until ctx ends; it
+// reports whether every call finished.
+func (f *inflight) wait(ctx context.Context) bool {
+	select {
+	case <-f.idle:
+		return true // even when ctx has ended too
+	default:
+	}
 	select {
 	case <-f.idle:
 		return true
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// count returns the number of calls in flight.
+func (f *inflight) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.calls)
 }
 
 // enterSession counts a call of session ss, unless limit calls of it are

@@ -56,9 +56,10 @@ func (g *Guard) Writer() io.WriteCloser { return writer{g} }
 // the stream is closed, or until ctx ends.
 func (g *Guard) Wait(ctx context.Context) { g.st.wait(ctx) }
 
-// HoldEOF makes the end of the input wait until hold returns. The SDK
-// ends a connection when its input ends, and writes nothing after: `printf
-// '…' | server` would get nothing for its last calls. hold is the server's
+// HoldEOF makes the end of the input (EOF, or an error reading it) wait
+// until hold returns. The SDK ends a connection when its input ends, and
+// writes nothing after: `printf '…' | server` would get nothing for its
+// last calls. hold is the server's
 // chance to let them finish and have their answers written (with
 // [Guard.Wait]), within a bound of its own; it runs once, on the reading
 // goroutine. nil, the default, passes the end on at once.

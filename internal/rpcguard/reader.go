@@ -32,7 +32,8 @@ const shrinkAbove = 1 << 20
 func (r *reader) Read(p []byte) (int, error) {
 	for len(r.fwd) == 0 {
 		if r.err != nil {
-			if r.err == io.EOF && r.holdEOF != nil {
+			// A stream that breaks ends the input as EOF does.
+			if r.holdEOF != nil {
 				hold := r.holdEOF
 				r.holdEOF = nil
 				hold()

@@ -100,7 +100,9 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // written, and its goroutine runs on until it returns. Any other transport
 // is served as it is: the SDK's behaviour on malformed input is its own, a
 // result that races shutdown may be lost, and a handler that ignores its
-// cancellation holds the session's goroutines (not ServeTransport).
+// cancellation holds the session's goroutines; it holds ServeTransport too
+// when the peer leaves (the SDK ends the session once every handler
+// returned), but not when ctx ends.
 func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
 	// However serving ends, counts of collapsed failures are written, not
 	// lost with the process.

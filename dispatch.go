@@ -60,8 +60,8 @@ func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToo
 }
 
 // admit runs before the handler: it admits the call within its session's
-// limit of calls in flight, checks the definition's Scopes against the
-// caller's token, then verifies the requestState a client
+// limit of calls in flight and the server's, checks the definition's Scopes
+// against the caller's token, then verifies the requestState a client
 // echoed and resumes the call's exchange from the round it carries. bind
 // names the call (see binding); it is computed only when there is a state.
 func (s *Server) admit(c *call, bind func() string, wire string) error {
@@ -71,6 +71,11 @@ func (s *Server) admit(c *call, bind func() string, wire string) error {
 				s.cfg.MaxCallsSession), mcperr.WithData(map[string]any{"limit": s.cfg.MaxCallsSession}), mistake(errSessionBusy))
 		}
 		c.sessionCounted = true
+	}
+	// The count ends when the call leaves s.inflight.
+	if n := s.cfg.MaxCallsInFlight; n > 0 && !s.inflight.enterServer(c.token, n) {
+		return mcperr.RateLimited(fmt.Sprintf("Too many calls in flight on this server: at most %d run at once (MCP_MAX_CALLS_IN_FLIGHT). Wait for some of yours to finish, then retry.",
+			n), mcperr.WithData(map[string]any{"limit": n}), mistake(errServerBusy))
 	}
 	if err := c.ctx.RequireScopes(c.scopes...); err != nil {
 		return err

@@ -10,30 +10,43 @@ import (
 
 // inflight holds the calls being served, so that shutdown can stop
 // admitting new ones, wait for the rest within a deadline, and then cancel
-// what still runs; and it counts each session's calls, to bound them.
+// what still runs; and it counts the calls admitted to run, of the server
+// and of each session, to bound them.
 //
 // Every call passes through it, so it allocates nothing per call: a call is
 // a token into a map of cancel functions, not a context.AfterFunc and a
 // release closure of its own.
 type inflight struct {
 	mu       sync.Mutex
-	calls    map[uint64]context.CancelCauseFunc // by token
+	calls    map[uint64]entry // by token
 	next     uint64
 	draining bool
 	idle     chan struct{} // closed once draining and no call runs
 	stopped  bool          // calls are cancelled as they come
 
+	// running counts the calls that enterServer admitted and that have
+	// not left: the server's calls in flight, in every session or none.
+	running int
 	// perSession counts the calls in flight of each session.
 	perSession map[*mcp.ServerSession]int
+}
+
+// An entry is one call in flight.
+type entry struct {
+	cancel  context.CancelCauseFunc
+	counted bool // among running
 }
 
 var (
 	errServerStopped = errors.New("server stopped")
 	errHungUp        = errors.New("the client hung up")
+	// errServerBusy is the cause of a call refused beyond the server's
+	// bound on calls in flight (see enterServer).
+	errServerBusy = errors.New("the server has too many calls in flight")
 )
 
 func newInflight() *inflight {
-	return &inflight{calls: make(map[uint64]context.CancelCauseFunc), idle: make(chan struct{}),
+	return &inflight{calls: make(map[uint64]entry), idle: make(chan struct{}),
 		perSession: make(map[*mcp.ServerSession]int)}
 }
 
@@ -50,7 +63,7 @@ func (f *inflight) enter(cancel context.CancelCauseFunc) (token uint64, ok bool)
 		cancel(errServerStopped)
 	}
 	f.next++
-	f.calls[f.next] = cancel
+	f.calls[f.next] = entry{cancel: cancel}
 	return f.next, true
 }
 
@@ -58,8 +71,12 @@ func (f *inflight) enter(cancel context.CancelCauseFunc) (token uint64, ok bool)
 func (f *inflight) leave(token uint64) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if _, ok := f.calls[token]; !ok {
+	e, ok := f.calls[token]
+	if !ok {
 		return
+	}
+	if e.counted {
+		f.running--
 	}
 	delete(f.calls, token)
 	if f.draining && len(f.calls) == 0 {
@@ -72,8 +89,8 @@ func (f *inflight) stop() {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.stopped = true
-	for _, cancel := range f.calls {
-		cancel(errServerStopped)
+	for _, e := range f.calls {
+		e.cancel(errServerStopped)
 	}
 }
 
@@ -97,12 +114,50 @@ func (f *inflight) drain(ctx context.Context) bool {
 	}
 	f.mu.Unlock()
 	defer f.stop()
+	return f.wait(ctx)
+}
+
+// wait waits until no call runs, once draining, or until ctx ends; it
+// reports whether every call finished.
+func (f *inflight) wait(ctx context.Context) bool {
+	select {
+	case <-f.idle:
+		return true // even when ctx has ended too
+	default:
+	}
 	select {
 	case <-f.idle:
 		return true
 	case <-ctx.Done():
 		return false
 	}
+}
+
+// count returns the number of calls in flight.
+func (f *inflight) count() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.calls)
+}
+
+// enterServer counts the call of token among those the server runs, unless
+// limit of them run already: the bound of the whole server, across
+// sessions and in stateless mode, where no session bounds a client. The
+// count ends when the call leaves.
+func (f *inflight) enterServer(token uint64, limit int) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	e, ok := f.calls[token]
+	if !ok || e.counted {
+		return ok
+	}
+	if f.running >= limit {
+		return false
+	}
+	e.counted = true
+	f.calls[token] = e
+	f.running++
+	return true
 }
 
 // enterSession counts a call of session ss, unless limit calls of it are

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -88,12 +89,20 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // connection) each request of a batch gets -32600. The internal/rpcguard
 // package documents the details.
 //
-// On shutdown, the guard also lets the server wait until the result of
-// every call that finished is written; and when the input ends, the calls
-// read before the end are answered (within the shutdown timeout) before the
-// session ends. Any other transport is served as it
-// is: the SDK's behaviour on malformed input is its own, and a result that
-// races shutdown may be lost.
+// On shutdown (ctx ends), the server stops admitting calls and lets those
+// in flight finish within the shutdown timeout; then it cancels the rest
+// and gives them a moment (a second) to return. Behind the guard, the
+// answer of every call that returned is written before the session ends,
+// and input that ends (`printf … | server`) drains the same way before the
+// SDK sees the end: the calls read before it are answered. A handler that
+// ignores its cancellation does not hold the session: ServeTransport
+// returns all the same, the stream is cut so that its late answer is never
+// written, and its goroutine runs on until it returns. Any other transport
+// is served as it is: the SDK's behaviour on malformed input is its own, a
+// result that races shutdown may be lost, and a handler that ignores its
+// cancellation holds the session's goroutines; it holds ServeTransport too
+// when the peer leaves (the SDK ends the session once every handler
+// returned), but not when ctx ends.
 func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
 	// However serving ends, counts of collapsed failures are written, not
 	// lost with the process.
@@ -106,10 +115,21 @@ func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
 		// The SDK's own stdio transport closes stdin but never stdout.
 		guard = rpcguard.New(os.Stdin, struct{ io.Writer }{os.Stdout}, tt.MaxLineLength)
 	}
+	// One drain, whichever comes first: ctx or the end of the input.
+	var once sync.Once
+	var finished bool
+	drain := func(why string) bool {
+		once.Do(func() { finished = s.drain(guard, why, cancelledGrace) })
+		return finished
+	}
+	inputEnded := make(chan struct{})
 	if guard != nil {
-		// Input that ends (printf … | server) still gets its answers,
-		// within the time a shutdown would give them.
-		guard.HoldEOF(s.shutdown)
+		// The SDK writes nothing once it has seen the end of the input:
+		// the calls read before it drain first.
+		guard.HoldEOF(func() {
+			drain(whyInputEnded)
+			close(inputEnded)
+		})
 		// The guard bounds each line; the SDK's frame limit, which counts
 		// the bytes its decoder reads ahead, could refuse a line the guard
 		// let through, and would end the connection.
@@ -126,16 +146,58 @@ func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
 	select {
 	case err := <-closed:
 		s.inflight.stop()
-		if errors.Is(err, mcp.ErrConnectionClosed) {
-			return nil
-		}
-		return err
+		return sessionErr(err)
+	case <-inputEnded:
+		// The SDK ends the session by itself once no handler runs.
 	case <-ctx.Done():
+		drain(whyShutdown)
+		// Close waits for every handler to return: it may never.
+		go session.Close()
 	}
-	s.drain(guard)
-	session.Close()
-	<-closed
+	// The drain is done; this reads its outcome.
+	wait := sessionEndWait
+	if !drain(whyShutdown) {
+		wait = 0 // a handler that ignored its cancellation holds the session
+	}
+	select {
+	case err := <-closed:
+		return sessionErr(err)
+	case <-time.After(wait):
+	}
+	if n := s.inflight.count(); n > 0 {
+		s.logger.Warn("mcpcore: ending the session without the calls that ignored their cancellation; their handlers run on until they return, and their answers are not sent",
+			"calls", n)
+	} else {
+		s.logger.Warn("mcpcore: the session did not close in time; ending it")
+	}
+	if guard != nil {
+		guard.Cut()
+	}
 	return nil
+}
+
+// cancelledGrace is how long the calls cancelled at the end of the shutdown
+// timeout get to return and have their answers written, before a stdio
+// session ends without the calls that ignore their cancellation.
+const cancelledGrace = time.Second
+
+// sessionEndWait bounds the wait for a session whose calls all finished to
+// close.
+const sessionEndWait = time.Second
+
+// The reasons to drain.
+const (
+	whyShutdown   = "shutting down"
+	whyInputEnded = "the input ended"
+)
+
+// sessionErr is the error ServeTransport returns for the end of its
+// session: none when the peer disconnected.
+func sessionErr(err error) error {
+	if errors.Is(err, mcp.ErrConnectionClosed) {
+		return nil
+	}
+	return err
 }
 
 // sessionStarted measures a session from its initialization to its end,
@@ -176,8 +238,9 @@ func (s *Server) endSessions() {
 		open = append(open, ss)
 	}
 	s.sessionsMu.Unlock()
+	// Close waits for the session's handlers, which may never return.
 	for _, ss := range open {
-		ss.Close()
+		go ss.Close()
 	}
 	done := make(chan struct{})
 	go func() {
@@ -294,9 +357,12 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
 		return err
 	case <-ctx.Done():
 	}
-	s.drain(nil)
+	// The second Shutdown waits is the cancelled calls' grace: their
+	// answers go out on their open responses.
+	s.drain(nil, whyShutdown, 0)
 	// Streams that stay open by design (a session's GET stream) would hold
-	// Shutdown forever: give them a moment, then close.
+	// Shutdown forever, and so would the response of a handler that ignores
+	// its cancellation: give them a moment, then close.
 	closeCtx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
 	if err := srv.Shutdown(closeCtx); err != nil {
@@ -305,22 +371,41 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
 	return nil
 }
 
-// drain stops admitting calls and waits for in-flight ones; then, when
-// guard is not nil, for their results to be written to the transport. A
-// call leaves the in-flight count when its handler returns, a moment before
-// the SDK writes its result, and the SDK writes nothing once Close has
-// begun.
-func (s *Server) drain(guard *rpcguard.Guard) {
+// drain stops admitting calls and waits for in-flight ones, within the
+// shutdown timeout (when the input ended, the requests read before the end
+// are admitted and answered first, within the same timeout); then it
+// cancels what still runs, and waits grace more for the cancelled calls to
+// return. When guard is not nil, it waits (within the same bounds) for the
+// answers of the calls that returned to be written: a call leaves the
+// in-flight count when its handler returns, a moment before the SDK writes
+// its result, and the SDK writes nothing once Close has begun or the input
+// has ended. It reports whether every call returned. why says what began
+// the drain, for the log.
+func (s *Server) drain(guard *rpcguard.Guard, why string, grace time.Duration) bool {
 	ctx, cancel := context.WithTimeout(context.Background(), s.shutdown)
 	defer cancel()
-	s.logger.Info("mcpcore: shutting down; waiting for in-flight calls", "timeout", s.shutdown.String())
-	if !s.inflight.drain(ctx) {
-		s.logger.Warn("mcpcore: in-flight calls did not finish in time; cancelled them")
-		return
+	if why != whyInputEnded || s.inflight.count() > 0 {
+		s.logger.Info("mcpcore: "+why+"; waiting for in-flight calls", "timeout", s.shutdown.String())
+	}
+	if why == whyInputEnded && guard != nil {
+		// The calls read before the end were sent before the client left:
+		// they may still start, and are answered.
+		guard.Wait(ctx)
+	}
+	finished := s.inflight.drain(ctx)
+	if !finished {
+		s.logger.Warn("mcpcore: in-flight calls did not finish in time; cancelled them", "calls", s.inflight.count())
+	}
+	if !finished && grace > 0 {
+		graceCtx, cancelGrace := context.WithTimeout(context.Background(), grace)
+		defer cancelGrace()
+		ctx = graceCtx
+		finished = s.inflight.wait(ctx)
 	}
 	if guard != nil {
 		guard.Wait(ctx)
 	}
+	return finished
 }
 
 func (s *Server) describe() string {

@@ -2,6 +2,7 @@ package mcpcore_test
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"net/http/httptest"
 	"strings"
@@ -235,4 +236,94 @@ func TestStreamableHTTP(t *testing.T) {
 			}
 		})
 	}
+}
+
+// stubbornTools are two tools for shutdown: stubborn ignores its
+// cancellation until release is closed; polite returns as soon as it is
+// cancelled. Each says on started when its handler runs.
+func stubbornTools(started chan<- string, release <-chan struct{}) []mcpcore.Definition {
+	return []mcpcore.Definition{
+		mcpcore.Tool[caseInput, okOutput]{
+			Name: "stubborn",
+			Handler: func(*mcpcore.Context, caseInput) (okOutput, error) {
+				started <- "stubborn"
+				<-release
+				return okOutput{OK: true}, nil
+			},
+		},
+		mcpcore.Tool[caseInput, okOutput]{
+			Name: "polite",
+			Handler: func(ctx *mcpcore.Context, _ caseInput) (okOutput, error) {
+				started <- "polite"
+				<-ctx.Done()
+				return okOutput{}, ctx.Err()
+			},
+		},
+	}
+}
+
+// TestShutdownDoesNotWaitForAHandlerThatIgnoresCancellation checks that
+// ServeTransport returns after the shutdown timeout, whether ctx ended or
+// the input did, although one handler never returns: the call that honoured
+// its cancellation has its answer written first, and the stubborn call's
+// answer, when it comes at last, is not written to a stream the server let
+// go of.
+func TestShutdownDoesNotWaitForAHandlerThatIgnoresCancellation(t *testing.T) {
+	t.Parallel()
+	for _, end := range []string{"ctx", "eof"} {
+		t.Run(end, func(t *testing.T) {
+			t.Parallel()
+			started, release := make(chan string, 2), make(chan struct{})
+			defer close(release)
+			srv, logs := newServer(t, &mcpcore.ServerOptions{ShutdownTimeout: 50 * time.Millisecond}, stubbornTools(started, release)...)
+			ctx, cancel := context.WithCancel(context.Background())
+			defer cancel()
+			s := openStream(t, func(_ context.Context, tr mcp.Transport) error { return srv.ServeTransport(ctx, tr) })
+			s.handshake(t, "2025-06-18")
+			s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stubborn","arguments":{}}}` + "\n")
+			s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"polite","arguments":{}}}` + "\n")
+			receive(t, "a handler to start", started)
+			receive(t, "the other handler to start", started)
+			if end == "ctx" {
+				cancel()
+			} else {
+				s.in.Close()
+			}
+			if err := receive(t, "ServeTransport to return", s.ended); err != nil {
+				t.Errorf("ServeTransport = %v, want nil", err)
+			}
+			// Everything the server wrote: the stream is closed once it
+			// returned.
+			var lines []string
+			for l := range s.lines {
+				lines = append(lines, l)
+			}
+			if len(lines) != 1 || cancelledAnswer(lines[0]) != 2 {
+				t.Errorf("the server wrote\n%s\nwant the polite call's answer alone: id 2, a RequestCancelled (-32011) result", strings.Join(lines, "\n"))
+			}
+			if !strings.Contains(logs.String(), "ending the session without the calls that ignored their cancellation") {
+				t.Errorf("no record of the call left behind:\n%s", logs)
+			}
+		})
+	}
+}
+
+// cancelledAnswer returns the id of line when it answers a tool call with a
+// RequestCancelled error result; 0 otherwise.
+func cancelledAnswer(line string) int {
+	var a struct {
+		ID     int `json:"id"`
+		Result struct {
+			IsError           bool `json:"isError"`
+			StructuredContent struct {
+				Error struct {
+					Code int `json:"code"`
+				} `json:"error"`
+			} `json:"structuredContent"`
+		} `json:"result"`
+	}
+	if json.Unmarshal([]byte(line), &a) != nil || !a.Result.IsError || a.Result.StructuredContent.Error.Code != -32011 {
+		return 0
+	}
+	return a.ID
 }

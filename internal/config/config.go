@@ -47,6 +47,11 @@ type Config struct {
 	// of one answer: a tool's result, a resource's contents, a prompt's
 	// messages, a completion's values.
 	MaxResultBytes int64
+
+	// MaxCallsInFlight (MCP_MAX_CALLS_IN_FLIGHT) bounds the calls in
+	// flight in the whole server, over every transport and session mode
+	// (stateless included, where no session bounds a client): default 512.
+	MaxCallsInFlight int
 }
 
 // AuthMode says how the HTTP transport authenticates its callers.
@@ -117,7 +122,8 @@ func ParseLevel(name string) (slog.Level, bool) {
 // Every bad value is reported, with the variable's name and what it accepts.
 func FromEnv(getenv func(string) string) (Config, error) {
 	c := Config{Transport: Stdio, HTTPHost: "127.0.0.1", HTTPPort: 3010, LogLevel: slog.LevelInfo,
-		MaxBodyBytes: DefaultMaxBodyBytes, MaxSessions: DefaultMaxSessions, MaxCallsSession: DefaultMaxCallsPerSession}
+		MaxBodyBytes: DefaultMaxBodyBytes, MaxSessions: DefaultMaxSessions, MaxCallsSession: DefaultMaxCallsPerSession,
+		MaxCallsInFlight: DefaultMaxCallsInFlight}
 	var errs []error
 	bad := func(name, value, want string) {
 		errs = append(errs, fmt.Errorf("%s=%q: want %s", name, value, want))
@@ -181,6 +187,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.MaxSessions = int(positive(getenv, "MCP_HTTP_MAX_SESSIONS", int64(c.MaxSessions), bad))
 	c.MaxCallsSession = int(positive(getenv, "MCP_MAX_CALLS_PER_SESSION", int64(c.MaxCallsSession), bad))
 	c.MaxResultBytes = positive(getenv, "MCP_MAX_RESULT_BYTES", DefaultMaxResultBytes, bad)
+	c.MaxCallsInFlight = int(positive(getenv, "MCP_MAX_CALLS_IN_FLIGHT", int64(c.MaxCallsInFlight), bad))
 	if v := getenv("MCP_SESSION_IDLE_TIMEOUT"); v != "" {
 		if d, err := time.ParseDuration(v); err != nil || d <= 0 {
 			bad("MCP_SESSION_IDLE_TIMEOUT", v, "a positive duration such as 30m or 2h")
@@ -191,11 +198,16 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	return c, errors.Join(errs...)
 }
 
-// The defaults of the HTTP limits.
+// The defaults of the limits.
 const (
 	DefaultMaxBodyBytes       = 4 << 20
 	DefaultMaxSessions        = 1000
 	DefaultMaxCallsPerSession = 64
+	// DefaultMaxCallsInFlight is what a server of two cores holds with
+	// room to spare: 640 slow calls over HTTP held some 2,000 goroutines
+	// and 64 MB of RSS. Without a bound, one client could pile up as many
+	// as it liked (over several sessions, or in stateless mode).
+	DefaultMaxCallsInFlight = 512
 )
 
 // DefaultMaxResultBytes is the default bound on the bytes of one answer.

@@ -19,7 +19,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Config{Transport: Stdio, HTTPHost: "127.0.0.1", HTTPPort: 3010, Stateless: false, LogLevel: slog.LevelInfo, LogJSON: false,
-		Auth: AuthConfig{Mode: AuthNone}, MaxBodyBytes: 4 << 20, MaxSessions: 1000, MaxCallsSession: 64}
+		Auth: AuthConfig{Mode: AuthNone}, MaxBodyBytes: 4 << 20, MaxSessions: 1000, MaxCallsSession: 64, MaxCallsInFlight: 512}
 	want.MaxResultBytes = 8 << 20
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv() = %+v, want %+v", c, want)
@@ -48,6 +48,7 @@ func TestEveryVariable(t *testing.T) {
 		"MCP_SESSION_IDLE_TIMEOUT":       "90s",
 		"MCP_MAX_CALLS_PER_SESSION":      "3",
 		"MCP_MAX_RESULT_BYTES":           "4096",
+		"MCP_MAX_CALLS_IN_FLIGHT":        "7",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -56,7 +57,7 @@ func TestEveryVariable(t *testing.T) {
 		AllowedOrigins: []string{"https://app.example.com", "http://localhost:5173"},
 		Auth: AuthConfig{Mode: AuthOAuth, Issuer: "https://id.example.com/", JWKSURI: "https://id.example.com/keys",
 			Audience: "https://mcp.example.com/mcp", ResourceIdentifier: "https://mcp.example.com/mcp"},
-		MaxBodyBytes: 1024, MaxSessions: 5, SessionIdle: 90 * time.Second, MaxCallsSession: 3}
+		MaxBodyBytes: 1024, MaxSessions: 5, SessionIdle: 90 * time.Second, MaxCallsSession: 3, MaxCallsInFlight: 7}
 	want.MaxResultBytes = 4096
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv() = %+v, want %+v", c, want)
@@ -162,6 +163,7 @@ func TestAuthModes(t *testing.T) {
 		{"oauth issuer not a URL", map[string]string{"MCP_AUTH_MODE": "oauth", "OAUTH_ISSUER_URL": "id.example.com", "OAUTH_AUDIENCE": "x"}, "OAUTH_ISSUER_URL=\"id.example.com\": want an absolute http(s) URL"},
 		{"unknown mode", map[string]string{"MCP_AUTH_MODE": "basic"}, `MCP_AUTH_MODE="basic": want none, jwt or oauth`},
 		{"bad limit", map[string]string{"MCP_HTTP_MAX_SESSIONS": "0"}, `MCP_HTTP_MAX_SESSIONS="0": want a whole number above zero`},
+		{"bad in-flight limit", map[string]string{"MCP_MAX_CALLS_IN_FLIGHT": "-1"}, `MCP_MAX_CALLS_IN_FLIGHT="-1": want a whole number above zero`},
 		{"bad idle", map[string]string{"MCP_SESSION_IDLE_TIMEOUT": "30"}, `MCP_SESSION_IDLE_TIMEOUT="30": want a positive duration`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -79,5 +79,9 @@
 // that id before the answer is written is refused, never answered with the
 // cancelled one's result. [Guard.Wait] lets a server that shuts down wait
 // until every answer is written, which the SDK does a moment after the
-// handler returns.
+// handler returns; [Guard.HoldEOF] lets it do so before the SDK sees the
+// end of the input (after which the SDK writes nothing); and [Guard.Cut]
+// lets it end a session that a handler ignoring its cancellation would
+// hold open, so that the late answer never reaches a stream the server let
+// go of.
 package rpcguard

@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"sync"
-	"time"
 )
 
 // DefaultMaxLineLength is the line limit when none is given: the SDK's own
@@ -24,6 +24,7 @@ type Guard struct {
 	in    *reader
 	out   io.Writer
 	outMu sync.Mutex // one line at a time on out, from the SDK or the guard
+	cut   bool       // set by Cut, under outMu: nothing more is written
 	st    *state
 }
 
@@ -55,16 +56,39 @@ func (g *Guard) Writer() io.WriteCloser { return writer{g} }
 // the stream is closed, or until ctx ends.
 func (g *Guard) Wait(ctx context.Context) { g.st.wait(ctx) }
 
-// HoldEOF makes the end of the input wait, at most d, for the answers of
-// the requests read before it. The SDK ends a connection when its input
-// ends, answers unwritten: `printf '…' | server` would get nothing for its
-// last calls. Zero, the default, passes the end on at once.
-func (g *Guard) HoldEOF(d time.Duration) { g.in.holdEOF = d }
+// HoldEOF makes the end of the input (EOF, or an error reading it) wait
+// until hold returns. The SDK ends a connection when its input ends, and
+// writes nothing after: `printf '…' | server` would get nothing for its
+// last calls. hold is the server's
+// chance to let them finish and have their answers written (with
+// [Guard.Wait]), within a bound of its own; it runs once, on the reading
+// goroutine. nil, the default, passes the end on at once.
+func (g *Guard) HoldEOF(hold func()) { g.in.holdEOF = hold }
+
+// Cut ends the stream for good, for a server that gives up on a session
+// whose SDK connection cannot close (a handler that ignores cancellation
+// holds it open): [Guard.Wait] returns, every later write fails with
+// [ErrCut] and writes nothing, so that an answer that comes after the
+// server let go of the stream never reaches it, and the reader and the
+// writer are closed, when they are [io.Closer]s, as the SDK would close them.
+func (g *Guard) Cut() {
+	g.outMu.Lock()
+	g.cut = true
+	g.outMu.Unlock()
+	g.in.Close()
+	g.Writer().Close()
+}
+
+// ErrCut is the error of a write after [Guard.Cut].
+var ErrCut = errors.New("rpcguard: the stream was cut")
 
 // write puts one or more whole lines on the stream.
 func (g *Guard) write(p []byte) (int, error) {
 	g.outMu.Lock()
 	defer g.outMu.Unlock()
+	if g.cut {
+		return 0, ErrCut
+	}
 	return g.out.Write(p)
 }
 
@@ -80,6 +104,9 @@ func (w writer) Write(p []byte) (int, error) {
 	}
 	w.g.outMu.Lock()
 	defer w.g.outMu.Unlock()
+	if w.g.cut {
+		return 0, ErrCut
+	}
 	w.g.st.answering(ids, objs)
 	n, err := w.g.out.Write(p)
 	// A request stops pending once its answer is out, not before: a

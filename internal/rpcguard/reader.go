@@ -3,11 +3,9 @@ package rpcguard
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
-	"time"
 )
 
 // reader is the transport's side of the stream: it yields the valid lines
@@ -21,9 +19,9 @@ type reader struct {
 	fwd  []byte // what the transport reads next
 	buf  []byte // backs fwd when a batch is rewritten
 	err  error  // the stream's error, returned once fwd is read
-	// holdEOF is how long the end of the input waits for the answers of
-	// the requests read (see Guard.HoldEOF).
-	holdEOF time.Duration
+	// holdEOF runs before the end of the input is passed on (see
+	// Guard.HoldEOF).
+	holdEOF func()
 }
 
 // shrinkAbove is the buffer size kept between lines: a buffer grown for one
@@ -34,11 +32,11 @@ const shrinkAbove = 1 << 20
 func (r *reader) Read(p []byte) (int, error) {
 	for len(r.fwd) == 0 {
 		if r.err != nil {
-			if r.err == io.EOF && r.holdEOF > 0 {
-				ctx, cancel := context.WithTimeout(context.Background(), r.holdEOF)
-				r.g.st.wait(ctx)
-				cancel()
-				r.holdEOF = 0
+			// A stream that breaks ends the input as EOF does.
+			if r.holdEOF != nil {
+				hold := r.holdEOF
+				r.holdEOF = nil
+				hold()
 			}
 			return 0, r.err
 		}

@@ -6,9 +6,10 @@ import (
 	"time"
 )
 
-// DefaultRepeatWindow is how long the failure records of one kind of failure
-// are collapsed after the first, unless [ServerOptions.RepeatWindow] says
-// otherwise.
+// DefaultRepeatWindow is how long, after the first failure record of a
+// kind (see repeatKey), the repeats of each of its records are counted
+// rather than logged, and its distinct messages bounded (see
+// internal/repeats), unless [ServerOptions.RepeatWindow] says otherwise.
 const DefaultRepeatWindow = 10 * time.Second
 
 // repeatKey names a kind of failure, in words that the summary of its

@@ -26,10 +26,18 @@
 //
 // A summary is written at the level of the highest record it counts. So
 // however many distinct messages clients make a server write (a tool that
-// fails with "No item 1", "No item 2", …), one window logs at most
-// MaxKinds × (2 × MaxMessages + 1) + 1 records, and what is tracked is
-// bounded the same way. [Collapser.Flush] writes the summaries of every open
-// window at once, so that no count is lost when the server stops.
+// fails with "No item 1", "No item 2", …), a window of a kind logs at most
+// 2 × MaxMessages + 1 records, at most MaxKinds windows are open at once,
+// and what they keep (MaxMessages records each) is bounded the same way.
+// [Collapser.Flush] writes the summaries of every open window at once, so
+// that no count is lost when the server stops.
+//
+// What the callers pass: a failure record's attributes are its operation,
+// code, code name and reason, all named by its key too, so two failures of
+// a kind are the same when their messages are; its duration, cause, panic
+// value and stack are added to the record once admitted. A refusal's are
+// why it was refused (why, status, missing scopes, origin, limits), not
+// the request's remote address, path, declared size or the session count.
 package repeats
 
 import (
@@ -143,17 +151,19 @@ func (r *Collapser) Admit(key string, level slog.Level, msg string, attrs []slog
 
 // add counts one more record of level and attrs.
 func (o *overflow) add(level slog.Level, attrs []slog.Attr) {
-	if o.count == 0 {
-		o.level = level
-		o.shared = slices.Clone(attrs)
-	} else {
-		o.level = max(o.level, level)
-		o.shared = slices.DeleteFunc(o.shared, func(a slog.Attr) bool {
-			i := slices.IndexFunc(attrs, func(b slog.Attr) bool { return b.Key == a.Key })
-			return i < 0 || !sameValue(a.Value, attrs[i].Value)
-		})
-	}
 	o.count++
+	if o.count == 1 {
+		o.level, o.shared = level, slices.Clone(attrs)
+		return
+	}
+	o.level = max(o.level, level)
+	if sameAttrs(o.shared, attrs) {
+		return // the usual case, and the cheap one: nothing to drop
+	}
+	o.shared = slices.DeleteFunc(o.shared, func(a slog.Attr) bool {
+		i := slices.IndexFunc(attrs, func(b slog.Attr) bool { return b.Key == a.Key })
+		return i < 0 || !sameValue(a.Value, attrs[i].Value)
+	})
 }
 
 // close ends the window of k, if it is still open, and writes its

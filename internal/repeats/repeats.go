@@ -264,10 +264,13 @@ func sameAttrs(a, b []slog.Attr) bool {
 // compare (a []string, say), and without resolving a LogValuer: no code of
 // the caller's runs under the Collapser's lock.
 func sameValue(a, b slog.Value) bool {
-	if a.Kind() != b.Kind() {
+	k := a.Kind()
+	if k != b.Kind() {
 		return false
 	}
-	switch a.Kind() {
+	switch k {
+	case slog.KindString: // the usual attribute, compared without Equal's second look at the kinds
+		return a.String() == b.String()
 	case slog.KindAny, slog.KindLogValuer:
 		return reflect.DeepEqual(a.Any(), b.Any())
 	case slog.KindGroup:

@@ -65,9 +65,11 @@ type Collapser struct {
 	window time.Duration
 	log    *slog.Logger
 
-	mu     sync.Mutex
-	kinds  map[string]*kind
-	beyond *overflow // the records of kinds beyond MaxKinds, or nil
+	mu      sync.Mutex
+	kinds   map[string]*kind
+	beyond  *overflow  // the records of kinds beyond MaxKinds, or nil
+	closing int        // windows whose summaries a timer is writing
+	closed  *sync.Cond // signalled when closing drops to 0, for Flush
 }
 
 // A kind is the open window of one kind of record.
@@ -102,7 +104,9 @@ type overflow struct {
 // New returns a Collapser whose windows last window, writing its summaries
 // to log. A window of zero or less collapses nothing.
 func New(window time.Duration, log *slog.Logger) *Collapser {
-	return &Collapser{window: window, log: log, kinds: make(map[string]*kind)}
+	r := &Collapser{window: window, log: log, kinds: make(map[string]*kind)}
+	r.closed = sync.NewCond(&r.mu)
+	return r
 }
 
 // Admit reports whether a record should be logged now; when it returns
@@ -171,13 +175,23 @@ func (o *overflow) add(level slog.Level, attrs []slog.Attr) {
 // window (or none) under its key, and leaves it.
 func (r *Collapser) close(k *kind) {
 	r.mu.Lock()
-	open := r.kinds[k.key] == k
-	if open {
-		delete(r.kinds, k.key)
+	if r.kinds[k.key] != k {
+		r.mu.Unlock()
+		return
 	}
+	delete(r.kinds, k.key)
+	r.closing++
 	r.mu.Unlock()
-	if open {
-		r.summarise(k)
+	defer r.closedOne()
+	r.summarise(k)
+}
+
+// closedOne says a timer has written the summaries of its window.
+func (r *Collapser) closedOne() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closing--; r.closing == 0 {
+		r.closed.Broadcast()
 	}
 }
 
@@ -185,18 +199,20 @@ func (r *Collapser) close(k *kind) {
 // open, and writes it.
 func (r *Collapser) closeBeyond(o *overflow) {
 	r.mu.Lock()
-	open := r.beyond == o
-	if open {
-		r.beyond = nil
+	if r.beyond != o {
+		r.mu.Unlock()
+		return
 	}
+	r.beyond = nil
+	r.closing++
 	r.mu.Unlock()
-	if open {
-		r.summariseBeyond(o)
-	}
+	defer r.closedOne()
+	r.summariseBeyond(o)
 }
 
 // Flush ends every open window now and writes its summaries, oldest first,
-// so that no count is lost when the server stops.
+// so that no count is lost when the server stops; it returns once the
+// summaries that timers were writing meanwhile are written too.
 func (r *Collapser) Flush() {
 	if r == nil {
 		return
@@ -218,6 +234,11 @@ func (r *Collapser) Flush() {
 		beyond.timer.Stop()
 		r.summariseBeyond(beyond)
 	}
+	r.mu.Lock()
+	for r.closing > 0 {
+		r.closed.Wait()
+	}
+	r.mu.Unlock()
 }
 
 // summarise writes the summaries of k's window: one per record that was

@@ -262,6 +262,41 @@ func TestAWindowCloses(t *testing.T) {
 	r.Flush()
 }
 
+// TestNothingIsLost: whatever the timing of windows closing, of Flush and
+// of concurrent records, each record is logged or counted exactly once.
+func TestNothingIsLost(t *testing.T) {
+	c := &captured{}
+	r := New(time.Millisecond, slog.New(c))
+	const workers, each = 8, 2000
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range each {
+				offer(r, c, fmt.Sprint("kind ", i%3), slog.LevelError, fmt.Sprint("message ", (w+i)%(MaxMessages+5)))
+				if w == 0 && i == each/2 {
+					r.Flush()
+				}
+			}
+		})
+	}
+	wg.Wait()
+	r.Flush()
+	n := int64(0)
+	for _, rec := range c.records() {
+		switch {
+		case attr(rec, "repeated") != nil:
+			n += attr(rec, "repeated").(int64)
+		case attr(rec, "omitted") != nil:
+			n += attr(rec, "omitted").(int64)
+		default:
+			n++
+		}
+	}
+	if n != workers*each {
+		t.Errorf("%d records logged or counted, want %d", n, workers*each)
+	}
+}
+
 func TestNothingCollapsedWithoutAWindow(t *testing.T) {
 	var none *Collapser
 	off := New(-1, slog.New(slog.DiscardHandler))

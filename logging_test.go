@@ -231,8 +231,10 @@ func TestRepeatedFailuresCollapse(t *testing.T) {
 			}
 		}
 	}
-	// One record per kind of failure: the declared reason, each panic
-	// site, the plain error. The client saw every failure.
+	// One record per distinct failure: each panic site, the plain error,
+	// and each message of the declared reason up to 10 (the rest are
+	// counted in a summary when the window closes). The client saw every
+	// failure.
 	recs := logs.Failures(t, "flaky")
 	var msgs []string
 	for _, r := range recs {
@@ -243,6 +245,15 @@ func TestRepeatedFailuresCollapse(t *testing.T) {
 		"Error in tool:flaky: An internal error occurred in tool flaky.",
 		"Error in tool:flaky: An internal error occurred in tool flaky.",
 		"Error in tool:flaky: No item 0",
+		"Error in tool:flaky: No item 1",
+		"Error in tool:flaky: No item 2",
+		"Error in tool:flaky: No item 3",
+		"Error in tool:flaky: No item 4",
+		"Error in tool:flaky: No item 5",
+		"Error in tool:flaky: No item 6",
+		"Error in tool:flaky: No item 7",
+		"Error in tool:flaky: No item 8",
+		"Error in tool:flaky: No item 9",
 		"Error in tool:flaky: plain plain",
 	}
 	if !slices.Equal(msgs, want) {

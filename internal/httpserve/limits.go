@@ -131,9 +131,13 @@ func limitSessions(max int, count func() int, log *refusals) func(http.Handler) 
 }
 
 // refusals logs the refusals of the HTTP surface, at warning, through the
-// server's collapser of repeats: the first of each kind at once, and the
-// ones that follow within its window in one record with their count, so
-// that a flood of refused requests costs no flood of records.
+// server's collapser of repeats: the first of each distinct refusal at
+// once, and the ones that follow within its window in one record with
+// their count, so that a flood of refused requests costs no flood of
+// records. Refusals of one kind (invalid_token, say) are distinct when
+// their messages or the attributes that say why they were refused differ
+// (why, status, missing scopes, origin, limit): an expired token's refusal
+// is never counted under another's "lacks a required claim".
 type refusals struct {
 	logger  *slog.Logger
 	repeats *repeats.Collapser
@@ -146,16 +150,35 @@ func newRefusals(logger *slog.Logger, r *repeats.Collapser) *refusals {
 	return &refusals{logger: logger, repeats: r}
 }
 
-// refused logs one refusal of kind, unless the collapser counts it in the
-// summary of its window.
+// ofTheRequest names the attributes of a refusal that describe the one
+// request rather than why it was refused: each record has them, but they
+// do not tell two refusals apart, and a summary of many requests leaves
+// them out rather than show the first request's.
+var ofTheRequest = map[string]bool{"remote": true, "path": true, "declared": true, "sessions": true}
+
+// refused logs one refusal of kind, unless the collapser counts it in a
+// summary. args are the refusal's attributes, as slog's key-value pairs.
 func (l *refusals) refused(r *http.Request, kind, msg string, args ...any) {
 	var rec slog.Record
 	rec.Add(args...)
-	rec.Add("refusal", kind, "remote", r.RemoteAddr, "path", r.URL.Path)
-	attrs := make([]slog.Attr, 0, rec.NumAttrs())
-	rec.Attrs(func(a slog.Attr) bool { attrs = append(attrs, a); return true })
+	attrs := make([]slog.Attr, 0, rec.NumAttrs()+3)
+	rec.Attrs(func(a slog.Attr) bool {
+		if !ofTheRequest[a.Key] {
+			attrs = append(attrs, a)
+		}
+		return true
+	})
+	attrs = append(attrs, slog.String("refusal", kind))
+	why := len(attrs)
+	rec.Attrs(func(a slog.Attr) bool {
+		if ofTheRequest[a.Key] {
+			attrs = append(attrs, a)
+		}
+		return true
+	})
+	attrs = append(attrs, slog.String("remote", r.RemoteAddr), slog.String("path", r.URL.Path))
 	msg = "mcpcore: HTTP request refused: " + msg
-	if l.repeats.Admit("http\x00"+kind, slog.LevelWarn, msg, attrs) {
+	if l.repeats.Admit("HTTP refusal "+kind, slog.LevelWarn, msg, attrs[:why:why]) {
 		l.logger.LogAttrs(context.Background(), slog.LevelWarn, msg, attrs...)
 	}
 }

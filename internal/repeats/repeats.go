@@ -2,109 +2,311 @@
 // failures and refusals at will, and each writes a record (a panic's is
 // about 4 KB), so without it the log is the client's to fill. The server's
 // failure records and the HTTP surface's refusals share one Collapser.
+//
+// Records come in kinds, each named by a key: a failure's definition, code,
+// reason and panic site, a refusal's kind. Two records of a kind are the
+// same record when their levels, messages and attributes are equal; the
+// caller passes only the attributes that tell records apart, never those of
+// one request (its remote address, request id, duration). A kind's window
+// opens with its first record and closes a window's length later. Within
+// it:
+//
+//  1. The first of each distinct record is logged at once; its repeats are
+//     counted, and when the window closes one summary says how many there
+//     were: its message ends "(repeated N more times in D)", and its
+//     attribute repeated is N.
+//  2. At most [MaxMessages] distinct records of a kind are logged. The
+//     kind's further records, whatever their messages, are counted in one
+//     summary, "mcpcore: M more records of <key> with other messages than
+//     the 10 logged (in D)", whose attribute omitted is M and whose other
+//     attributes are those all of them shared.
+//  3. At most [MaxKinds] kinds are tracked at once. Records of a kind beyond
+//     them are not logged either: one overall summary counts them (its
+//     attribute omitted), until windows close and make room.
+//
+// A summary is written at the level of the highest record it counts. So
+// however many distinct messages clients make a server write (a tool that
+// fails with "No item 1", "No item 2", …), a window of a kind logs at most
+// 2 × MaxMessages + 1 records, at most MaxKinds windows are open at once,
+// and what they keep (MaxMessages records each) is bounded the same way.
+// [Collapser.Flush] writes the summaries of every open window at once, so
+// that no count is lost when the server stops.
+//
+// What the callers pass: a failure record's attributes are its operation,
+// code, code name and reason, all named by its key too, so two failures of
+// a kind are the same when their messages are; its duration, cause, panic
+// value and stack are added to the record once admitted. A refusal's are
+// why it was refused (why, status, missing scopes, origin, limits), not
+// the request's remote address, path, declared size or the session count.
 package repeats
 
 import (
 	"context"
 	"fmt"
 	"log/slog"
+	"reflect"
+	"slices"
 	"sync"
 	"time"
 )
 
-// MaxKeys bounds the kinds tracked at once, so that the
-// tracking itself costs bounded memory; a failure beyond it is logged as
-// usual.
-const MaxKeys = 1024
+// MaxKinds bounds the kinds tracked at once, so that the tracking itself
+// costs bounded memory; the records of a kind beyond it are counted in one
+// overall summary.
+const MaxKinds = 1024
 
-// A Collapser collapses the records of a flood into one record with a
-// count. The first record of a kind is logged at once; the ones that follow
-// within the window are counted, and when it closes one record says how
-// many there were.
+// MaxMessages bounds the distinct records of one kind logged in a window;
+// the kind's further records are counted in one summary.
+const MaxMessages = 10
+
+// A Collapser collapses the records of a flood into few records with
+// counts, as the package documentation describes.
 type Collapser struct {
 	window time.Duration
 	log    *slog.Logger
 
-	mu   sync.Mutex
-	open map[string]*repeat
+	mu      sync.Mutex
+	kinds   map[string]*kind
+	beyond  *overflow  // the records of kinds beyond MaxKinds, or nil
+	closing int        // windows whose summaries a timer is writing
+	closed  *sync.Cond // signalled when closing drops to 0, for Flush
 }
 
-// A repeat is an open window of one kind of failure.
-type repeat struct {
+// A kind is the open window of one kind of record.
+type kind struct {
+	key     string
+	started time.Time
+	timer   *time.Timer
+	records []*record // the distinct records logged, at most MaxMessages
+	others  *overflow // the records beyond them, or nil
+}
+
+// A record is a distinct record that was logged, and the count of its
+// repeats since.
+type record struct {
 	level   slog.Level
 	msg     string
 	attrs   []slog.Attr
-	count   int
 	started time.Time
-	timer   *time.Timer
+	count   int
+}
+
+// An overflow counts the records that were not logged and that no logged
+// record stands for.
+type overflow struct {
+	started time.Time
+	timer   *time.Timer // for the overall summary only
+	level   slog.Level
+	shared  []slog.Attr // the attributes every record counted had
+	count   int
 }
 
 // New returns a Collapser whose windows last window, writing its summaries
 // to log. A window of zero or less collapses nothing.
 func New(window time.Duration, log *slog.Logger) *Collapser {
-	return &Collapser{window: window, log: log, open: make(map[string]*repeat)}
+	r := &Collapser{window: window, log: log, kinds: make(map[string]*kind)}
+	r.closed = sync.NewCond(&r.mu)
+	return r
 }
 
-// Admit reports whether a record of the given kind should be logged now;
-// when it returns false, the record is counted in the summary of its
-// window. level, msg and attrs describe the kind for that summary. A nil
-// Collapser admits everything.
+// Admit reports whether a record should be logged now; when it returns
+// false, the record is counted in a summary. key names the record's kind
+// (and appears in the summary of the kind's other messages); level, msg and
+// attrs are the record's, as its summary is to repeat them: records of a
+// kind with equal levels, messages and attrs are repeats of one record.
+// Admit keeps a copy of attrs. A nil Collapser admits everything.
 func (r *Collapser) Admit(key string, level slog.Level, msg string, attrs []slog.Attr) bool {
 	if r == nil || r.window <= 0 {
 		return true
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if w, ok := r.open[key]; ok {
-		w.count++
-		return false
+	k, ok := r.kinds[key]
+	if !ok {
+		if len(r.kinds) >= MaxKinds {
+			if r.beyond == nil {
+				o := &overflow{started: time.Now()}
+				o.timer = time.AfterFunc(r.window, func() { r.closeBeyond(o) })
+				r.beyond = o
+			}
+			r.beyond.add(level, nil)
+			return false
+		}
+		k = &kind{key: key, started: time.Now()}
+		k.timer = time.AfterFunc(r.window, func() { r.close(k) })
+		r.kinds[key] = k
 	}
-	if len(r.open) >= MaxKeys {
+	for _, rec := range k.records {
+		if rec.level == level && rec.msg == msg && sameAttrs(rec.attrs, attrs) {
+			rec.count++
+			return false
+		}
+	}
+	if len(k.records) < MaxMessages {
+		k.records = append(k.records, &record{level: level, msg: msg, attrs: slices.Clone(attrs), started: time.Now()})
 		return true
 	}
-	w := &repeat{level: level, msg: msg, attrs: attrs, started: time.Now()}
-	w.timer = time.AfterFunc(r.window, func() { r.close(key) })
-	r.open[key] = w
-	return true
+	if k.others == nil {
+		k.others = &overflow{started: k.started}
+	}
+	k.others.add(level, attrs)
+	return false
 }
 
-// close ends a window and writes its summary, if anything was collapsed.
-func (r *Collapser) close(key string) {
+// add counts one more record of level and attrs.
+func (o *overflow) add(level slog.Level, attrs []slog.Attr) {
+	o.count++
+	if o.count == 1 {
+		o.level, o.shared = level, slices.Clone(attrs)
+		return
+	}
+	o.level = max(o.level, level)
+	if sameAttrs(o.shared, attrs) {
+		return // the usual case, and the cheap one: nothing to drop
+	}
+	o.shared = slices.DeleteFunc(o.shared, func(a slog.Attr) bool {
+		i := slices.IndexFunc(attrs, func(b slog.Attr) bool { return b.Key == a.Key })
+		return i < 0 || !sameValue(a.Value, attrs[i].Value)
+	})
+}
+
+// close ends the window of k, if it is still open, and writes its
+// summaries. A timer that fires as Flush ends its window finds another
+// window (or none) under its key, and leaves it.
+func (r *Collapser) close(k *kind) {
 	r.mu.Lock()
-	w, ok := r.open[key]
-	delete(r.open, key)
+	if r.kinds[k.key] != k {
+		r.mu.Unlock()
+		return
+	}
+	delete(r.kinds, k.key)
+	r.closing++
 	r.mu.Unlock()
-	if ok {
-		r.summarise(w)
+	defer r.closedOne()
+	r.summarise(k)
+}
+
+// closedOne says a timer has written the summaries of its window.
+func (r *Collapser) closedOne() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closing--; r.closing == 0 {
+		r.closed.Broadcast()
 	}
 }
 
-// Flush ends every open window now, so that no count is lost when the
-// server stops.
+// closeBeyond ends the window of the overall summary o, if it is still
+// open, and writes it.
+func (r *Collapser) closeBeyond(o *overflow) {
+	r.mu.Lock()
+	if r.beyond != o {
+		r.mu.Unlock()
+		return
+	}
+	r.beyond = nil
+	r.closing++
+	r.mu.Unlock()
+	defer r.closedOne()
+	r.summariseBeyond(o)
+}
+
+// Flush ends every open window now and writes its summaries, oldest first,
+// so that no count is lost when the server stops; it returns once the
+// summaries that timers were writing meanwhile are written too.
 func (r *Collapser) Flush() {
 	if r == nil {
 		return
 	}
 	r.mu.Lock()
-	open := r.open
-	r.open = make(map[string]*repeat)
+	kinds, beyond := r.kinds, r.beyond
+	r.kinds, r.beyond = make(map[string]*kind), nil
 	r.mu.Unlock()
-	for _, w := range open {
-		w.timer.Stop()
-		r.summarise(w)
+	open := make([]*kind, 0, len(kinds))
+	for _, k := range kinds {
+		k.timer.Stop()
+		open = append(open, k)
+	}
+	slices.SortFunc(open, func(a, b *kind) int { return a.started.Compare(b.started) })
+	for _, k := range open {
+		r.summarise(k)
+	}
+	if beyond != nil {
+		beyond.timer.Stop()
+		r.summariseBeyond(beyond)
+	}
+	r.mu.Lock()
+	for r.closing > 0 {
+		r.closed.Wait()
+	}
+	r.mu.Unlock()
+}
+
+// summarise writes the summaries of k's window: one per record that was
+// repeated, and one of the records with other messages.
+func (r *Collapser) summarise(k *kind) {
+	for _, rec := range k.records {
+		if rec.count == 0 {
+			continue
+		}
+		attrs := append(rec.attrs[:len(rec.attrs):len(rec.attrs)], slog.Int("repeated", rec.count))
+		r.log.LogAttrs(context.Background(), rec.level,
+			fmt.Sprintf("%s (repeated %d more %s in %s)", rec.msg, rec.count, plural(rec.count, "time"), since(rec.started)), attrs...)
+	}
+	if o := k.others; o != nil {
+		attrs := append(o.shared, slog.Int("omitted", o.count))
+		r.log.LogAttrs(context.Background(), o.level,
+			fmt.Sprintf("mcpcore: %d more %s of %s with other messages than the %d logged (in %s)",
+				o.count, plural(o.count, "record"), k.key, MaxMessages, since(o.started)), attrs...)
 	}
 }
 
-func (r *Collapser) summarise(w *repeat) {
-	if w.count == 0 {
-		return
+// summariseBeyond writes the overall summary o.
+func (r *Collapser) summariseBeyond(o *overflow) {
+	r.log.LogAttrs(context.Background(), o.level,
+		fmt.Sprintf("mcpcore: %d more %s not logged: more than %d kinds of record at once (in %s)",
+			o.count, plural(o.count, "record"), MaxKinds, since(o.started)), slog.Int("omitted", o.count))
+}
+
+// sameAttrs reports whether a and b are the same attributes in the same
+// order.
+func sameAttrs(a, b []slog.Attr) bool {
+	if len(a) != len(b) {
+		return false
 	}
-	elapsed := time.Since(w.started).Round(time.Millisecond)
-	attrs := append(w.attrs[:len(w.attrs):len(w.attrs)], slog.Int("repeated", w.count))
-	times := "times"
-	if w.count == 1 {
-		times = "time"
+	for i := range a {
+		if a[i].Key != b[i].Key || !sameValue(a[i].Value, b[i].Value) {
+			return false
+		}
 	}
-	r.log.LogAttrs(context.Background(), w.level,
-		fmt.Sprintf("%s (repeated %d more %s in %s)", w.msg, w.count, times, elapsed), attrs...)
+	return true
+}
+
+// sameValue is slog.Value.Equal without its panic on values that == cannot
+// compare (a []string, say), and without resolving a LogValuer: no code of
+// the caller's runs under the Collapser's lock.
+func sameValue(a, b slog.Value) bool {
+	k := a.Kind()
+	if k != b.Kind() {
+		return false
+	}
+	switch k {
+	case slog.KindString: // the usual attribute, compared without Equal's second look at the kinds
+		return a.String() == b.String()
+	case slog.KindAny, slog.KindLogValuer:
+		return reflect.DeepEqual(a.Any(), b.Any())
+	case slog.KindGroup:
+		return sameAttrs(a.Group(), b.Group())
+	}
+	return a.Equal(b)
+}
+
+func since(t time.Time) time.Duration {
+	return time.Since(t).Round(time.Millisecond)
+}
+
+func plural(n int, noun string) string {
+	if n == 1 {
+		return noun
+	}
+	return noun + "s"
 }

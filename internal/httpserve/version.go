@@ -29,9 +29,9 @@ func guardVersion(log *refusals) func(http.Handler) http.Handler {
 	supported := strings.Join(mcp.SupportedProtocolVersions(), ",")
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			v, ok := r.Header[versionHeader]
+			v := r.Header.Values(versionHeader)
 			// An empty value is no version, as the SDK reads it.
-			if !ok || len(v) == 1 && (v[0] == "" || isVersion(v[0])) {
+			if len(v) == 0 || len(v) == 1 && (v[0] == "" || isVersion(v[0])) {
 				next.ServeHTTP(w, r)
 				return
 			}

@@ -263,8 +263,10 @@ func protocolVersion(ss *mcp.ServerSession) string {
 
 // Handler returns the HTTP surface of the server: the Streamable HTTP
 // endpoint [HTTPPath] in the session mode of MCP_SESSION_MODE, behind the
-// origin check, the bounds on bodies, the authentication of MCP_AUTH_MODE
-// and the session cap; and beside it, outside authentication, the probes
+// origin check, the bounds on bodies, the authentication of MCP_AUTH_MODE,
+// the session cap and each token subject's share of it
+// (MCP_HTTP_MAX_SESSIONS_PER_SUBJECT), and the idle timeout of sessions,
+// which an open GET stream holds off; and beside it, outside authentication, the probes
 // [LivenessPath] and [ReadinessPath], the protected-resource metadata
 // (with auth), the landing page at / and the server card at
 // /.well-known/mcp.json. Mount it in a mux of your own, or use
@@ -288,7 +290,11 @@ func (s *Server) Handler() http.Handler {
 		MCP: mcp.NewStreamableHTTPHandler(
 			func(*http.Request) *mcp.Server { return s.mcp },
 			&mcp.StreamableHTTPOptions{
-				Stateless: s.cfg.Stateless, Logger: sdkLogger(s.logger), SessionTimeout: s.sessionTimeout,
+				// The endpoint keeps the idle timeout (httpserve), so
+				// that an open GET stream counts as activity; the SDK's
+				// warnings, a flood of which a client can cause, are
+				// collapsed like every refusal.
+				Stateless: s.cfg.Stateless, Logger: sdkHTTPLogger(s.logger, s.repeats),
 				MaxRequestBodyBytes: s.cfg.MaxBodyBytes,
 				// A client that hangs up (2026-07-28) cancels its call.
 				PropagateRequestCancellation: true,
@@ -307,6 +313,15 @@ func (s *Server) Handler() http.Handler {
 	}
 	if !s.cfg.Stateless {
 		opts.MaxSessions, opts.Sessions = s.cfg.MaxSessions, s.sessionCount
+		opts.SessionTimeout, opts.MaxSessionsPerSubject = s.sessionTimeout, s.cfg.MaxSessionsSubject
+		opts.Session = func(id string) httpserve.Session {
+			for ss := range s.mcp.Sessions() {
+				if ss.ID() == id {
+					return ss
+				}
+			}
+			return nil
+		}
 	}
 	h, err := httpserve.New(opts)
 	if err != nil {

@@ -38,10 +38,16 @@ type Config struct {
 	Auth AuthConfig
 
 	// Limits of the HTTP transport; FromEnv fills in the defaults.
-	MaxBodyBytes    int64         // MCP_HTTP_MAX_BODY_BYTES: default 4 MiB
-	MaxSessions     int           // MCP_HTTP_MAX_SESSIONS: default 1000 (stateful only)
-	SessionIdle     time.Duration // MCP_SESSION_IDLE_TIMEOUT: default unset (ServerOptions.SessionTimeout, or 30m)
-	MaxCallsSession int           // MCP_MAX_CALLS_PER_SESSION: calls in flight per session, default 64
+	MaxBodyBytes int64 // MCP_HTTP_MAX_BODY_BYTES: default 4 MiB
+	MaxSessions  int   // MCP_HTTP_MAX_SESSIONS: default 1000 (stateful only)
+	// MaxSessionsSubject (MCP_HTTP_MAX_SESSIONS_PER_SUBJECT) is the most
+	// sessions one authenticated subject (a token's sub) may hold at once:
+	// by default a tenth of MaxSessions, at least 1, so that one token
+	// holder cannot take every session. Set it to MaxSessions for no
+	// share. Stateful, with auth only.
+	MaxSessionsSubject int
+	SessionIdle        time.Duration // MCP_SESSION_IDLE_TIMEOUT: default unset (ServerOptions.SessionTimeout, or 30m)
+	MaxCallsSession    int           // MCP_MAX_CALLS_PER_SESSION: calls in flight per session, default 64
 
 	// MaxResultBytes (MCP_MAX_RESULT_BYTES: default 8 MiB) bounds the bytes
 	// of one answer: a tool's result, a resource's contents, a prompt's
@@ -185,6 +191,7 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	c.Auth, errs = authFromEnv(getenv, c, errs)
 	c.MaxBodyBytes = positive(getenv, "MCP_HTTP_MAX_BODY_BYTES", c.MaxBodyBytes, bad)
 	c.MaxSessions = int(positive(getenv, "MCP_HTTP_MAX_SESSIONS", int64(c.MaxSessions), bad))
+	c.MaxSessionsSubject = int(positive(getenv, "MCP_HTTP_MAX_SESSIONS_PER_SUBJECT", int64(DefaultMaxSessionsPerSubject(c.MaxSessions)), bad))
 	c.MaxCallsSession = int(positive(getenv, "MCP_MAX_CALLS_PER_SESSION", int64(c.MaxCallsSession), bad))
 	c.MaxResultBytes = positive(getenv, "MCP_MAX_RESULT_BYTES", DefaultMaxResultBytes, bad)
 	c.MaxCallsInFlight = int(positive(getenv, "MCP_MAX_CALLS_IN_FLIGHT", int64(c.MaxCallsInFlight), bad))
@@ -212,6 +219,11 @@ const (
 
 // DefaultMaxResultBytes is the default bound on the bytes of one answer.
 const DefaultMaxResultBytes = 8 << 20
+
+// DefaultMaxSessionsPerSubject is the share of a subject when
+// MCP_HTTP_MAX_SESSIONS_PER_SUBJECT is unset: a tenth of the cap, at
+// least 1, so that at least ten subjects can hold sessions at once.
+func DefaultMaxSessionsPerSubject(maxSessions int) int { return max(1, maxSessions/10) }
 
 // positive reads a whole number above zero, or keeps def when name is unset.
 func positive(getenv func(string) string, name string, def int64, bad func(name, value, want string)) int64 {

@@ -19,7 +19,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Config{Transport: Stdio, HTTPHost: "127.0.0.1", HTTPPort: 3010, Stateless: false, LogLevel: slog.LevelInfo, LogJSON: false,
-		Auth: AuthConfig{Mode: AuthNone}, MaxBodyBytes: 4 << 20, MaxSessions: 1000, MaxCallsSession: 64, MaxCallsInFlight: 512}
+		Auth: AuthConfig{Mode: AuthNone}, MaxBodyBytes: 4 << 20, MaxSessions: 1000, MaxSessionsSubject: 100, MaxCallsSession: 64, MaxCallsInFlight: 512}
 	want.MaxResultBytes = 8 << 20
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv() = %+v, want %+v", c, want)
@@ -32,23 +32,24 @@ func TestDefaults(t *testing.T) {
 func TestEveryVariable(t *testing.T) {
 	t.Parallel()
 	c, err := FromEnv(env(map[string]string{
-		"MCP_TRANSPORT_TYPE":             "http",
-		"MCP_HTTP_HOST":                  "0.0.0.0",
-		"MCP_HTTP_PORT":                  "8080",
-		"MCP_SESSION_MODE":               "stateless",
-		"MCP_LOG_LEVEL":                  "debug",
-		"MCP_LOG_FORMAT":                 "json",
-		"MCP_ALLOWED_ORIGINS":            " https://app.example.com, http://localhost:5173 ,",
-		"MCP_AUTH_MODE":                  "OAuth",
-		"OAUTH_ISSUER_URL":               "https://id.example.com/",
-		"OAUTH_JWKS_URI":                 "https://id.example.com/keys",
-		"MCP_SERVER_RESOURCE_IDENTIFIER": "https://mcp.example.com/mcp",
-		"MCP_HTTP_MAX_BODY_BYTES":        "1024",
-		"MCP_HTTP_MAX_SESSIONS":          "5",
-		"MCP_SESSION_IDLE_TIMEOUT":       "90s",
-		"MCP_MAX_CALLS_PER_SESSION":      "3",
-		"MCP_MAX_RESULT_BYTES":           "4096",
-		"MCP_MAX_CALLS_IN_FLIGHT":        "7",
+		"MCP_TRANSPORT_TYPE":                "http",
+		"MCP_HTTP_HOST":                     "0.0.0.0",
+		"MCP_HTTP_PORT":                     "8080",
+		"MCP_SESSION_MODE":                  "stateless",
+		"MCP_LOG_LEVEL":                     "debug",
+		"MCP_LOG_FORMAT":                    "json",
+		"MCP_ALLOWED_ORIGINS":               " https://app.example.com, http://localhost:5173 ,",
+		"MCP_AUTH_MODE":                     "OAuth",
+		"OAUTH_ISSUER_URL":                  "https://id.example.com/",
+		"OAUTH_JWKS_URI":                    "https://id.example.com/keys",
+		"MCP_SERVER_RESOURCE_IDENTIFIER":    "https://mcp.example.com/mcp",
+		"MCP_HTTP_MAX_BODY_BYTES":           "1024",
+		"MCP_HTTP_MAX_SESSIONS":             "5",
+		"MCP_HTTP_MAX_SESSIONS_PER_SUBJECT": "2",
+		"MCP_SESSION_IDLE_TIMEOUT":          "90s",
+		"MCP_MAX_CALLS_PER_SESSION":         "3",
+		"MCP_MAX_RESULT_BYTES":              "4096",
+		"MCP_MAX_CALLS_IN_FLIGHT":           "7",
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +58,7 @@ func TestEveryVariable(t *testing.T) {
 		AllowedOrigins: []string{"https://app.example.com", "http://localhost:5173"},
 		Auth: AuthConfig{Mode: AuthOAuth, Issuer: "https://id.example.com/", JWKSURI: "https://id.example.com/keys",
 			Audience: "https://mcp.example.com/mcp", ResourceIdentifier: "https://mcp.example.com/mcp"},
-		MaxBodyBytes: 1024, MaxSessions: 5, SessionIdle: 90 * time.Second, MaxCallsSession: 3, MaxCallsInFlight: 7}
+		MaxBodyBytes: 1024, MaxSessions: 5, MaxSessionsSubject: 2, SessionIdle: 90 * time.Second, MaxCallsSession: 3, MaxCallsInFlight: 7}
 	want.MaxResultBytes = 4096
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv() = %+v, want %+v", c, want)
@@ -88,6 +89,9 @@ func TestValues(t *testing.T) {
 		{"MCP_LOG_LEVEL", "ERROR", func(c Config) bool { return c.LogLevel == slog.LevelError }},
 		{"MCP_LOG_FORMAT", "text", func(c Config) bool { return !c.LogJSON }},
 		{"MCP_LOG_FORMAT", "JSON", func(c Config) bool { return c.LogJSON }},
+		// The share follows the cap unless it is set.
+		{"MCP_HTTP_MAX_SESSIONS", "5", func(c Config) bool { return c.MaxSessionsSubject == 1 }},
+		{"MCP_HTTP_MAX_SESSIONS", "250", func(c Config) bool { return c.MaxSessionsSubject == 25 }},
 	} {
 		t.Run(tc.name+"="+tc.value, func(t *testing.T) {
 			c, err := FromEnv(env(map[string]string{tc.name: tc.value}))
@@ -164,6 +168,7 @@ func TestAuthModes(t *testing.T) {
 		{"unknown mode", map[string]string{"MCP_AUTH_MODE": "basic"}, `MCP_AUTH_MODE="basic": want none, jwt or oauth`},
 		{"bad limit", map[string]string{"MCP_HTTP_MAX_SESSIONS": "0"}, `MCP_HTTP_MAX_SESSIONS="0": want a whole number above zero`},
 		{"bad in-flight limit", map[string]string{"MCP_MAX_CALLS_IN_FLIGHT": "-1"}, `MCP_MAX_CALLS_IN_FLIGHT="-1": want a whole number above zero`},
+		{"bad share", map[string]string{"MCP_HTTP_MAX_SESSIONS_PER_SUBJECT": "none"}, `MCP_HTTP_MAX_SESSIONS_PER_SUBJECT="none": want a whole number above zero`},
 		{"bad idle", map[string]string{"MCP_SESSION_IDLE_TIMEOUT": "30"}, `MCP_SESSION_IDLE_TIMEOUT="30": want a positive duration`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -41,14 +41,26 @@ type Options struct {
 	// Sessions (a stateless server) there is no cap.
 	MaxSessions int
 	Sessions    func() int
+	// Session finds the open session with an id (nil when there is none),
+	// for the table that follows each session from its initialize to its
+	// end (see sessionTable); nil on a stateless server. SessionTimeout
+	// ends a session that has had no request open, a GET stream included,
+	// for that long (zero: never); the SDK's own timeout must then be off.
+	// MaxSessionsPerSubject is each authenticated subject's share of
+	// MaxSessions (zero: no share).
+	Session               func(id string) Session
+	SessionTimeout        time.Duration
+	MaxSessionsPerSubject int
 	// Landing and Card, when set, are served at / and CardPath.
 	Landing, Card http.Handler
 }
 
 // New returns the handler of the whole HTTP surface. A request to the
-// endpoint meets, in this order: a deadline on each write, the origin check, the body's bounds, the
-// bearer token, the need of a session, the session cap, the tie between a
-// POST and its calls (see RequestContext), and then the SDK. Probes, metadata, the
+// endpoint meets, in this order: a deadline on each write, the origin
+// check, the body's bounds, the form of its protocol version header, the
+// bearer token, the need of a session, the session cap, the subject's
+// share of it and the session's idle timer, the tie between a POST and its
+// calls (see RequestContext), and then the SDK. Probes, metadata, the
 // landing page and the card are outside authentication.
 func New(o Options) (http.Handler, error) {
 	log := newRefusals(o.Logger, o.Repeats)
@@ -63,11 +75,16 @@ func New(o Options) (http.Handler, error) {
 		writeDeadlines(o.WriteTimeout),
 		origins,
 		guardBody(o.MaxBodyBytes, o.BodyTimeout, o.Stateless, log),
+		guardVersion(log),
 	}
 	if o.Auth != nil {
 		chain = append(chain, o.Auth.protect)
 	}
-	chain = append(chain, requireSession, limitSessions(o.MaxSessions, o.Sessions, log), tieRequests)
+	var table *sessionTable
+	if !o.Stateless && o.Session != nil {
+		table = newSessionTable(o.SessionTimeout, o.MaxSessionsPerSubject, o.Session, log)
+	}
+	chain = append(chain, requireSession, limitSessions(o.MaxSessions, o.Sessions, log), trackSessions(table), tieRequests)
 	endpoint := o.MCP
 	for i := len(chain) - 1; i >= 0; i-- {
 		endpoint = chain[i](endpoint)

@@ -14,19 +14,47 @@ import (
 // waits for a call whose client is gone. So the endpoint names each POST
 // in a header of its own, which reaches the handler with the request's
 // headers, and [RequestContext] finds the request's context by it.
+//
+// A call can begin after its POST is over: the SDK queues the messages of
+// a POST before it waits for their answers, and stops waiting as soon as
+// the client hangs up, while the call may still sit in the session's
+// queue. Under load that happened to about one call in five whose client
+// gave up after 20 ms; and when the client's notifications/cancelled then
+// reached the SDK before the call did, the SDK dropped it (it cancels only
+// calls it already holds), so the call ran to its end for no one. The
+// names of the POSTs whose client hung up before their answer therefore
+// stay known, with their ended context, for a while after.
 
 // requestHeader carries the name of a POST to the dispatch. A client's own
 // value is dropped: it could name another client's request.
 const requestHeader = "Mcpcore-Request"
 
-// requests holds the context of each POST being served, by name. A map
+// requests holds the context of each POST being served, by name, and an
+// ended one for the last hungUpKept ones whose client hung up. A map
 // under a mutex, not a sync.Map: every POST stores and deletes once, and
 // a sync.Map allocates an entry for each store.
 var requests = struct {
 	sync.Mutex
 	byName map[uint64]context.Context
 	next   uint64
+	// hungUp is a ring of the names kept after their POST ended, oldest
+	// at hungUpAt once it is full.
+	hungUp   [hungUpKept]uint64
+	hungUpAt int
 }{byName: map[uint64]context.Context{}}
+
+// endedContext is the context kept for a POST whose client hung up:
+// ended, and holding nothing of the request.
+var endedContext = func() context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	return ctx
+}()
+
+// hungUpKept bounds the POSTs remembered after their client hung up, at
+// 8 bytes of ring and one map entry each: a call waits in its session's
+// queue for moments, while thousands of POSTs hang up only under a flood.
+const hungUpKept = 4096
 
 // tieRequests names each POST and records its context while it is served.
 func tieRequests(next http.Handler) http.Handler {
@@ -43,8 +71,21 @@ func tieRequests(next http.Handler) http.Handler {
 		requests.Unlock()
 		defer func() {
 			requests.Lock()
-			delete(requests.byName, name)
-			requests.Unlock()
+			defer requests.Unlock()
+			if r.Context().Err() == nil {
+				// Answered: every call of the POST has ended.
+				delete(requests.byName, name)
+				return
+			}
+			// The client hung up: a call of the POST that has not begun
+			// yet must still find its context ended.
+			requests.byName[name] = endedContext
+			old := requests.hungUp[requests.hungUpAt]
+			requests.hungUp[requests.hungUpAt] = name
+			requests.hungUpAt = (requests.hungUpAt + 1) % hungUpKept
+			if old != 0 {
+				delete(requests.byName, old)
+			}
 		}()
 		r.Header.Set(requestHeader, strconv.FormatUint(name, 36))
 		next.ServeHTTP(w, r)
@@ -52,7 +93,8 @@ func tieRequests(next http.Handler) http.Handler {
 }
 
 // RequestContext returns the context of the HTTP request whose headers are
-// h, while the request is served: it ends when the client hangs up. It is
+// h, while the request is served: it ends when the client hangs up, and a
+// request whose client hung up is found ended for a while after it. It is
 // nil for headers of no such request (stdio, a request already answered).
 func RequestContext(h http.Header) context.Context {
 	v := h.Get(requestHeader)

@@ -21,6 +21,7 @@ type jsonRPCAnswers struct {
 	call        // the request's, when it is one (nil id: answer under null)
 	pending int // the status of a refusal not yet answered
 	rewrote bool
+	status  int // the status written, once it is
 	// log and r log each refusal (nil log: not logged).
 	log *refusals
 	r   *http.Request
@@ -60,6 +61,9 @@ func (w *jsonRPCAnswers) WriteHeader(status int) {
 	if w.pending != 0 || w.rewrote {
 		return
 	}
+	if w.status == 0 {
+		w.status = status
+	}
 	if status < 400 || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
 		w.ResponseWriter.WriteHeader(status)
 		return
@@ -74,6 +78,9 @@ func (w *jsonRPCAnswers) Write(b []byte) (int, error) {
 	case w.pending != 0:
 		w.answer(string(b))
 		return len(b), nil
+	}
+	if w.status == 0 {
+		w.status = http.StatusOK
 	}
 	return w.ResponseWriter.Write(b)
 }
@@ -182,18 +189,24 @@ func (w *jsonRPCAnswers) Unwrap() http.ResponseWriter { return w.ResponseWriter 
 // errorAnswer is a JSON-RPC error response: under id, or null when the
 // request's id is not known.
 func errorAnswer(id json.RawMessage, code mcperr.Code, msg string) []byte {
+	return errorAnswerData(id, code, msg, nil)
+}
+
+// errorAnswerData is errorAnswer with the error's data (none when nil).
+func errorAnswerData(id json.RawMessage, code mcperr.Code, msg string, data map[string]any) []byte {
 	if len(id) == 0 {
 		id = json.RawMessage("null")
 	}
 	type object struct {
-		Code    mcperr.Code `json:"code"`
-		Message string      `json:"message"`
+		Code    mcperr.Code    `json:"code"`
+		Message string         `json:"message"`
+		Data    map[string]any `json:"data,omitempty"`
 	}
 	b, _ := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`
 		Error   object          `json:"error"`
-	}{"2.0", id, object{code, msg}})
+	}{"2.0", id, object{code, msg, data}})
 	return b
 }
 

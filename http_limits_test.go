@@ -1,0 +1,302 @@
+package mcpcore_test
+
+// The shares and bounds of the HTTP endpoint, on the wire: a malformed
+// protocol version header costs a bounded answer and a bounded log, an open
+// GET stream keeps its session alive, and each token subject gets a share
+// of the session cap.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+
+	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/internal/wiretest"
+	"github.com/seed417024ea/mcpcore/mcperr"
+	"github.com/seed417024ea/mcpcore/mcptest"
+)
+
+const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
+
+// rawClient speaks to an endpoint one request at a time, as a client that
+// writes its own requests would.
+type rawClient struct {
+	t        testing.TB
+	endpoint string
+	token    string // bearer token, when set
+	http     *http.Client
+}
+
+// do sends a request with method and body (none when empty) and the
+// session id sid (none when empty), with header set on top, and returns the
+// answer's status, headers and body.
+func (c rawClient) do(method, sid, body string, header map[string]string) (int, http.Header, []byte) {
+	c.t.Helper()
+	var rd io.Reader = http.NoBody
+	if body != "" {
+		rd = strings.NewReader(body)
+	}
+	req, _ := http.NewRequest(method, c.endpoint, rd)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if sid != "" {
+		req.Header.Set("Mcp-Session-Id", sid)
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	}
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	hc := c.http
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	resp, err := hc.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, resp.Header, b
+}
+
+// initialize opens a session, as initialize and its notification, and
+// returns its id, or the refusal's status and body.
+func (c rawClient) initialize() (sid string, status int, body []byte) {
+	c.t.Helper()
+	status, h, body := c.do("POST", "", initializeBody, nil)
+	if sid = h.Get("Mcp-Session-Id"); sid == "" {
+		return "", status, body
+	}
+	c.do("POST", sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, nil)
+	return sid, status, body
+}
+
+// sessionOpen reports whether srv still has the session sid.
+func sessionOpen(srv *mcpcore.Server, sid string) bool {
+	for ss := range srv.MCPServer().Sessions() {
+		if ss.ID() == sid {
+			return true
+		}
+	}
+	return false
+}
+
+// TestProtocolVersionFloodIsBounded: 300 requests with a 60 KB
+// Mcp-Protocol-Version header, and 300 with a well-formed version that the
+// stateful server refuses, cost a bounded answer each and a bounded log
+// (the SDK alone echoed such a header twice in each answer, and logged it
+// once per request).
+func TestProtocolVersionFloodIsBounded(t *testing.T) {
+	t.Parallel()
+	logs := &wiretest.LogBuffer{}
+	srv, _ := newServer(t, &mcpcore.ServerOptions{
+		Logger:       slog.New(mcpcore.NewLogHandler(logs, slog.LevelInfo, true)),
+		RepeatWindow: time.Hour, // no summary within the test
+	}, searchTool)
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	c := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath}
+	sid, status, body := c.initialize()
+	if sid == "" {
+		t.Fatalf("initialize: HTTP %d %s", status, body)
+	}
+	const requests = 300
+	huge := strings.Repeat("9", 60<<10) // sorts after every version the SDK knows
+	for _, tc := range []struct {
+		name, version string
+		code          mcperr.Code
+	}{
+		{"60 KB", huge, mcperr.CodeInvalidRequest},
+		{"well-formed, unsupported", "2099-01-01", -32022}, // the SDK's UnsupportedProtocolVersion
+	} {
+		before := len(logs.String())
+		answered, longest := 0, 0
+		for i := range requests {
+			status, _, body := c.do("POST", sid, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/list"}`, i+2),
+				map[string]string{"Mcp-Protocol-Version": tc.version})
+			answered += len(body)
+			longest = max(longest, len(body))
+			if i > 0 {
+				continue
+			}
+			var answer struct {
+				ID    int `json:"id"`
+				Error struct {
+					Code    mcperr.Code `json:"code"`
+					Message string      `json:"message"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal(body, &answer); status != http.StatusBadRequest || err != nil || answer.ID != 2 || answer.Error.Code != tc.code {
+				t.Errorf("%s: HTTP %d %.300s", tc.name, status, body)
+			}
+			if tc.version == huge && !strings.Contains(answer.Error.Message, `"99999999999999999999999999999999"…`) {
+				t.Errorf("%s: the message does not quote the header's start: %q", tc.name, answer.Error.Message)
+			}
+		}
+		logged := len(logs.String()) - before
+		t.Logf("%s: %d requests, %d bytes answered (longest %d), %d bytes logged", tc.name, requests, answered, longest, logged)
+		if longest > 1024 {
+			t.Errorf("%s: an answer of %d bytes", tc.name, longest)
+		}
+		if logged > 2048 {
+			t.Errorf("%s: %d bytes logged for %d refusals:\n%.2000s", tc.name, logged, requests, logs.String()[before:])
+		}
+	}
+	// The session still serves a request with its own version.
+	if status, _, body := c.do("POST", sid, `{"jsonrpc":"2.0","id":9999,"method":"ping"}`, nil); status != http.StatusOK {
+		t.Errorf("a ping after the flood: HTTP %d %s", status, body)
+	}
+}
+
+// TestAnOpenGETStreamKeepsItsSession: a client that only listens, on the
+// GET stream of its session, keeps the session for as long as the stream
+// is open, and the idle timeout counts from when it closes; a session
+// without one ends at the timeout.
+func TestAnOpenGETStreamKeepsItsSession(t *testing.T) {
+	t.Parallel()
+	const idle = 200 * time.Millisecond
+	srv, _ := newServer(t, &mcpcore.ServerOptions{SessionTimeout: idle}, searchTool)
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	c := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath}
+	listener, status, body := c.initialize()
+	if listener == "" {
+		t.Fatalf("initialize: HTTP %d %s", status, body)
+	}
+	quiet, status, body := c.initialize()
+	if quiet == "" {
+		t.Fatalf("initialize: HTTP %d %s", status, body)
+	}
+
+	ctx, closeStream := context.WithCancel(context.Background())
+	defer closeStream()
+	req, _ := http.NewRequestWithContext(ctx, "GET", c.endpoint, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", listener)
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET: HTTP %d", resp.StatusCode)
+	}
+	// The server has the stream open once its headers are here.
+	mcptest.WaitFor(t, "the session without a stream to idle out", func() bool { return !sessionOpen(srv, quiet) })
+	time.Sleep(5 * idle)
+	if !sessionOpen(srv, listener) {
+		t.Fatalf("the session with an open GET stream ended after %v of listening (idle timeout %v)", 5*idle, idle)
+	}
+	closeStream()
+	mcptest.WaitFor(t, "the session to idle out once its stream closed", func() bool { return !sessionOpen(srv, listener) })
+	if status, _, _ := c.do("POST", listener, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, nil); status != http.StatusNotFound {
+		t.Errorf("a ping on the ended session: HTTP %d, want 404", status)
+	}
+}
+
+// subjectToken is an HS256 token of testSecret for subject sub.
+func subjectToken(t testing.TB, sub string) string {
+	t.Helper()
+	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{
+		"sub": sub, "exp": time.Now().Add(time.Hour).Unix(),
+	}).SignedString([]byte(testSecret))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestEachSubjectHasAShareOfSessions: a subject that holds its share of the
+// session cap is refused another session with 429 and RateLimited naming
+// the limit, while another subject still opens sessions; once the first
+// ends one, it may open one again.
+func TestEachSubjectHasAShareOfSessions(t *testing.T) {
+	t.Parallel()
+	srv, logs := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{
+		"MCP_AUTH_MODE": "jwt", "MCP_AUTH_SECRET_KEY": testSecret,
+		"MCP_HTTP_MAX_SESSIONS": "10", "MCP_HTTP_MAX_SESSIONS_PER_SUBJECT": "2",
+	})}, searchTool)
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	alice := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath, token: subjectToken(t, "alice")}
+	bob := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath, token: subjectToken(t, "bob")}
+
+	var held []string
+	for i := range 2 {
+		sid, status, body := alice.initialize()
+		if sid == "" {
+			t.Fatalf("alice's session %d: HTTP %d %s", i+1, status, body)
+		}
+		held = append(held, sid)
+	}
+	sid, status, body := alice.initialize()
+	if sid != "" || status != http.StatusTooManyRequests {
+		t.Fatalf("alice's third session: HTTP %d, session %q, %s", status, sid, body)
+	}
+	wiretest.AssertJSON(t, "the refusal", wiretest.Parse(t, string(body)), `{"jsonrpc":"2.0","id":1,"error":{"code":-32003,`+
+		`"message":"Too many sessions: this token's subject already holds the most sessions one subject may open (2, MCP_HTTP_MAX_SESSIONS_PER_SUBJECT). End one you no longer use (HTTP DELETE with its Mcp-Session-Id), or wait for an idle one to time out.",`+
+		`"data":{"limit":2}}}`)
+	if !logs.Has(t, "HTTP request refused: the subject's share of sessions is taken") {
+		t.Error("the refusal was not logged")
+	}
+	for i := range 2 {
+		if sid, status, body := bob.initialize(); sid == "" {
+			t.Fatalf("bob's session %d while alice holds her share: HTTP %d %s", i+1, status, body)
+		}
+	}
+	// Bob cannot end Alice's session, nor free her place.
+	if status, _, _ := bob.do("DELETE", held[0], "", nil); status != http.StatusForbidden {
+		t.Errorf("bob's DELETE of alice's session: HTTP %d", status)
+	}
+	if status, _, _ := alice.do("DELETE", held[0], "", nil); status != http.StatusNoContent {
+		t.Fatalf("alice's DELETE: HTTP %d", status)
+	}
+	if sid, status, body := alice.initialize(); sid == "" {
+		t.Errorf("alice's session after she ended one: HTTP %d %s", status, body)
+	}
+}
+
+// TestAGreedySubjectLeavesSessionsToOthers: with the default share (a
+// tenth of MCP_HTTP_MAX_SESSIONS), a subject that initializes in a loop
+// gets its share and no more, and another subject still gets a session.
+func TestAGreedySubjectLeavesSessionsToOthers(t *testing.T) {
+	t.Parallel()
+	const limit = 20
+	srv, _ := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{
+		"MCP_AUTH_MODE": "jwt", "MCP_AUTH_SECRET_KEY": testSecret, "MCP_HTTP_MAX_SESSIONS": fmt.Sprint(limit),
+	})}, searchTool)
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	greedy := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath, token: subjectToken(t, "greedy")}
+	other := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath, token: subjectToken(t, "other")}
+	opened, refusal := 0, 0
+	for range limit + 5 {
+		sid, status, _ := greedy.initialize()
+		if sid == "" {
+			refusal = status
+			break
+		}
+		opened++
+	}
+	sid, status, body := other.initialize()
+	t.Logf("the greedy subject opened %d of %d sessions, then HTTP %d; another subject: HTTP %d", opened, limit, refusal, status)
+	if opened != limit/10 || refusal != http.StatusTooManyRequests {
+		t.Errorf("the greedy subject opened %d sessions, then HTTP %d; want %d, then 429", opened, refusal, limit/10)
+	}
+	if sid == "" {
+		t.Errorf("another subject was refused: HTTP %d %s", status, body)
+	}
+}

@@ -119,13 +119,11 @@ func value(s string, v int, jsonKey, spaced bool) (start, end, after int, quote 
 		e := closing(s, v)
 		return v, e, e, jsonKey
 	}
-	if spaced {
-		e := proseEnd(s, v)
-		return v, e, e, jsonKey
-	}
 	e := bareEnd(s, v)
 	if e > v && isScheme(s[v:e]) {
-		// "Authorization: Bearer abc": the scheme and its credentials.
+		// "Authorization: Bearer abc": the scheme and its credentials,
+		// which are one word, spaced or not; "Authorization: Bearer abc
+		// rejected" keeps "rejected".
 		k := e
 		for k < len(s) && isBlank(s[k]) {
 			k++
@@ -133,6 +131,8 @@ func value(s string, v int, jsonKey, spaced bool) (start, end, after int, quote 
 		if t := bareEnd(s, k); t > k {
 			e = t
 		}
+	} else if spaced {
+		e = proseEnd(s, v)
 	}
 	return v, e, e, jsonKey
 }

@@ -20,7 +20,8 @@ import "strings"
 //     them), '&', ',', ';', a quote, a closing bracket, a colon before a
 //     blank, or the blanks before the next key=value ("password = a b
 //     user=ann" keeps user=ann). A value that names an authorization scheme
-//     ("Authorization:Bearer abc") includes the credentials after it;
+//     ("Authorization: Bearer abc") is that word and the one after it, the
+//     credentials, spaced or not;
 //   - the credentials of any URL (scheme://user:password@host), and the value
 //     of each query parameter whose name is sensitive, percent-decoded
 //     (?api_key=…, ?access%5Ftoken=…, ?key=…, ?sig=…, the X-Amz-Signature,

@@ -27,7 +27,7 @@ func TestString(t *testing.T) {
 		{"single quotes", `{'password': 'a b'}`, `{'password': '[REDACTED]'}`},
 		{"unclosed quote", `token="abc def`, `token="[REDACTED]`},
 		{"unclosed bracket", `token=[abc def`, `token=[REDACTED]`},
-		{"scheme value", "header Authorization: Bearer abc.def\nnext", "header Authorization: [REDACTED]\nnext"},
+		{"scheme value", "header Authorization: Bearer abc.def rejected", "header Authorization: [REDACTED] rejected"},
 		{"scheme value, no blank", "header Authorization:Bearer abc.def rejected", "header Authorization:[REDACTED] rejected"},
 		{"cookie", "cookie=a1b2; Path=/", "cookie=[REDACTED]; Path=/"},
 		{"value ends at )", "(password=abc)", "(password=[REDACTED])"},

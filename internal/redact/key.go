@@ -120,8 +120,8 @@ func classOf(b []byte) class {
 // compared without regard to case. The key is sensitive when
 //
 //	(a) the key lower-cased with every character other than a-z and 0-9
-//	    removed is one of the words below ("api_key", "Private-Key",
-//	    "clientSecret", "KEY");
+//	    removed is one of the words of (b), pass or key ("api_key",
+//	    "Private-Key", "clientSecret", "KEY");
 //	(b) one of its words is password, passwd, passphrase, pwd, token,
 //	    secret, apikey, credential, jwt, ssn, cvv, authorization, cookie,
 //	    clientsecret, privatekey, signature or sig ("session_token",
@@ -140,8 +140,9 @@ func classOf(b []byte) class {
 // TypeScript framework mcp-ts-core, which splits words at '_', '-' and
 // white space only and leaves "myApiKey", "x-api-key" and "passwd" in
 // clear; the rest widen them to the names a Go user meets in headers,
-// presigned URLs and configuration. Plurals other than keys and tokens are
-// not sensitive ("credentials", "secretary", "passwordless").
+// presigned URLs and configuration. A word that merely contains one of
+// these is not sensitive ("secretary", "passwordless", "keyboard",
+// "bypass"), nor is a plural other than keys and tokens ("credentials").
 //
 // Key allocates nothing: the text scrubber calls it for every key it meets.
 func Key(name string) bool {

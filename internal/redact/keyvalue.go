@@ -69,6 +69,11 @@ func (sc *scanner) keyBefore(i int) (key string, jsonKey bool) {
 		// the operation of a log record, not a key and its value.
 		return "", false
 	}
+	if k > 0 && s[k-1] == '/' && s[i] == ':' {
+		// open /etc/passwd: permission denied — the last segment of a
+		// path, as Go's PathError prints it, not a key.
+		return "", false
+	}
 	return s[k:j], false
 }
 

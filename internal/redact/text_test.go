@@ -35,6 +35,7 @@ func TestString(t *testing.T) {
 		{"value ends at a final colon", "token=abc:", "token=[REDACTED]:"},
 		{"empty value", "password=&user=ann password=", "password=&user=ann password="},
 		{"operators", "password == x, token := y", "password == x, token := y"},
+		{"path", "open /etc/passwd: permission denied; GET /v1/token: 401", "open /etc/passwd: permission denied; GET /v1/token: 401"},
 		{"qualified name", "Error in tool:reset_password: No user ann", "Error in tool:reset_password: No user ann"},
 
 		// Issue 18: the value of a spaced pair is prose, to the end of the

@@ -67,6 +67,13 @@ func TestString(t *testing.T) {
 		{"azure sas", "https://a.blob.core.windows.net/c/b?sv=2022-11-02&sp=r&sig=abc%2Fdef%3D", "https://a.blob.core.windows.net/c/b?sv=2022-11-02&sp=r&sig=[REDACTED]"},
 		{"signature", "Signature=abc, signature: def", "Signature=[REDACTED], signature: [REDACTED]"},
 
+		// JSON text: a key or a word right after an escape, and a value
+		// quoted twice over.
+		{"after \\n", `{"log":"line 1\npassword=hunter2"}`, `{"log":"line 1\npassword=[REDACTED]"}`},
+		{"after \\u0026", `{"url":"https://h/x?q=1\u0026api_key=K3Y"}`, `{"url":"https://h/x?q=1\u0026api_key=[REDACTED]"}`},
+		{"shape after \\n", `{"log":"pushed with\nghp_abcdefghijklmnop, then\nBearer abc123"}`, `{"log":"pushed with\n[REDACTED], then\nBearer [REDACTED]"}`},
+		{"escaped twice", `"{\\\"token\\\":\\\"T0K\\\"}"`, `"{\\\"token\\\":\\\"[REDACTED]\\\"}"`},
+
 		// Issue 18: PEM private keys.
 		{"pem", "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nIBAAK==\n-----END RSA PRIVATE KEY-----\nok",
 			"key:\n-----BEGIN RSA PRIVATE KEY-----\n[REDACTED]\n-----END RSA PRIVATE KEY-----\nok"},

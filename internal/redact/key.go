@@ -125,7 +125,9 @@ func classOf(b []byte) class {
 //	(b) one of its words is password, passwd, passphrase, pwd, token,
 //	    secret, apikey, credential, jwt, ssn, cvv, authorization, cookie,
 //	    clientsecret, privatekey, signature or sig ("session_token",
-//	    "X-Amz-Signature", "db_pwd");
+//	    "X-Amz-Signature", "db_pwd"), or ends with password, passwd,
+//	    passphrase, token, secret or apikey ("PGPASSWORD", "sslpassword",
+//	    "accesstoken");
 //	(c) its last word is pass ("pass", "db_pass", but not "pass_rate");
 //	(d) it is the single word key ("key", "?key=", but not "sort_key",
 //	    "keyboard" or "monkey");
@@ -140,9 +142,10 @@ func classOf(b []byte) class {
 // TypeScript framework mcp-ts-core, which splits words at '_', '-' and
 // white space only and leaves "myApiKey", "x-api-key" and "passwd" in
 // clear; the rest widen them to the names a Go user meets in headers,
-// presigned URLs and configuration. A word that merely contains one of
-// these is not sensitive ("secretary", "passwordless", "keyboard",
-// "bypass"), nor is a plural other than keys and tokens ("credentials").
+// presigned URLs and configuration. A word that merely starts with or
+// contains one of these is not sensitive ("secretary", "passwordless",
+// "keyboard", "bypass", "tokenizer"), nor is a plural other than keys and
+// tokens ("credentials").
 //
 // Key allocates nothing: the text scrubber calls it for every key it meets.
 func Key(name string) bool {
@@ -168,7 +171,8 @@ func Key(name string) bool {
 		c := wordClassOf(name[start:end])
 		found = c&anyWord != 0 ||
 			c&keyNoun != 0 && prev&keyQualifier != 0 ||
-			c&tokensNoun != 0 && prev&tokensQualifier != 0
+			c&tokensNoun != 0 && prev&tokensQualifier != 0 ||
+			hasSensitiveSuffix(name[start:end])
 		prev = c
 		return !found
 	})
@@ -191,6 +195,45 @@ func wordClassOf(w string) class {
 		n++
 	}
 	return classOf(buf[:n])
+}
+
+// sensitiveSuffixes end the words that are sensitive whatever precedes
+// them in the word: names written in one lower-case run, as environment
+// variables, connection strings and query parameters often are
+// ("PGPASSWORD", "sslpassword", "accesstoken", "myapikey"). No English word
+// ends so but "betoken".
+var sensitiveSuffixes = []string{"password", "passwd", "passphrase", "token", "secret", "apikey"}
+
+// hasSensitiveSuffix reports whether w, lower-cased as strings.ToLower
+// would, ends with one of sensitiveSuffixes.
+func hasSensitiveSuffix(w string) bool {
+	last, _ := utf8.DecodeLastRuneInString(w)
+	switch toLower(last) {
+	case 'd', 'e', 'n', 't', 'y': // the last letters of the suffixes
+	default:
+		return false
+	}
+	for _, suf := range sensitiveSuffixes {
+		if hasSuffixFold(w, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasSuffixFold reports whether w, lower-cased rune by rune, ends with
+// suf, which is lower-case ASCII.
+func hasSuffixFold(w, suf string) bool {
+	i := len(suf)
+	for i > 0 && len(w) > 0 {
+		r, size := utf8.DecodeLastRuneInString(w)
+		if toLower(r) != rune(suf[i-1]) {
+			return false
+		}
+		w = w[:len(w)-size]
+		i--
+	}
+	return i == 0
 }
 
 // toLower is unicode.ToLower with a fast path for ASCII.

@@ -54,6 +54,12 @@ func TestKey(t *testing.T) {
 		{"X-Amz-Credential", true},
 		{"X-Amz-Security-Token", true},
 		{"access_tokens", true},
+		{"PGPASSWORD", true},
+		{"sslpassword", true},
+		{"accesstoken", true},
+		{"ACCESSTOKEN", true},
+		{"myapikey", true},
+		{"appsecret", true},
 		{"refreshTokens", true},
 
 		// Rule (a): the whole key, normalised.
@@ -196,6 +202,13 @@ func referenceKey(key string) bool {
 		}
 		if i > 0 && w == "tokens" && slices.Contains(tokensQualifiers, ws[i-1]) { // (f)
 			return true
+		}
+	}
+	for _, w := range ws {
+		for _, suf := range []string{"password", "passwd", "passphrase", "token", "secret", "apikey"} {
+			if strings.HasSuffix(w, suf) { // (b), the suffixes
+				return true
+			}
 		}
 	}
 	return len(ws) > 0 && ws[len(ws)-1] == "pass" // (c); (d) is in (a)

@@ -104,8 +104,13 @@ var wordsByLen = func() (by [maxWordLen + 1][]classed) {
 // classOf returns the class of b, lower-case already: 0 for a word that
 // does not matter.
 func classOf(b []byte) class {
+	if len(b) == 0 {
+		return 0
+	}
 	for _, w := range wordsByLen[len(b)] {
-		if string(b) == w.word {
+		// The first byte tells most candidates apart without a call
+		// to compare the rest.
+		if w.word[0] == b[0] && string(b[1:]) == w.word[1:] {
 			return w.class
 		}
 	}
@@ -197,23 +202,45 @@ func wordClassOf(w string) class {
 	return classOf(buf[:n])
 }
 
-// sensitiveSuffixes end the words that are sensitive whatever precedes
-// them in the word: names written in one lower-case run, as environment
-// variables, connection strings and query parameters often are
-// ("PGPASSWORD", "sslpassword", "accesstoken", "myapikey"). No English word
-// ends so but "betoken".
-var sensitiveSuffixes = []string{"password", "passwd", "passphrase", "token", "secret", "apikey"}
+// The suffixes of the words that are sensitive whatever precedes them in
+// the word: names written in one lower-case run, as environment variables,
+// connection strings and query parameters often are ("PGPASSWORD",
+// "sslpassword", "accesstoken", "myapikey"). No English word ends so but
+// "betoken". They are grouped by their last letter, which picks the group
+// to try.
+var (
+	suffixesD = []string{"password", "passwd"}
+	suffixesE = []string{"passphrase"}
+	suffixesN = []string{"token"}
+	suffixesT = []string{"secret"}
+	suffixesY = []string{"apikey"}
+)
 
 // hasSensitiveSuffix reports whether w, lower-cased as strings.ToLower
-// would, ends with one of sensitiveSuffixes.
+// would, is longer than a sensitive suffix and ends with it. (A word that
+// is the suffix itself has its class already.)
 func hasSensitiveSuffix(w string) bool {
-	last, _ := utf8.DecodeLastRuneInString(w)
-	switch toLower(last) {
-	case 'd', 'e', 'n', 't', 'y': // the last letters of the suffixes
+	if len(w) <= len("token") {
+		return false
+	}
+	var suffixes []string
+	// c|0x20 lower-cases an ASCII letter and maps no other byte to one; a
+	// last rune beyond ASCII lower-cases to none of these letters.
+	switch w[len(w)-1] | 0x20 {
+	case 'd':
+		suffixes = suffixesD
+	case 'e':
+		suffixes = suffixesE
+	case 'n':
+		suffixes = suffixesN
+	case 't':
+		suffixes = suffixesT
+	case 'y':
+		suffixes = suffixesY
 	default:
 		return false
 	}
-	for _, suf := range sensitiveSuffixes {
+	for _, suf := range suffixes {
 		if hasSuffixFold(w, suf) {
 			return true
 		}
@@ -222,15 +249,22 @@ func hasSensitiveSuffix(w string) bool {
 }
 
 // hasSuffixFold reports whether w, lower-cased rune by rune, ends with
-// suf, which is lower-case ASCII.
+// suf, which is lower-case ASCII letters.
 func hasSuffixFold(w, suf string) bool {
 	i := len(suf)
 	for i > 0 && len(w) > 0 {
-		r, size := utf8.DecodeLastRuneInString(w)
-		if toLower(r) != rune(suf[i-1]) {
-			return false
+		if c := w[len(w)-1]; c < utf8.RuneSelf {
+			if c|0x20 != suf[i-1] {
+				return false
+			}
+			w = w[:len(w)-1]
+		} else {
+			r, size := utf8.DecodeLastRuneInString(w)
+			if toLower(r) != rune(suf[i-1]) {
+				return false
+			}
+			w = w[:len(w)-size]
 		}
-		w = w[:len(w)-size]
 		i--
 	}
 	return i == 0

@@ -13,6 +13,7 @@ import (
 var benchMessages = []struct{ name, msg string }{
 	{"Clean", `fetch articles: Get "https://eutils.ncbi.nlm.nih.gov/entrez/eutils/esummary.fcgi?db=pubmed&id=123": context deadline exceeded`},
 	{"CleanLong", strings.Repeat("the upstream returned an unexpected answer, status 502; retrying later. ", 30)},
+	{"Issue18", "login: password = correct horse battery staple; X-Api-Key: abc123\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA\n-----END RSA PRIVATE KEY-----\nGet https://b.s3.amazonaws.com/o?X-Amz-Signature=abc&key=def: 403"},
 	{"Secrets", `login: Get "https://admin:pw@api.example.com/v1?api_key=K3Y&q=1": header Authorization: Bearer abc.def rejected, {"access_token":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig"}`},
 }
 
@@ -29,7 +30,7 @@ func BenchmarkString(b *testing.B) {
 }
 
 func BenchmarkKey(b *testing.B) {
-	for _, k := range []string{"duration", "session_token", "x-api-key"} {
+	for _, k := range []string{"duration", "session_token", "x-api-key", "max_tokens", "X-Amz-Signature"} {
 		b.Run(k, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {

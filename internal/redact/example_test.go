@@ -14,26 +14,29 @@ func ExampleString() {
 	fmt.Println(redact.String(`Get "https://ann:pw@api.example.com/v1?q=cats&api_key=K3Y": EOF`))
 	fmt.Println(redact.String(`upstream said {"error":"invalid_grant","access_token":"abc"}`))
 	fmt.Println(redact.String(`sent Bearer abc123; key sk_live_4eC39HqLyjWDarjtT1zdp7dc`))
+	fmt.Println(redact.String(`password = correct horse battery, user=ann`))
 	fmt.Println(redact.String(`missing bearer token`)) // prose stays
 	// Output:
 	// login failed: password=[REDACTED]; retry
 	// Get "https://[REDACTED]@api.example.com/v1?q=cats&api_key=[REDACTED]": EOF
 	// upstream said {"error":"invalid_grant","access_token":"[REDACTED]"}
 	// sent Bearer [REDACTED]; key [REDACTED]
+	// password = [REDACTED], user=ann
 	// missing bearer token
 }
 
 func ExampleKey() {
-	for _, k := range []string{"password", "session_token", "accessToken", "api_key", "myApiKey", "tokens"} {
+	for _, k := range []string{"password", "session_token", "accessToken", "x-api-key", "key", "keyboard", "max_tokens"} {
 		fmt.Println(k, redact.Key(k))
 	}
 	// Output:
 	// password true
 	// session_token true
 	// accessToken true
-	// api_key true
-	// myApiKey false
-	// tokens false
+	// x-api-key true
+	// key true
+	// keyboard false
+	// max_tokens false
 }
 
 func ExampleURL() {

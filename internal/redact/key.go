@@ -9,68 +9,148 @@ import (
 // sensitive key, URL credentials, a bearer token, a token-shaped word.
 const Marker = "[REDACTED]"
 
-// sensitiveWords are the key names whose values are secrets: a key is
-// sensitive when its normalised form or one of its words is in this set (see
-// [Key]). All are lower-case ASCII, at most maxWordLen bytes long.
-var sensitiveWords = map[string]bool{
-	"password":      true,
-	"token":         true,
-	"secret":        true,
-	"apikey":        true,
-	"credential":    true,
-	"jwt":           true,
-	"ssn":           true,
-	"cvv":           true,
-	"authorization": true,
-	"cookie":        true,
-	"clientsecret":  true,
-	"privatekey":    true,
+// A class says what a word does for the sensitivity of a key it is part of
+// (see [Key]). A word may have several.
+type class uint8
+
+const (
+	// anyWord: the key is sensitive wherever the word stands in it
+	// ("password", "db_password", "passwordHash").
+	anyWord class = 1 << iota
+	// lastWord: the key is sensitive when the word ends it ("db_pass",
+	// "smtpPass"), not when another word follows ("pass_rate").
+	lastWord
+	// wholeKey: the key is sensitive when the word is all of it ("key",
+	// "KEY"), not otherwise ("sort_key", "keyboard").
+	wholeKey
+	// keyQualifier: a following "key" or "keys" makes the key sensitive
+	// ("x-api-key", "myApiKey", "apiKeyId", "ssh_private_key").
+	keyQualifier
+	// keyNoun is "key" or "keys".
+	keyNoun
+	// tokensQualifier: a following "tokens" makes the key sensitive
+	// ("access_tokens"), where "tokens" alone is a count ("max_tokens").
+	tokensQualifier
+	// tokensNoun is "tokens".
+	tokensNoun
+)
+
+// wordClasses are the words that matter to [Key], with their classes. All
+// are lower-case ASCII, at most maxWordLen bytes long.
+var wordClasses = map[string]class{
+	"password":      anyWord,
+	"passwd":        anyWord,
+	"passphrase":    anyWord,
+	"pwd":           anyWord,
+	"token":         anyWord,
+	"secret":        anyWord,
+	"apikey":        anyWord,
+	"credential":    anyWord,
+	"jwt":           anyWord,
+	"ssn":           anyWord,
+	"cvv":           anyWord,
+	"authorization": anyWord,
+	"cookie":        anyWord,
+	"clientsecret":  anyWord,
+	"privatekey":    anyWord,
+	"signature":     anyWord,
+	"sig":           anyWord,
+
+	"pass": lastWord,
+	"key":  wholeKey | keyNoun,
+	"keys": keyNoun,
+
+	"api":        keyQualifier | tokensQualifier,
+	"access":     keyQualifier | tokensQualifier,
+	"session":    keyQualifier | tokensQualifier,
+	"private":    keyQualifier,
+	"signing":    keyQualifier,
+	"encryption": keyQualifier,
+	"master":     keyQualifier,
+	"hmac":       keyQualifier,
+	"ssh":        keyQualifier,
+
+	"tokens":  tokensNoun,
+	"refresh": tokensQualifier,
+	"auth":    tokensQualifier,
+	"bearer":  tokensQualifier,
+	"id":      tokensQualifier,
+	"oauth":   tokensQualifier,
+	"csrf":    tokensQualifier,
+	"xsrf":    tokensQualifier,
 }
 
-// maxWordLen is the length of the longest sensitive word, "authorization":
-// a longer normalised key or word cannot match, so the checks stop there and
-// need no more than a small buffer on the stack.
+// maxWordLen is the length of the longest word of wordClasses,
+// "authorization": a longer normalised key or word cannot match, so the
+// checks stop there and need no more than a small buffer on the stack.
 const maxWordLen = 13
 
-// wordsByLen holds the sensitive words by length. Comparing a candidate with
-// the two or three words of its length is several times faster than hashing
-// it for the map, and Key runs for every key of every log record.
-var wordsByLen = func() (by [maxWordLen + 1][]string) {
-	for w := range sensitiveWords {
-		by[len(w)] = append(by[len(w)], w)
+// A classed word is an entry of wordClasses.
+type classed struct {
+	word  string
+	class class
+}
+
+// wordsByLen holds the words of wordClasses by length. Comparing a
+// candidate with the few words of its length is several times faster than
+// hashing it for the map, and Key runs for every key of every log record.
+var wordsByLen = func() (by [maxWordLen + 1][]classed) {
+	for w, c := range wordClasses {
+		by[len(w)] = append(by[len(w)], classed{w, c})
 	}
 	return by
 }()
 
-// isSensitiveWord reports whether b, lower-case already, is a sensitive word.
-func isSensitiveWord(b []byte) bool {
+// classOf returns the class of b, lower-case already: 0 for a word that
+// does not matter.
+func classOf(b []byte) class {
+	if len(b) == 0 {
+		return 0
+	}
 	for _, w := range wordsByLen[len(b)] {
-		if string(b) == w {
-			return true
+		// The first byte tells most candidates apart without a call
+		// to compare the rest.
+		if w.word[0] == b[0] && string(b[1:]) == w.word[1:] {
+			return w.class
 		}
 	}
-	return false
+	return 0
 }
 
 // Key reports whether a key (a map key, a log attribute, a query parameter,
-// the left side of key=value) names a secret, following the rules of the
-// TypeScript framework mcp-ts-core:
+// a header name, the left side of key=value) names a secret. Its words are
+// split at every character that is not a letter or a digit and at
+// camel-case boundaries, a run of capitals being one word ("x-api-key" is
+// x+api+key, "myApiKey" is my+Api+Key, "JWTValue" is JWT+Value), and
+// compared without regard to case. The key is sensitive when
 //
 //	(a) the key lower-cased with every character other than a-z and 0-9
-//	    removed is a sensitive word ("api_key", "Private-Key", "clientSecret");
-//	(b) one of the key's words is a sensitive word ("session_token",
-//	    "accessToken", "secretKey").
+//	    removed is one of the words of (b), pass or key ("api_key",
+//	    "Private-Key", "clientSecret", "KEY");
+//	(b) one of its words is password, passwd, passphrase, pwd, token,
+//	    secret, apikey, credential, jwt, ssn, cvv, authorization, cookie,
+//	    clientsecret, privatekey, signature or sig ("session_token",
+//	    "X-Amz-Signature", "db_pwd"), or ends with password, passwd,
+//	    passphrase, token, secret or apikey ("PGPASSWORD", "sslpassword",
+//	    "accesstoken");
+//	(c) its last word is pass ("pass", "db_pass", but not "pass_rate");
+//	(d) it is the single word key ("key", "?key=", but not "sort_key",
+//	    "keyboard" or "monkey");
+//	(e) key or keys follows api, access, session, private, signing,
+//	    encryption, master, hmac or ssh ("x-api-key", "myApiKey",
+//	    "apiKeyId", "ssh_private_key", "AWSAccessKeyId");
+//	(f) tokens follows api, access, session, refresh, auth, bearer, id,
+//	    oauth, csrf or xsrf ("access_tokens"); "tokens" alone, as in
+//	    "max_tokens" and "tokens=3", is a count.
 //
-// The sensitive words are password, token, secret, apikey, credential, jwt,
-// ssn, cvv, authorization, cookie, clientsecret and privatekey.
-//
-// Words are split at every character that is not a letter or a digit and at
-// camel-case boundaries. Two deliberate widenings of mcp-ts-core's rules, which only
-// splits at '_', '-' and white space and starts a word at every upper-case
-// letter: any punctuation separates words ("auth.token"), and a run of
-// capitals is one word ("userSSN" is user+ssn, "JWTValue" is jwt+value).
-// Neither makes a key of its list of non-sensitive examples
-// ("myApiKey", "x-api-key", "tokens", "passwd") sensitive.
+// Rules (a) and (b) with the words password to privatekey are those of the
+// TypeScript framework mcp-ts-core, which splits words at '_', '-' and
+// white space only and leaves "myApiKey", "x-api-key" and "passwd" in
+// clear; the rest widen them to the names a Go user meets in headers,
+// presigned URLs and configuration. A word that merely starts with or
+// contains one of these is not sensitive ("secretary", "passwordless",
+// "keyboard", "bypass", "tokenizer"), nor is a plural other than keys and
+// tokens ("credentials").
 //
 // Key allocates nothing: the text scrubber calls it for every key it meets.
 func Key(name string) bool {
@@ -87,34 +167,107 @@ func Key(name string) bool {
 			n++
 		}
 	}
-	if fits && isSensitiveWord(buf[:n]) {
+	if fits && classOf(buf[:n])&(anyWord|lastWord|wholeKey) != 0 {
 		return true
 	}
 	found := false
+	var prev class
 	eachWord(name, func(start, end int) bool {
-		found = sensitiveWord(name[start:end])
+		c := wordClassOf(name[start:end])
+		found = c&anyWord != 0 ||
+			c&keyNoun != 0 && prev&keyQualifier != 0 ||
+			c&tokensNoun != 0 && prev&tokensQualifier != 0 ||
+			hasSensitiveSuffix(name[start:end])
+		prev = c
 		return !found
 	})
-	return found
+	return found || prev&lastWord != 0
 }
 
-// sensitiveWord reports whether w, lower-cased as strings.ToLower would, is a
-// sensitive word.
-func sensitiveWord(w string) bool {
+// wordClassOf returns the class of w, lower-cased as strings.ToLower would.
+func wordClassOf(w string) class {
 	if len(w) > maxWordLen {
-		return false // lower-casing never shortens an ASCII result
+		return 0 // lower-casing never shortens an ASCII result
 	}
 	var buf [maxWordLen]byte
 	n := 0
 	for _, r := range w {
 		r = toLower(r)
 		if r >= utf8.RuneSelf || n == len(buf) {
-			return false // every sensitive word is short and ASCII
+			return 0 // every word that matters is short and ASCII
 		}
 		buf[n] = byte(r)
 		n++
 	}
-	return isSensitiveWord(buf[:n])
+	return classOf(buf[:n])
+}
+
+// The suffixes of the words that are sensitive whatever precedes them in
+// the word: names written in one lower-case run, as environment variables,
+// connection strings and query parameters often are ("PGPASSWORD",
+// "sslpassword", "accesstoken", "myapikey"). No English word ends so but
+// "betoken". They are grouped by their last letter, which picks the group
+// to try.
+var (
+	suffixesD = []string{"password", "passwd"}
+	suffixesE = []string{"passphrase"}
+	suffixesN = []string{"token"}
+	suffixesT = []string{"secret"}
+	suffixesY = []string{"apikey"}
+)
+
+// hasSensitiveSuffix reports whether w, lower-cased as strings.ToLower
+// would, is longer than a sensitive suffix and ends with it. (A word that
+// is the suffix itself has its class already.)
+func hasSensitiveSuffix(w string) bool {
+	if len(w) <= len("token") {
+		return false
+	}
+	var suffixes []string
+	// c|0x20 lower-cases an ASCII letter and maps no other byte to one; a
+	// last rune beyond ASCII lower-cases to none of these letters.
+	switch w[len(w)-1] | 0x20 {
+	case 'd':
+		suffixes = suffixesD
+	case 'e':
+		suffixes = suffixesE
+	case 'n':
+		suffixes = suffixesN
+	case 't':
+		suffixes = suffixesT
+	case 'y':
+		suffixes = suffixesY
+	default:
+		return false
+	}
+	for _, suf := range suffixes {
+		if hasSuffixFold(w, suf) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasSuffixFold reports whether w, lower-cased rune by rune, ends with
+// suf, which is lower-case ASCII letters.
+func hasSuffixFold(w, suf string) bool {
+	i := len(suf)
+	for i > 0 && len(w) > 0 {
+		if c := w[len(w)-1]; c < utf8.RuneSelf {
+			if c|0x20 != suf[i-1] {
+				return false
+			}
+			w = w[:len(w)-1]
+		} else {
+			r, size := utf8.DecodeLastRuneInString(w)
+			if toLower(r) != rune(suf[i-1]) {
+				return false
+			}
+			w = w[:len(w)-size]
+		}
+		i--
+	}
+	return i == 0
 }
 
 // toLower is unicode.ToLower with a fast path for ASCII.

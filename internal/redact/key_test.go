@@ -2,6 +2,7 @@ package redact
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -12,7 +13,7 @@ func TestKey(t *testing.T) {
 		key  string
 		want bool
 	}{
-		// The consequences listed by the reference (§8.3).
+		// The consequences listed by mcp-ts-core (§8.3), where they stand.
 		{"session_token", true},
 		{"secretKey", true},
 		{"accessToken", true},
@@ -20,10 +21,46 @@ func TestKey(t *testing.T) {
 		{"clientSecret", true},
 		{"private-key", true},
 		{"Authorization", true},
-		{"myApiKey", false},
-		{"x-api-key", false},
 		{"tokens", false},
-		{"passwd", false},
+
+		// Where mcp-ts-core's list is widened (issue 18): a user expects
+		// these to hide their values.
+		{"myApiKey", true},
+		{"x-api-key", true},
+		{"X-Api-Key", true},
+		{"api-key", true},
+		{"apiKeyId", true},
+		{"api_keys", true},
+		{"ssh_private_key", true},
+		{"AWSAccessKeyId", true},
+		{"signing_key", true},
+		{"passwd", true},
+		{"pwd", true},
+		{"db_pwd", true},
+		{"passphrase", true},
+		{"key_passphrase", true},
+		{"pass", true},
+		{"PASS", true},
+		{"db_pass", true},
+		{"smtpPass", true},
+		{"key", true},
+		{"Key", true},
+		{"KEY", true},
+		{"sig", true},
+		{"url_sig", true},
+		{"signature", true},
+		{"X-Amz-Signature", true},
+		{"X-Goog-Signature", true},
+		{"X-Amz-Credential", true},
+		{"X-Amz-Security-Token", true},
+		{"access_tokens", true},
+		{"PGPASSWORD", true},
+		{"sslpassword", true},
+		{"accesstoken", true},
+		{"ACCESSTOKEN", true},
+		{"myapikey", true},
+		{"appsecret", true},
+		{"refreshTokens", true},
 
 		// Rule (a): the whole key, normalised.
 		{"password", true},
@@ -67,7 +104,25 @@ func TestKey(t *testing.T) {
 		{"secretary", false},
 		{"passwordless", false},
 		{"api", false},
-		{"key", false},
+		{"keys", false},
+		{"sort_key", false},
+		{"primaryKey", false},
+		{"publicKey", false},
+		{"keyId", false},
+		{"key_name", false},
+		{"keyboard", false},
+		{"monkey", false},
+		{"pass_rate", false},
+		{"passage", false},
+		{"compass", false},
+		{"bypass", false},
+		{"passed", false},
+		{"password_hint_shown", true},
+		{"max_tokens", false},
+		{"input_tokens", false},
+		{"tokensUsed", false},
+		{"signal", false},
+		{"design", false},
 		{"sessionId", false},
 		{"authorizations", false},
 		{"\xff\xfe", false},
@@ -120,8 +175,8 @@ func TestKeyAllocatesNothing(t *testing.T) {
 	}
 }
 
-// referenceKey is the implementation Key replaced, which allocated: Key
-// must agree with it on every input.
+// referenceKey states the rules of Key as plainly as possible, allocating
+// freely: Key must agree with it on every input.
 func referenceKey(key string) bool {
 	var norm strings.Builder
 	for _, r := range key {
@@ -130,15 +185,43 @@ func referenceKey(key string) bool {
 			norm.WriteRune(r)
 		}
 	}
-	if sensitiveWords[norm.String()] {
-		return true
+	anywhere := []string{"password", "passwd", "passphrase", "pwd", "token", "secret", "apikey", "credential",
+		"jwt", "ssn", "cvv", "authorization", "cookie", "clientsecret", "privatekey", "signature", "sig"}
+	keyQualifiers := []string{"api", "access", "session", "private", "signing", "encryption", "master", "hmac", "ssh"}
+	tokensQualifiers := []string{"api", "access", "session", "refresh", "auth", "bearer", "id", "oauth", "csrf", "xsrf"}
+	if slices.Contains(anywhere, norm.String()) || norm.String() == "pass" || norm.String() == "key" {
+		return true // (a)
 	}
+	ws := referenceWords(key)
+	for i, w := range ws {
+		if slices.Contains(anywhere, w) { // (b)
+			return true
+		}
+		if i > 0 && (w == "key" || w == "keys") && slices.Contains(keyQualifiers, ws[i-1]) { // (e)
+			return true
+		}
+		if i > 0 && w == "tokens" && slices.Contains(tokensQualifiers, ws[i-1]) { // (f)
+			return true
+		}
+	}
+	for _, w := range ws {
+		for _, suf := range []string{"password", "passwd", "passphrase", "token", "secret", "apikey"} {
+			if strings.HasSuffix(w, suf) { // (b), the suffixes
+				return true
+			}
+		}
+	}
+	return len(ws) > 0 && ws[len(ws)-1] == "pass" // (c); (d) is in (a)
+}
+
+// referenceWords splits key into its lower-cased words, rune by rune.
+func referenceWords(key string) []string {
 	rs := []rune(key)
+	var ws []string
 	start := -1
-	found := false
 	flush := func(end int) {
-		if start >= 0 && end > start && sensitiveWords[strings.ToLower(string(rs[start:end]))] {
-			found = true
+		if start >= 0 && end > start {
+			ws = append(ws, strings.ToLower(string(rs[start:end])))
 		}
 		start = -1
 	}
@@ -161,11 +244,11 @@ func referenceKey(key string) bool {
 		}
 	}
 	flush(len(rs))
-	return found
+	return ws
 }
 
 func FuzzKey(f *testing.F) {
-	for _, k := range []string{"session_token", "secretKey", "myApiKey", "JWTValue", "to\u212Aen", "İ", "ǅToken", "\xff", "tokenTOKEN"} {
+	for _, k := range []string{"session_token", "secretKey", "myApiKey", "JWTValue", "to\u212Aen", "İ", "ǅToken", "\xff", "tokenTOKEN", "x-api-key", "apiTokens", "db_pass", "KEY", "pass_rate", "\u212Aey"} {
 		f.Add(k)
 	}
 	f.Fuzz(func(t *testing.T, key string) {

@@ -22,7 +22,10 @@ func (sc *scanner) keyValue(i int) int {
 	for v < len(s) && isBlank(s[v]) {
 		v++
 	}
-	start, end, after, quote := value(s, v, jsonKey)
+	if e, ok := sc.pem(v); ok {
+		return e // "private_key: -----BEGIN …": the block, not its first line
+	}
+	start, end, after, quote := value(s, v, jsonKey, v > next)
 	sc.emit(start, end, quote)
 	if sc.lo < end {
 		// The value ran past the end of the URL it began in and was cut
@@ -60,17 +63,25 @@ func (sc *scanner) keyBefore(i int) (key string, jsonKey bool) {
 	for k > lo && i-k < maxKeyScan && isKeyByte(s[k-1]) {
 		k--
 	}
+	k = afterEscape(s, k, j) // "\npassword=" in JSON text is "password="
 	if k > 0 && s[k-1] == ':' && s[i] == ':' {
 		// tool:reset_password: not found — a qualified name, such as
 		// the operation of a log record, not a key and its value.
+		return "", false
+	}
+	if k > 0 && s[k-1] == '/' && s[i] == ':' {
+		// open /etc/passwd: permission denied — the last segment of a
+		// path, as Go's PathError prints it, not a key.
 		return "", false
 	}
 	return s[k:j], false
 }
 
 // value returns the bounds of the value that starts at s[v], where the scan
-// goes on after it, and whether its replacement needs quotes.
-func value(s string, v int, jsonKey bool) (start, end, after int, quote bool) {
+// goes on after it, and whether its replacement needs quotes. spaced says
+// that blanks stand between the separator and the value, which makes a bare
+// value prose (see proseEnd).
+func value(s string, v int, jsonKey, spaced bool) (start, end, after int, quote bool) {
 	if v >= len(s) {
 		return v, v, v, false
 	}
@@ -85,13 +96,29 @@ func value(s string, v int, jsonKey bool) (start, end, after int, quote bool) {
 		}
 		e = min(e, len(s))
 		return v + 1, e, min(e+1, len(s)), false
-	case c == '\\' && strings.HasPrefix(s[v:], `\"`):
-		// A JSON string escaped inside another: \"value\".
-		e := strings.Index(s[v+2:], `\"`)
-		if e < 0 {
-			return v + 2, len(s), len(s), false
+	case c == '\\':
+		// A JSON string escaped inside another, once (\"value\") or more
+		// (\\\"value\\\"): it ends at the same run of backslashes and a
+		// quote, not preceded by one more backslash.
+		b := v
+		for b < len(s) && s[b] == '\\' {
+			b++
 		}
-		return v + 2, v + 2 + e, v + 4 + e, false
+		if b == len(s) || s[b] != '"' {
+			break
+		}
+		closer := s[v : b+1]
+		for e := b + 1; ; {
+			k := strings.Index(s[e:], closer)
+			if k < 0 {
+				return b + 1, len(s), len(s), false
+			}
+			if e+k > b+1 && s[e+k-1] == '\\' {
+				e += k + 1 // an escaped backslash run, inside the value
+				continue
+			}
+			return b + 1, e + k, e + k + len(closer), false
+		}
 	case c == '{' || c == '[':
 		// The whole object or array goes; an unclosed one runs to the end.
 		e := closing(s, v)
@@ -99,7 +126,9 @@ func value(s string, v int, jsonKey bool) (start, end, after int, quote bool) {
 	}
 	e := bareEnd(s, v)
 	if e > v && isScheme(s[v:e]) {
-		// "Authorization: Bearer abc": the scheme and its credentials.
+		// "Authorization: Bearer abc": the scheme and its credentials,
+		// which are one word, spaced or not; "Authorization: Bearer abc
+		// rejected" keeps "rejected".
 		k := e
 		for k < len(s) && isBlank(s[k]) {
 			k++
@@ -107,6 +136,8 @@ func value(s string, v int, jsonKey bool) (start, end, after int, quote bool) {
 		if t := bareEnd(s, k); t > k {
 			e = t
 		}
+	} else if spaced {
+		e = proseEnd(s, v)
 	}
 	return v, e, e, jsonKey
 }
@@ -123,6 +154,80 @@ func bareEnd(s string, v int) int {
 		e++
 	}
 	return e
+}
+
+// afterEscape returns where a run of key or word bytes that starts at s[k]
+// and ends at s[j] really starts: after the escape letter when a backslash
+// precedes it, as in JSON text ("\npassword=", "\u0026api_key="), and at k
+// otherwise.
+func afterEscape(s string, k, j int) int {
+	if k == 0 || k >= j || s[k-1] != '\\' {
+		return k
+	}
+	switch s[k] {
+	case 'n', 'r', 't', 'b', 'f':
+		return k + 1
+	case 'u':
+		if k+5 <= j && isHex(s[k+1]) && isHex(s[k+2]) && isHex(s[k+3]) && isHex(s[k+4]) {
+			return k + 5
+		}
+	}
+	return k
+}
+
+// proseEnd returns the end of the bare value that starts at s[v] after a
+// separator and blanks ("password = correct horse battery", "X-Api-Key:
+// abc"): its words run on across blanks, since prose, headers and
+// configuration files do not quote a value with spaces, up to the end of
+// the line (a control character, or \n or \r as JSON escapes them), a byte
+// that ends a bare value, a colon before a blank, or the blanks before a
+// word that starts another pair ("user=ann") or a PEM block.
+// Trailing blanks are not part of the value.
+func proseEnd(s string, v int) int {
+	end := v
+	for e := v; ; {
+		if startsPair(s, e) {
+			return end // "password= user=ann" has an empty value
+		}
+		w := e
+		for w < len(s) && !endsValue(s[w]) && !escapedBreak(s, w) {
+			if s[w] == ':' && (w+1 == len(s) || s[w+1] <= ' ') {
+				break
+			}
+			w++
+		}
+		if w == e {
+			return end
+		}
+		end = w
+		k := w
+		for k < len(s) && isBlank(s[k]) {
+			k++
+		}
+		if k == w || k == len(s) || endsValue(s[k]) || escapedBreak(s, k) || strings.HasPrefix(s[k:], pemBegin) {
+			return end
+		}
+		e = k
+	}
+}
+
+// escapedBreak reports whether s[i:] starts with a line break as JSON
+// escapes it, \n or \r.
+func escapedBreak(s string, i int) bool {
+	return s[i] == '\\' && i+1 < len(s) && (s[i+1] == 'n' || s[i+1] == 'r')
+}
+
+// startsPair reports whether a key and its '=' start at s[k] ("user=ann"):
+// a run of key bytes, shorter than maxKeyScan, then '=' but not "==". A
+// colon is not enough: "password: correct horse: refused" is how Go joins
+// a message to its cause, and the colon before the blank ends the value
+// anyway.
+func startsPair(s string, k int) bool {
+	e := k
+	for e < len(s) && e-k < maxKeyScan && isKeyByte(s[e]) {
+		e++
+	}
+	return e > k && e < len(s) && s[e] == '=' && (e+1 == len(s) || s[e+1] != '=')
 }
 
 // closing returns the index after the bracket that closes the one at s[v],

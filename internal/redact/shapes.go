@@ -11,7 +11,20 @@ func (sc *scanner) word(i int) int {
 	for j < len(s) && isWordByte(s[j]) {
 		j++
 	}
-	if i > 0 && isWordByte(s[i-1]) {
+	if n := len(pemBegin) - 1; j-i >= n && s[j-1] == 'N' && s[j-n:j] == pemBegin[:n] {
+		// "-----BEGIN" ends the word, perhaps after the n of an escaped
+		// line break (\n-----BEGIN in JSON text).
+		if e, ok := sc.pem(j - n); ok {
+			return e
+		}
+	}
+	if i > 0 && s[i-1] == '\\' {
+		// "\nghp_…", "\nBearer …" in JSON text: the word starts after
+		// the escape.
+		if i = afterEscape(s, i, j); i == j {
+			return j
+		}
+	} else if i > 0 && isWordByte(s[i-1]) {
 		return j // inside a word: shapes only start at a word's start
 	}
 	if e, ok := tokenEnd(s, i, j); ok {

@@ -5,19 +5,34 @@ import "strings"
 // String returns s with its secrets replaced by [Marker]:
 //
 //   - the value of a sensitive key (see [Key]) in the forms key=value,
-//     key: value, key:value, "key": "value" and "key": 123 (a bare JSON value
-//     is replaced by "[REDACTED]" in quotes, so JSON stays JSON). A bare value
-//     ends at white space, '&', ',', ';', a quote, '}', ']', ')' or a colon
-//     before a blank ("password=x: refused"); a quoted one at its closing
-//     quote; one that opens with '{' or '[' at the matching bracket. A value
-//     that names an authorization scheme ("Authorization: Bearer abc")
-//     includes the credentials after it;
+//     key: value, key:value, key = value, "key": "value" and "key": 123 (a
+//     bare JSON value is replaced by "[REDACTED]" in quotes, so JSON stays
+//     JSON). A quoted value ends at its closing quote; one that opens with
+//     '{' or '[' at the matching bracket. A bare value written right after
+//     the separator (password=x, token:x) is one word: it ends at white
+//     space, '&', ',', ';', a quote, '}', ']', ')' or a colon before a
+//     blank ("password=x: refused"), so "token=abc next=1" keeps next=1.
+//     A bare value written after a blank (password = x, password: x), as
+//     prose, headers and configuration files write one, is all the words
+//     that follow, to the end of the line: "password = correct horse
+//     battery" loses all three. It ends where a one-word value would, but
+//     not at a blank: at a line break (raw, or \n and \r as JSON escapes
+//     them), '&', ',', ';', a quote, a closing bracket, a colon before a
+//     blank, or the blanks before the next key=value ("password = a b
+//     user=ann" keeps user=ann). A value that names an authorization scheme
+//     ("Authorization: Bearer abc") is that word and the one after it, the
+//     credentials, spaced or not;
 //   - the credentials of any URL (scheme://user:password@host), and the value
 //     of each query parameter whose name is sensitive, percent-decoded
-//     (?api_key=…, ?access%5Ftoken=…);
+//     (?api_key=…, ?access%5Ftoken=…, ?key=…, ?sig=…, the X-Amz-Signature,
+//     X-Amz-Credential and X-Amz-Security-Token of a presigned URL);
 //   - the credentials after "Bearer" and "Basic", in any case, unless they are
 //     a plain word such as "token" ("invalid bearer token" stays); after
 //     "Basic", only base64-looking credentials;
+//   - the body of a PEM private key block, from its "-----BEGIN … PRIVATE
+//     KEY-----" line to its "-----END" line, or to the end of s when the
+//     block is cut, its line breaks raw or escaped as \n in JSON text; the
+//     BEGIN and END lines stay, so the reader sees what was there;
 //   - token-shaped words wherever they stand: JWTs and other base64 JSON
 //     (eyJ…), and API keys by their well-known prefixes (sk-…, sk_live_…,
 //     ghp_…, github_pat_…, glpat-…, xoxb-…, AKIA…, AIza…).

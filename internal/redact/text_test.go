@@ -28,13 +28,67 @@ func TestString(t *testing.T) {
 		{"unclosed quote", `token="abc def`, `token="[REDACTED]`},
 		{"unclosed bracket", `token=[abc def`, `token=[REDACTED]`},
 		{"scheme value", "header Authorization: Bearer abc.def rejected", "header Authorization: [REDACTED] rejected"},
+		{"scheme value, no blank", "header Authorization:Bearer abc.def rejected", "header Authorization:[REDACTED] rejected"},
 		{"cookie", "cookie=a1b2; Path=/", "cookie=[REDACTED]; Path=/"},
 		{"value ends at )", "(password=abc)", "(password=[REDACTED])"},
 		{"value ends at %s: %w", "db password=a:b:c: connection refused", "db password=[REDACTED]: connection refused"},
 		{"value ends at a final colon", "token=abc:", "token=[REDACTED]:"},
 		{"empty value", "password=&user=ann password=", "password=&user=ann password="},
 		{"operators", "password == x, token := y", "password == x, token := y"},
+		{"path", "open /etc/passwd: permission denied; GET /v1/token: 401", "open /etc/passwd: permission denied; GET /v1/token: 401"},
 		{"qualified name", "Error in tool:reset_password: No user ann", "Error in tool:reset_password: No user ann"},
+
+		// Issue 18: the value of a spaced pair is prose, to the end of the
+		// line, a terminator or the next pair.
+		{"prose value", "password = correct horse battery", "password = [REDACTED]"},
+		{"prose value, colon", "login with password: correct horse battery\nretrying", "login with password: [REDACTED]\nretrying"},
+		{"prose value, escaped break", `{"msg":"password: correct horse\nuser: ann"}`, `{"msg":"password: [REDACTED]\nuser: ann"}`},
+		{"prose value ends at a pair", "password = correct horse user=ann next: 1", "password = [REDACTED] user=ann next: 1"},
+		{"prose value ends at a terminator", "password: correct horse, user ann", "password: [REDACTED], user ann"},
+		{"prose value ends at %s: %w", "token: bad one: connection refused", "token: [REDACTED]: connection refused"},
+		{"prose value, colon pair", "password: correct horse user: ann", "password: [REDACTED]: ann"},
+		{"prose value, trailing blanks", "password = a b \t \nnext", "password = [REDACTED] \t \nnext"},
+		{"prose json value", `{"cvv": 123 , "n": 1}`, `{"cvv": "[REDACTED]" , "n": 1}`},
+		{"empty prose value", "password= user=ann", "password= user=ann"},
+		{"tight value ends at a blank", "token=abc next=1", "token=[REDACTED] next=1"},
+
+		// Issue 18: keys the old rules missed.
+		{"key", "GET /v1/items?key=abc&q=1 and key=def, KEY: ghi", "GET /v1/items?key=[REDACTED]&q=1 and key=[REDACTED], KEY: [REDACTED]"},
+		{"key in json", `{"key":"abc","keyboard":"us"}`, `{"key":"[REDACTED]","keyboard":"us"}`},
+		{"x-api-key header", "X-Api-Key: abc123\r\nAccept: */*", "X-Api-Key: [REDACTED]\r\nAccept: */*"},
+		{"x-api-key json", `{"x-api-key": "abc", "myApiKey": "def", "apiKeyId": "ghi"}`, `{"x-api-key": "[REDACTED]", "myApiKey": "[REDACTED]", "apiKeyId": "[REDACTED]"}`},
+		{"api-key", "api-key=abc ?x-api-key=def", "api-key=[REDACTED] ?x-api-key=[REDACTED]"},
+		{"passwd and friends", "passwd=a pwd=b pass=c passphrase: d e", "passwd=[REDACTED] pwd=[REDACTED] pass=[REDACTED] passphrase: [REDACTED]"},
+		{"db_pass", "DB_PASS=hunter2 PASS_RATE=0.9", "DB_PASS=[REDACTED] PASS_RATE=0.9"},
+		{"access tokens", `{"access_tokens":["a","b"],"max_tokens":5}`, `{"access_tokens":"[REDACTED]","max_tokens":5}`},
+		{"presigned s3", "https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=AKID%2F20260101%2Fus-east-1%2Fs3%2Faws4_request&X-Amz-Date=20260101T000000Z&X-Amz-Expires=900&X-Amz-Security-Token=FQo&X-Amz-SignedHeaders=host&X-Amz-Signature=abc123",
+			"https://b.s3.amazonaws.com/k?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Credential=[REDACTED]&X-Amz-Date=20260101T000000Z&X-Amz-Expires=900&X-Amz-Security-Token=[REDACTED]&X-Amz-SignedHeaders=host&X-Amz-Signature=[REDACTED]"},
+		{"presigned gcs", "https://storage.googleapis.com/b/o?X-Goog-Credential=x&X-Goog-Signature=abc&X-Goog-Date=1", "https://storage.googleapis.com/b/o?X-Goog-Credential=[REDACTED]&X-Goog-Signature=[REDACTED]&X-Goog-Date=1"},
+		{"azure sas", "https://a.blob.core.windows.net/c/b?sv=2022-11-02&sp=r&sig=abc%2Fdef%3D", "https://a.blob.core.windows.net/c/b?sv=2022-11-02&sp=r&sig=[REDACTED]"},
+		{"signature", "Signature=abc, signature: def", "Signature=[REDACTED], signature: [REDACTED]"},
+
+		// JSON text: a key or a word right after an escape, and a value
+		// quoted twice over.
+		{"after \\n", `{"log":"line 1\npassword=hunter2"}`, `{"log":"line 1\npassword=[REDACTED]"}`},
+		{"after \\u0026", `{"url":"https://h/x?q=1\u0026api_key=K3Y"}`, `{"url":"https://h/x?q=1\u0026api_key=[REDACTED]"}`},
+		{"shape after \\n", `{"log":"pushed with\nghp_abcdefghijklmnop, then\nBearer abc123"}`, `{"log":"pushed with\n[REDACTED], then\nBearer [REDACTED]"}`},
+		{"escaped twice", `"{\\\"token\\\":\\\"T0K\\\"}"`, `"{\\\"token\\\":\\\"[REDACTED]\\\"}"`},
+
+		// Issue 18: PEM private keys.
+		{"pem", "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nIBAAK==\n-----END RSA PRIVATE KEY-----\nok",
+			"key:\n-----BEGIN RSA PRIVATE KEY-----\n[REDACTED]\n-----END RSA PRIVATE KEY-----\nok"},
+		{"pem in json", `{"pem":"-----BEGIN PRIVATE KEY-----\nMIIEv\nQIBA\n-----END PRIVATE KEY-----\n","n":1}`,
+			`{"pem":"-----BEGIN PRIVATE KEY-----\n[REDACTED]\n-----END PRIVATE KEY-----\n","n":1}`},
+		{"pem, encrypted", "-----BEGIN ENCRYPTED PRIVATE KEY-----\r\nMIIF\r\n-----END ENCRYPTED PRIVATE KEY-----",
+			"-----BEGIN ENCRYPTED PRIVATE KEY-----\r\n[REDACTED]\r\n-----END ENCRYPTED PRIVATE KEY-----"},
+		{"pem, headers", "-----BEGIN EC PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,00\n\nMHc\n-----END EC PRIVATE KEY-----",
+			"-----BEGIN EC PRIVATE KEY-----\n[REDACTED]\n-----END EC PRIVATE KEY-----"},
+		{"pem, cut", "read -----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXk\nAAAA", "read -----BEGIN OPENSSH PRIVATE KEY-----\n[REDACTED]"},
+		{"pem, under a key", "private_key: -----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY----- done", "private_key: -----BEGIN PRIVATE KEY-----\n[REDACTED]\n-----END PRIVATE KEY----- done"},
+		{"pem, after a prose value", "password: x -----BEGIN PRIVATE KEY-----\nMIIE\n-----END PRIVATE KEY-----", "password: [REDACTED] -----BEGIN PRIVATE KEY-----\n[REDACTED]\n-----END PRIVATE KEY-----"},
+		{"pem certificate", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----", "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----"},
+		{"pem public key", "-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----", "-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----"},
+
 		{"hash arrow", `'password' => 'hunter2', user => ann`, `'password' => '[REDACTED]', user => ann`},
 		{"ruby hash", `{"password"=>"hunter2", "n"=>1}`, `{"password"=>"[REDACTED]", "n"=>1}`},
 
@@ -73,7 +127,8 @@ func TestString(t *testing.T) {
 		{"prose bearer realm", `WWW-Authenticate: Bearer realm="api", error="invalid_token"`, `WWW-Authenticate: Bearer realm="api", error="invalid_token"`},
 		{"prose basic", "basic auth failed: basic validation", "basic auth failed: basic validation"},
 		{"basic word", "Basic Authentication required", "Basic Authentication required"},
-		{"not keys", "tokens=3 passwd=x credentials: none secretary=y", "tokens=3 passwd=x credentials: none secretary=y"},
+		{"not keys", "tokens=3 max_tokens=9 credentials: none secretary=y", "tokens=3 max_tokens=9 credentials: none secretary=y"},
+		{"not key words", "keyboard=us monkey=3 passage=2 compass=n bypass=1 pass_rate=0.9 sort_key=id primary key", "keyboard=us monkey=3 passage=2 compass=n bypass=1 pass_rate=0.9 sort_key=id primary key"},
 		{"hyphenated sk", "pip install sk-learn-something-else", "pip install sk-learn-something-else"},
 		{"mid-word prefix", "task-abcdefghijklmnopqrstu1 xghp_abcdefghij", "task-abcdefghijklmnopqrstu1 xghp_abcdefghij"},
 		{"short eyJ", "eyJhb is short", "eyJhb is short"},
@@ -101,7 +156,8 @@ func TestStringCleanAllocatesNothing(t *testing.T) {
 	for _, s := range []string{
 		"open /srv/data/items.json: no such file or directory",
 		`Get "https://api.example.com/v1/items?q=cats&page=2": context deadline exceeded`,
-		"missing bearer token; key=value, other: thing",
+		"missing bearer token; name=value, other: thing",
+		"keyboard=us monkey=3 max_tokens=9 pass_rate=0.9 -----BEGIN CERTIFICATE-----",
 		"password=[REDACTED]",
 	} {
 		if n := testing.AllocsPerRun(100, func() { sinkString = String(s) }); n != 0 {
@@ -120,6 +176,8 @@ func TestStringLinear(t *testing.T) {
 		"password=[", "token=\"", "token={", "\":\"", "a:", "==", "://", "://u@", "https://h/?&",
 		"?token=&", "sk-", "eyJ.", "Bearer ", "bearer token ", "Basic ", "x" + strings.Repeat("a", 200) + "=",
 		`\"token\":\"`, "%", "AKIA", "[", "\"",
+		"password: a ", "password = a b=", "token: x:" + strings.Repeat("k", 200) + "=", "-----BEGIN ", "-----BEGIN PRIVATE KEY-----",
+		"\\n-----BEGIN X", "key: -----BEGIN PRIVATE KEY-----", "-----END ",
 	}
 	for _, p := range patterns {
 		s := strings.Repeat(p, (1<<20)/len(p))

@@ -5,31 +5,161 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 )
 
 // Tree redacts, in place, a tree of map[string]any and []any values as
-// encoding/json decodes it, and returns the tree: the value of every map key
-// that [Key] finds sensitive, at any depth, becomes [Marker] (the whole
-// subtree goes), and every other string goes through [String]. Values of
-// other types are left as they are.
+// encoding/json decodes it, and returns the tree: every map keeps all its
+// keys, the value of every key that [Key] finds sensitive, at any depth,
+// becomes [Marker] (the whole subtree goes), and every other string, at any
+// depth, goes through [String]. Values of other types are left as they are;
+// see [Copy] for a tree that holds them, or that belongs to someone else.
+// Each map and slice is visited once, so a tree that shares a subtree or
+// holds a cycle is redacted without looping.
 func Tree(v any) any {
+	switch t := v.(type) {
+	case string:
+		return String(t)
+	case map[string]any, []any:
+		w := walk{seen: map[container]any{}}
+		w.tree(v)
+	}
+	return v
+}
+
+// A container identifies a map or a slice of a tree during a walk: its
+// data pointer, and a slice's length (-1 for a map), so that a shared or
+// cyclic part is handled once.
+type container struct {
+	p uintptr
+	n int
+}
+
+// identity returns the container of a map or a non-empty slice, and false
+// for anything else: an empty slice has nothing to redact or to share.
+func identity(v any) (container, bool) {
+	switch t := v.(type) {
+	case map[string]any:
+		return container{reflect.ValueOf(t).Pointer(), -1}, t != nil
+	case []any:
+		return container{reflect.ValueOf(t).Pointer(), len(t)}, len(t) > 0
+	}
+	return container{}, false
+}
+
+// walk is the state of one Tree or Copy: the containers handled so far,
+// with Copy's copy of each.
+type walk struct {
+	seen map[container]any
+}
+
+// tree redacts v in place and returns it.
+func (w *walk) tree(v any) any {
+	if id, ok := identity(v); ok {
+		if _, done := w.seen[id]; done {
+			return v
+		}
+		w.seen[id] = nil // Tree needs no copy: a nil costs no allocation
+	}
 	switch t := v.(type) {
 	case map[string]any:
 		for k, val := range t {
 			if Key(k) {
 				t[k] = Marker
 			} else {
-				t[k] = Tree(val)
+				t[k] = w.tree(val)
 			}
 		}
 	case []any:
 		for i, val := range t {
-			t[i] = Tree(val)
+			t[i] = w.tree(val)
 		}
 	case string:
 		return String(t)
 	}
 	return v
+}
+
+// Copy returns a redacted deep copy of v and leaves v as it was, for a
+// value that belongs to someone else, such as the data of an error on its
+// way to the wire. It follows the rules of [Tree]: every map keeps all its
+// keys, the value of a key that [Key] finds sensitive becomes [Marker], and
+// every string at any depth goes through [String].
+//
+//   - map[string]any and []any are copied, element by element; a subtree
+//     shared in v is shared in the copy, and a cycle stays a cycle;
+//   - strings are scrubbed; nil, booleans, numbers and json.Number are
+//     returned as they are;
+//   - any other value (a struct, a pointer, a typed map or slice, a
+//     json.RawMessage) becomes what [JSON] makes of it: the map[string]any,
+//     []any and scalar tree encoding/json gives it, redacted, which encodes
+//     as the value would, minus its secrets; a value encoding/json cannot
+//     encode becomes the string "[unencodable value: <reason>]".
+func Copy(v any) any {
+	switch v.(type) {
+	case map[string]any, []any:
+		w := walk{seen: map[container]any{}}
+		return w.copy(v)
+	}
+	return copyLeaf(v)
+}
+
+// copy returns a redacted copy of v.
+func (w *walk) copy(v any) any {
+	id, ok := identity(v)
+	if ok {
+		if out, done := w.seen[id]; done {
+			return out
+		}
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		if t == nil {
+			return t
+		}
+		out := make(map[string]any, len(t))
+		if ok {
+			w.seen[id] = out
+		}
+		for k, val := range t {
+			if Key(k) {
+				out[k] = Marker
+			} else {
+				out[k] = w.copy(val)
+			}
+		}
+		return out
+	case []any:
+		if t == nil {
+			return t
+		}
+		out := make([]any, len(t))
+		if ok {
+			w.seen[id] = out
+		}
+		for i, val := range t {
+			out[i] = w.copy(val)
+		}
+		return out
+	}
+	return copyLeaf(v)
+}
+
+// copyLeaf returns a redacted copy of a value other than map[string]any
+// and []any.
+func copyLeaf(v any) any {
+	switch t := v.(type) {
+	case nil, bool, json.Number, float64, float32,
+		int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64, uintptr:
+		return v
+	case string:
+		return String(t)
+	}
+	out, err := JSON(v)
+	if err != nil {
+		return "[unencodable value: " + err.Error() + "]"
+	}
+	return out
 }
 
 // JSON returns a redacted copy of v built from JSON values: v goes through

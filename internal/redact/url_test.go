@@ -12,7 +12,10 @@ func TestURL(t *testing.T) {
 		{"https://ann:hunter2@api.example.com/v1?q=cats&api_key=K3Y&access_token=T0K&page=2&flag#top",
 			"https://api.example.com/v1?q=cats&api_key=[REDACTED]&access_token=[REDACTED]&page=2&flag"},
 		// Names are percent-decoded; a bare name has no value to hide.
-		{"https://h/x?api%5Fkey=K&x-api-key=x&Api-Key=y&token", "https://h/x?api%5Fkey=[REDACTED]&x-api-key=x&Api-Key=[REDACTED]&token"},
+		{"https://h/x?api%5Fkey=K&x-api-key=x&Api-Key=y&token", "https://h/x?api%5Fkey=[REDACTED]&x-api-key=[REDACTED]&Api-Key=[REDACTED]&token"},
+		// The signatures and credentials of presigned URLs, and a bare key.
+		{"https://b.s3.amazonaws.com/o?X-Amz-Credential=C&X-Amz-Signature=S&X-Amz-Expires=900&key=K&sig=G&X-Goog-Signature=T",
+			"https://b.s3.amazonaws.com/o?X-Amz-Credential=[REDACTED]&X-Amz-Signature=[REDACTED]&X-Amz-Expires=900&key=[REDACTED]&sig=[REDACTED]&X-Goog-Signature=[REDACTED]"},
 		// A URL in a parameter is a URL like any other.
 		{"https://h/x?next=https://u:p@other/%3Ftoken=a&b=1", "https://h/x?next=https://[REDACTED]@other/%3Ftoken=[REDACTED]&b=1"},
 		{"https://h/x?id=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.sig", "https://h/x?id=[REDACTED]"},

@@ -61,6 +61,27 @@ var secretShapes = []func(ctx *mcpcore.Context, s, t string) error{
 	func(_ *mcpcore.Context, s, _ string) error {
 		return mcperr.ServiceUnavailable("NCBI response from https://eutils.example.gov/efetch.fcgi?api_key=" + s + "&db=pubmed was cut off.")
 	},
+	// The shapes of issue 18's scrubber gaps, in a factory's message.
+	func(_ *mcpcore.Context, s, t string) error {
+		return mcperr.ServiceUnavailable("presigned https://b.s3.example.com/o?X-Amz-Signature=" + s + "&sig=" + t + " refused")
+	},
+	func(_ *mcpcore.Context, s, t string) error {
+		return mcperr.ServiceUnavailable("GET /v1?key=" + s + " with X-Api-Key: " + t + " refused")
+	},
+	func(_ *mcpcore.Context, s, t string) error {
+		return mcperr.ServiceUnavailable("login failed: passwd=" + s + " pwd=" + t + "; password = correct " + s + " horse")
+	},
+	func(_ *mcpcore.Context, s, _ string) error {
+		return mcperr.InternalError("bad key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIE" + s + "\n-----END RSA PRIVATE KEY-----")
+	},
+	// TryCatch's input, logged through the request's logger.
+	func(ctx *mcpcore.Context, s, t string) error {
+		_, err := mcperr.TryCatch(ctx, mcperr.TryCatchOptions{Operation: "Upstream.Get", Logger: mcpcore.Logger(ctx),
+			Input: map[string]any{"passwd": s, "x-api-key": t, "query": "q"}}, func(context.Context) (int, error) {
+			return 0, errors.New("refused")
+		})
+		return err
+	},
 	func(_ *mcpcore.Context, s, t string) error {
 		return mcperr.NotFound("No such article", mcperr.WithData(map[string]any{
 			"url": "https://eutils.example.gov/esearch.fcgi?db=pubmed&api_key=" + s, "apiKey": t,

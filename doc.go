@@ -98,15 +98,20 @@
 //   - notice for a client's mistake: a tool's or a prompt's arguments, or a
 //     resource URI's variables, that do not fit; an answer that does not fit
 //     the form it was asked with; a requestState that is not the server's;
-//     a token without the scopes a definition needs; a session over its
-//     limit of calls in flight;
+//     a token without the scopes a definition needs; a session or the
+//     server over its limit of calls in flight;
 //   - the Severity its contract entry declares, for a tool's declared
 //     failure (that entry only: same reason and code);
 //   - error for everything else.
 //
-// Repeats of one failure within
-// [ServerOptions.RepeatWindow] are collapsed into one record with a count.
-// Every record is redacted: sensitive keys at any depth, and secrets in text.
+// Identical failure records (same definition, code, reason, panic site and
+// message) within [ServerOptions.RepeatWindow] are collapsed into the first
+// and one record with a count; distinct messages of one kind each get their
+// record, up to 10 a window, the rest counted. Every record is redacted:
+// sensitive keys at any depth, and secrets in text. What reaches the client
+// (results, errors, log notifications) is scrubbed the same way, whoever
+// built it, and a record mirrored to the client leaves out the input and
+// stack captured for diagnostics.
 // Logs go to stderr by default, since stdout belongs to the stdio transport.
 //
 // # Configuration
@@ -133,8 +138,13 @@
 // Limits, each refused with a JSON-RPC error and logged: the body
 // (MCP_HTTP_MAX_BODY_BYTES, 4 MiB, read within 30 s), the sessions
 // (MCP_HTTP_MAX_SESSIONS, 1000, closed after MCP_SESSION_IDLE_TIMEOUT or
-// 30 minutes idle), and the calls in flight per session
-// (MCP_MAX_CALLS_PER_SESSION, 64, a RateLimited failure beyond). The probes
+// 30 minutes without an open request), each token subject's share of them
+// (MCP_HTTP_MAX_SESSIONS_PER_SUBJECT, a tenth), the calls in flight per
+// session (MCP_MAX_CALLS_PER_SESSION, 64) and in the whole server, stateless
+// mode included (MCP_MAX_CALLS_IN_FLIGHT, 512; a RateLimited failure beyond
+// either). On every transport, the bytes of one answer
+// (MCP_MAX_RESULT_BYTES, 8 MiB) and the length of a resource URI
+// ([MaxURIBytes]) are bounded too. The probes
 // [LivenessPath] and [ReadinessPath], the landing page at / and the server
 // card at [CardPath] are served outside authentication.
 package mcpcore

@@ -49,10 +49,12 @@ type ServerOptions struct {
 	// ShutdownTimeout bounds how long a stopping server waits for in-flight
 	// calls before cancelling them. Zero means 10 seconds.
 	ShutdownTimeout time.Duration
-	// RepeatWindow is how long repeats of one kind of failure (same
-	// definition, code, reason, and panic site) are collapsed into one
-	// record with a count, after the first is logged. Zero means
-	// [DefaultRepeatWindow]; a negative value logs every failure.
+	// RepeatWindow is how long, after the first record of a kind of
+	// failure (same definition, code, reason and panic site), the repeats
+	// of each distinct record (same message) are counted rather than
+	// logged, and the distinct messages of the kind bounded (10 a window,
+	// the rest counted). Zero means [DefaultRepeatWindow]; a negative value
+	// logs every failure.
 	RepeatWindow time.Duration
 	// MeterProvider and TracerProvider receive the server's metrics and
 	// spans, for a program that configures OpenTelemetry itself. When nil,

@@ -15,7 +15,9 @@ import (
 // version on every request after initialize.
 const versionHeader = "Mcp-Protocol-Version"
 
-// guardVersion refuses, with 400 and -32600, a request whose
+// guardVersion refuses, with 400 and the SDK's UnsupportedProtocolVersion
+// error (-32022, data.supported and data.requested, as SEP-2575 asks of
+// any version the server does not implement), a request whose
 // Mcp-Protocol-Version is not a version at all: every MCP version is a
 // date, YYYY-MM-DD. The SDK passes any value that sorts after its newest
 // version on to version negotiation, and on a stateful server echoes it
@@ -26,7 +28,8 @@ const versionHeader = "Mcp-Protocol-Version"
 // that the server does not support goes on to the SDK, whose answer lists
 // the versions it does.
 func guardVersion(log *refusals) func(http.Handler) http.Handler {
-	supported := strings.Join(mcp.SupportedProtocolVersions(), ",")
+	versions := mcp.SupportedProtocolVersions()
+	supported := strings.Join(versions, ",")
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			v := r.Header.Values(versionHeader)
@@ -36,8 +39,10 @@ func guardVersion(log *refusals) func(http.Handler) http.Handler {
 				return
 			}
 			log.refused(r, "protocol_version", "malformed protocol version header", "bytes", len(strings.Join(v, "")), "values", len(v))
-			msg := "Unsupported protocol version " + clip(strings.Join(v, ","), 32) + " in the Mcp-Protocol-Version header: send one version, such as 2025-11-25 (supported versions: " + supported + ")."
-			writeRPCError(w, http.StatusBadRequest, errorAnswer(callOf(w).id, mcperr.CodeInvalidRequest, msg))
+			requested := strings.Join(v, ",")
+			msg := "Unsupported protocol version " + clip(requested, 32) + " in the Mcp-Protocol-Version header: send one version, such as 2025-11-25 (supported versions: " + supported + ")."
+			data := map[string]any{"supported": versions, "requested": cut(requested, 32)}
+			writeRPCError(w, http.StatusBadRequest, errorAnswerData(callOf(w).id, mcperr.Code(mcp.CodeUnsupportedProtocolVersion), msg, data))
 		})
 	}
 }
@@ -61,22 +66,28 @@ func isVersion(v string) bool {
 	return true
 }
 
+// cut is s cut after n bytes, on a character's boundary.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	s = s[:n]
+	for i := 1; i < utf8.UTFMax; i++ {
+		if r, size := utf8.DecodeLastRuneInString(s); r != utf8.RuneError || size != 1 {
+			break
+		}
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
 // clip is the client's text s for a message: quoted as JSON, and cut after
 // n bytes (on a character's boundary), so that what a client sends is
 // never echoed at length.
 func clip(s string, n int) string {
-	cut := len(s) > n
-	if cut {
-		s = s[:n]
-		for i := 1; i < utf8.UTFMax; i++ {
-			if r, size := utf8.DecodeLastRuneInString(s); r != utf8.RuneError || size != 1 {
-				break
-			}
-			s = s[:len(s)-1]
-		}
-	}
-	b, _ := json.Marshal(s)
-	if cut {
+	c := cut(s, n)
+	b, _ := json.Marshal(c)
+	if len(c) < len(s) {
 		return string(b) + "…"
 	}
 	return string(b)

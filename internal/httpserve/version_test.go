@@ -71,7 +71,7 @@ func TestMalformedVersionsAreRefused(t *testing.T) {
 			continue
 		}
 		body := w.Body.String()
-		if len(body) > 512 || !strings.HasPrefix(body, `{"jsonrpc":"2.0","id":"a","error":{"code":-32600,"message":"Unsupported protocol version `) ||
+		if len(body) > 512 || !strings.HasPrefix(body, `{"jsonrpc":"2.0","id":"a","error":{"code":-32022,"message":"Unsupported protocol version `) ||
 			!strings.Contains(body, "supported versions: 2026-07-28,") {
 			t.Errorf("%.40q: %s", tc.versions, body)
 		}

@@ -118,7 +118,7 @@ func TestProtocolVersionFloodIsBounded(t *testing.T) {
 		name, version string
 		code          mcperr.Code
 	}{
-		{"60 KB", huge, -32022}, // the same error, with the header clipped
+		{"60 KB", huge, -32022},                            // the same error, with the header clipped
 		{"well-formed, unsupported", "2099-01-01", -32022}, // the SDK's UnsupportedProtocolVersion
 	} {
 		before := len(logs.String())

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
@@ -92,5 +93,26 @@ func TestDefaultAnswerBound(t *testing.T) {
 	}
 	if res := wiretest.CallTool(t, cs, "big", map[string]any{"n": 5 << 20}); !res.IsError {
 		t.Errorf("a 10 MiB answer was sent")
+	}
+}
+
+// A completer that fails on every call leaves one record and a count, not
+// a record a call: a client can make it fail at will.
+func TestCompleterFailuresAreCollapsed(t *testing.T) {
+	t.Parallel()
+	srv, logs := newServer(t, &mcpcore.ServerOptions{RepeatWindow: time.Hour},
+		mcpcore.Prompt[briefArgs]{Name: "brief", Complete: map[string]mcpcore.CompleteFunc{"topic": func(context.Context, string, map[string]string) ([]string, error) {
+			return nil, mcperr.ServiceUnavailable("the index is down")
+		}}, Handler: func(*mcpcore.Context, briefArgs) ([]*mcp.PromptMessage, error) { return nil, nil }})
+	cs := wiretest.Connect(t, srv.MCPServer())
+	for range 200 {
+		_, err := cs.Complete(context.Background(), &mcp.CompleteParams{Ref: &mcp.CompleteReference{Type: "ref/prompt", Name: "brief"},
+			Argument: mcp.CompleteParamsArgument{Name: "topic", Value: "a"}})
+		if w := rpcError(t, err); w.Code != int64(mcperr.CodeServiceUnavailable) {
+			t.Fatalf("completion: %v", err)
+		}
+	}
+	if n := strings.Count(logs.String(), "a completer failed"); n != 1 {
+		t.Errorf("%d completer records for 200 failures, want 1 until the window closes:\n%.2000s", n, logs)
 	}
 }

@@ -2,6 +2,7 @@ package mcpcore
 
 import (
 	"context"
+	"log/slog"
 	"fmt"
 	"maps"
 	"slices"
@@ -77,8 +78,14 @@ func (s *Server) completion(ctx context.Context, req *mcp.CompleteRequest) (*mcp
 	}
 	if err != nil {
 		e := failureOf(ctx, "completion", key, err)
-		s.logger.Warn("mcpcore: a completer failed", "ref", key, "argument", p.Argument.Name, "code", int(e.Code()), "error", e.Message())
 		f, _ := newFailure(e)
+		// A client can make a completer fail at will: its records are
+		// collapsed like every other failure's.
+		msg := "mcpcore: a completer failed: " + f.message
+		attrs := []slog.Attr{slog.String("ref", key), slog.String("argument", p.Argument.Name), slog.Int("code", int(e.Code()))}
+		if s.repeats.Admit("completion "+key, slog.LevelWarn, msg, attrs) {
+			s.logger.LogAttrs(context.WithoutCancel(ctx), slog.LevelWarn, msg, attrs...)
+		}
 		return nil, f.rpcError()
 	}
 	res.Completion.Total = total

@@ -2,8 +2,8 @@ package mcpcore
 
 import (
 	"context"
-	"log/slog"
 	"fmt"
+	"log/slog"
 	"maps"
 	"slices"
 

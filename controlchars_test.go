@@ -163,10 +163,20 @@ func (s *stream) stillServesTool(t *testing.T, tool string) {
 
 func TestControlCharactersOverHTTP(t *testing.T) {
 	t.Parallel()
-	srv := controlServer(t, nil)
+	for _, mode := range []string{"stateful", "stateless"} {
+		t.Run(mode, func(t *testing.T) {
+			t.Parallel()
+			controlCharactersOverHTTP(t, mode)
+		})
+	}
+}
+
+func controlCharactersOverHTTP(t *testing.T, mode string) {
+	srv := controlServer(t, map[string]string{"MCP_SESSION_MODE": mode})
 	h := httptest.NewServer(srv.Handler())
 	defer h.Close()
 	var session string
+	initialized := false
 	send := func(body []byte) string {
 		t.Helper()
 		req, _ := http.NewRequest(http.MethodPost, h.URL+mcpcore.HTTPPath, strings.NewReader(string(body)))
@@ -174,6 +184,8 @@ func TestControlCharactersOverHTTP(t *testing.T) {
 		req.Header.Set("Accept", "application/json, text/event-stream")
 		if session != "" {
 			req.Header.Set("Mcp-Session-Id", session)
+		}
+		if initialized {
 			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
 		}
 		resp, err := http.DefaultClient.Do(req)
@@ -188,6 +200,7 @@ func TestControlCharactersOverHTTP(t *testing.T) {
 	}
 	send([]byte(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`))
 	send([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
+	initialized = true
 	n := 0
 	for _, c := range controlChars() {
 		for name, r := range stringRequests(string(c)) {
@@ -202,7 +215,7 @@ func TestControlCharactersOverHTTP(t *testing.T) {
 	if bad := checkRPCAnswer(send([]byte(`{"jsonrpc":"2.0","id":"after","method":"tools/call","params":{"name":"echo","arguments":{"text":"x"}}}`)), "after"); bad != "" {
 		t.Fatalf("the session no longer serves: %s", bad)
 	}
-	t.Logf("HTTP: %d requests, each answered once; the session still serves", n)
+	t.Logf("HTTP (%s): %d requests, each answered once; the server still serves", mode, n)
 }
 
 // answerOf reads the one JSON-RPC response of an HTTP answer: the body, or

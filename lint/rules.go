@@ -11,6 +11,7 @@ type Level = rules.Level
 const (
 	Warning = rules.Warning
 	Error   = rules.Error
+	Info    = rules.Info
 )
 
 // A Rule is one check of mcplint. Every diagnostic's message begins with

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"fmt"
 	"go/ast"
 
 	"golang.org/x/tools/go/analysis"
@@ -25,13 +26,18 @@ func run(pass *analysis.Pass) (any, error) {
 	ds := suppress.Read(pass)
 	seen := map[ast.Node]bool{} // Fail calls reported, for a handler shared by definitions
 	for _, d := range res.Defs {
+		if d.Unanalyzable != "" {
+			ds.Report(pass, "error-contract-unanalyzable", d.Errors, fmt.Sprintf(
+				"the Errors of %s is %s; conformance, undeclared, unthrown and prefer-fail checks are skipped for it: write the contract as a []mcpcore.Failure literal, a package variable, append or slices.Concat of them, or a helper that returns one",
+				d.Label(), d.Unanalyzable), nil)
+		}
 		_, body := defs.Func(d.Handler)
 		if body == nil {
 			continue
 		}
 		failSites(pass, ds, res, d, body, seen)
 		if d.ErrorsKnown {
-			checkContract(pass, ds, rs, d, body)
+			checkContract(pass, ds, res, rs, d, body)
 		}
 	}
 	return nil, nil

@@ -32,6 +32,7 @@ type declaredEntry struct {
 	reason   string
 	code     mcperr.Code
 	thrownBy string
+	shared   bool // declared by several definitions from one place
 }
 
 // entries reads a definition's contract, in this package's literals or
@@ -42,10 +43,10 @@ func entries(rs *raises.Result, d *defs.Def) (es []declaredEntry, ok bool) {
 	for _, e := range d.Entries {
 		switch {
 		case e.Failure != nil && e.Failure.Const["Reason"] && e.Failure.Const["Code"]:
-			es = append(es, declaredEntry{e.Expr, e.Failure.Lit, e.Failure.Reason, e.Failure.Code, e.Failure.ThrownBy})
+			es = append(es, declaredEntry{e.Expr, e.Failure.Lit, e.Failure.Reason, e.Failure.Code, e.Failure.ThrownBy, e.Shared})
 		case e.Failure == nil && rs.Entry(e.Expr) != nil && rs.Entry(e.Expr).Reason != "":
 			f := rs.Entry(e.Expr)
-			es = append(es, declaredEntry{e.Expr, nil, f.Reason, f.Code, f.ThrownBy})
+			es = append(es, declaredEntry{e.Expr, nil, f.Reason, f.Code, f.ThrownBy, e.Shared})
 		default:
 			ok = false
 		}
@@ -56,7 +57,7 @@ func entries(rs *raises.Result, d *defs.Def) (es []declaredEntry, ok bool) {
 // checkContract runs the rules that judge a handler, and the services it
 // calls, by what their errors can carry: conformance, prefer-fail and
 // unthrown.
-func checkContract(pass *analysis.Pass, ds *suppress.Directives, rs *raises.Result, d *defs.Def, body *ast.BlockStmt) {
+func checkContract(pass *analysis.Pass, ds *suppress.Directives, res *defs.Result, rs *raises.Result, d *defs.Def, body *ast.BlockStmt) {
 	es, known := entries(rs, d)
 	if len(d.Entries) == 0 {
 		return
@@ -95,7 +96,7 @@ func checkContract(pass *analysis.Pass, ds *suppress.Directives, rs *raises.Resu
 		return // a reason may be raised where the analysis cannot see
 	}
 	for _, e := range es {
-		if e.thrownBy == "service" || handler.HasReason(e.reason) || usedElsewhere(pass, e.expr) {
+		if e.thrownBy == "service" || e.shared || handler.HasReason(e.reason) || usedElsewhere(pass, res, e.expr) {
 			continue
 		}
 		ds.Report(pass, "error-contract-unthrown", e.expr, fmt.Sprintf(
@@ -110,7 +111,7 @@ func checkContract(pass *analysis.Pass, ds *suppress.Directives, rs *raises.Resu
 // sent on a channel, joined. The entry may then be raised where the facts
 // do not follow, and unthrown says nothing: it speaks of entries that
 // nothing in the package even names.
-func usedElsewhere(pass *analysis.Pass, e ast.Expr) bool {
+func usedElsewhere(pass *analysis.Pass, res *defs.Result, e ast.Expr) bool {
 	id, ok := ast.Unparen(e).(*ast.Ident)
 	if !ok {
 		_, sel := ast.Unparen(e).(*ast.SelectorExpr)
@@ -143,7 +144,7 @@ func usedElsewhere(pass *analysis.Pass, e ast.Expr) bool {
 		})
 	}
 	for use, obj := range pass.TypesInfo.Uses {
-		if obj == v && !inContract[use] {
+		if obj == v && !inContract[use] && !res.ContractIdents[use] {
 			return true
 		}
 	}

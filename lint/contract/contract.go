@@ -68,8 +68,9 @@ func run(pass *analysis.Pass) (any, error) {
 	for _, f := range failures {
 		checkEntry(pass, ds, f, taken)
 	}
+	reported := map[ast.Node]bool{} // an element of a contract shared by definitions
 	for _, d := range res.Defs {
-		checkContract(pass, ds, d, taken)
+		checkContract(pass, ds, d, taken, reported)
 	}
 	return nil, nil
 }
@@ -139,14 +140,15 @@ func checkEntry(pass *analysis.Pass, ds *suppress.Directives, f *mcpapi.Failure,
 }
 
 // checkContract checks the Errors of one definition.
-func checkContract(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, taken func(string) bool) {
+func checkContract(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, taken func(string) bool, reported map[ast.Node]bool) {
 	if d.Errors == nil || !d.ErrorsKnown {
 		return
 	}
 	for _, e := range d.Entries {
 		// A zero entry ({} in Errors) is checked here, since it is not
 		// checked as a value.
-		if e.Failure != nil && len(e.Failure.Lit.Elts) == 0 {
+		if e.Failure != nil && len(e.Failure.Lit.Elts) == 0 && !reported[e.Expr] {
+			reported[e.Expr] = true
 			checkEntry(pass, ds, e.Failure, taken)
 		}
 	}
@@ -160,7 +162,8 @@ func checkContract(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, ta
 		if e.Failure == nil || !e.Failure.Const["Reason"] || e.Failure.Reason == "" {
 			continue
 		}
-		if seen[e.Failure.Reason] {
+		if seen[e.Failure.Reason] && !reported[e.Expr] {
+			reported[e.Expr] = true
 			ds.Report(pass, "error-contract-reason-unique", e.Expr,
 				fmt.Sprintf("reason %q is declared twice in %s; rename or merge the entries", e.Failure.Reason, d.Label()), nil, e.Failure.Lit)
 		}

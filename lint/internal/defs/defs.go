@@ -35,6 +35,10 @@ type Result struct {
 	// Resource outside its literal (t.Errors = …): a literal without Errors
 	// may then have a contract after all.
 	ErrorsAssigned bool
+	// ContractIdents are the identifiers read while following contracts
+	// (a shared variable's elements, a helper's): uses that declare, not
+	// uses that raise.
+	ContractIdents map[*ast.Ident]bool
 }
 
 // A Def is one tool or resource definition.
@@ -44,12 +48,19 @@ type Def struct {
 	Name string
 	Lit  *ast.CompositeLit
 	// Errors is the Errors field, nil when absent; Entries are its
-	// elements when it is a []mcpcore.Failure literal (nil otherwise, and
-	// the contract is not checked).
+	// elements when they can be known: a []mcpcore.Failure literal, a
+	// package variable never assigned again, append and slices.Concat of
+	// such parts, or a call of a helper of this package whose body is one
+	// return of such an expression (nil otherwise, and the contract is not
+	// checked).
 	Errors  ast.Expr
 	Entries []*Entry
 	// ErrorsKnown says whether Entries is the whole contract.
 	ErrorsKnown bool
+	// Unanalyzable says, when Errors is set but its entries cannot be
+	// known, what stopped the analysis: "the result of a call to load,
+	// whose body mcplint cannot evaluate".
+	Unanalyzable string
 	// Handler is the handler's body: a *ast.FuncLit, or the *ast.FuncDecl
 	// of a named function of this package; nil when it is neither.
 	Handler ast.Node
@@ -64,10 +75,14 @@ type Entry struct {
 	Failure *mcpapi.Failure // nil when the element cannot be read
 	// Var is the variable the entry is named by, if any.
 	Var *types.Var
+	// Shared says that the element is written once and declared by more
+	// than one definition (a shared service contract): whether each of
+	// them raises it is not for one of them to judge.
+	Shared bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	res := &Result{Failures: mcpapi.FailureVars(pass.TypesInfo, pass.Files)}
+	res := &Result{Failures: mcpapi.FailureVars(pass.TypesInfo, pass.Files), ContractIdents: map[*ast.Ident]bool{}}
 	funcs := map[*types.Func]*ast.FuncDecl{}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
@@ -89,6 +104,7 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	})
+	cr := newContractReader(pass, res, funcs)
 	ins.Preorder([]ast.Node{(*ast.CompositeLit)(nil)}, func(n ast.Node) {
 		lit := n.(*ast.CompositeLit)
 		t := pass.TypesInfo.TypeOf(lit)
@@ -104,13 +120,27 @@ func run(pass *analysis.Pass) (any, error) {
 		if _, ptr := types.Unalias(t).(*types.Pointer); ptr {
 			return
 		}
-		res.Defs = append(res.Defs, read(pass, res, funcs, kind, lit))
+		res.Defs = append(res.Defs, read(pass, res, cr, kind, lit))
 	})
+	// An element written once and declared by several definitions is
+	// shared.
+	uses := map[ast.Expr]int{}
+	for _, d := range res.Defs {
+		for _, e := range d.Entries {
+			uses[e.Expr]++
+		}
+	}
+	for _, d := range res.Defs {
+		for _, e := range d.Entries {
+			e.Shared = uses[e.Expr] > 1
+		}
+	}
 	return res, nil
 }
 
 // read reads one definition literal.
-func read(pass *analysis.Pass, res *Result, funcs map[*types.Func]*ast.FuncDecl, kind string, lit *ast.CompositeLit) *Def {
+func read(pass *analysis.Pass, res *Result, cr *contractReader, kind string, lit *ast.CompositeLit) *Def {
+	funcs := cr.funcs
 	d := &Def{Kind: kind, Name: "<unnamed>", Lit: lit}
 	for _, elt := range lit.Elts {
 		kv, ok := elt.(*ast.KeyValueExpr)
@@ -130,12 +160,11 @@ func read(pass *analysis.Pass, res *Result, funcs map[*types.Func]*ast.FuncDecl,
 			}
 		case "Errors":
 			d.Errors = kv.Value
-			if list, ok := ast.Unparen(kv.Value).(*ast.CompositeLit); ok {
+			if es, why := cr.read(kv.Value, nil, 0); why == "" {
 				d.ErrorsKnown = true
-				d.Entries = []*Entry{}
-				for _, e := range list.Elts {
-					d.Entries = append(d.Entries, entry(pass, res, e))
-				}
+				d.Entries = es
+			} else {
+				d.Unanalyzable = why
 			}
 		case "Handler":
 			switch h := ast.Unparen(kv.Value).(type) {

@@ -14,12 +14,18 @@ type Level int
 const (
 	Warning Level = iota
 	Error
+	// Info is a note on what mcplint could not check: listed, and never
+	// a failure, not even with -strict.
+	Info
 )
 
-// String returns "warning" or "error".
+// String returns "warning", "error" or "info".
 func (l Level) String() string {
-	if l == Error {
+	switch l {
+	case Error:
 		return "error"
+	case Info:
+		return "info"
 	}
 	return "warning"
 }
@@ -52,6 +58,7 @@ var All = []Rule{
 	{"error-contract-prefer-fail", Warning, "a declared code built with a factory or mcperr.New instead of ctx.Fail", "use ctx.Fail with the declared entry (mcplint -fix does)"},
 	{"error-contract-unthrown", Warning, "a declared entry nothing raises", "raise it, drop it, or mark it ThrownBy: mcpcore.ThrownByService"},
 	{"error-contract-recovery-unforwarded", Warning, "a ctx.Fail that carries neither RecoveryFor nor a hint of its own", "add ctx.RecoveryFor(entry) (mcplint -fix does)"},
+	{"error-contract-unanalyzable", Info, "an Errors whose entries mcplint cannot compute (a call it cannot evaluate, a variable assigned again), which skips the contract checks", "write the contract as a literal, a package variable, append, slices.Concat or a helper returning one"},
 	{"error-contract-undeclared", Error, "ctx.Fail with a Failure that is not in this definition's Errors", "declare it in Errors, or fail with a declared entry"},
 
 	// Handler body.

@@ -175,9 +175,10 @@ func (t Tool) Run(args []string, stdout, stderr io.Writer) int {
 	var errCount, warnCount int
 	for _, d := range diags {
 		fmt.Fprintf(stdout, "%s: %s\n", d.where(cwd), d.Message)
-		if t.level(d.Message) == lint.Error {
+		switch t.level(d.Message) {
+		case lint.Error:
 			errCount++
-		} else {
+		case lint.Warning:
 			warnCount++
 		}
 	}

@@ -90,3 +90,12 @@ var Empty = mcpcore.Tool[input, output]{
 	Errors:      []mcpcore.Failure{},
 	Handler:     func(ctx *mcpcore.Context, in input) (output, error) { return output{}, nil },
 }
+
+func loadContract() []mcpcore.Failure { c := []mcpcore.Failure{}; return c }
+
+var Loaded = mcpcore.Tool[input, output]{
+	Name:        "loaded",
+	Description: "A tool whose contract is computed.",
+	Errors:      loadContract(),
+	Handler:     func(ctx *mcpcore.Context, in input) (output, error) { return output{}, nil },
+}

@@ -241,7 +241,7 @@ func preferFail(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, body 
 }
 
 // failFix rewrites mcperr.X(msg, …) or mcperr.New(code, msg, …) as
-// ctx.Fail(entry, msg, …).
+// ctx.Fail(entry, msg, …, ctx.RecoveryFor(entry)).
 func failFix(pass *analysis.Pass, call *ast.CallExpr, handler ast.Node, ctxName string, with []declaredEntry) []analysis.SuggestedFix {
 	if len(with) != 1 || ctxName == "" || !sameObject(pass, call, handler, ctxName) {
 		return nil
@@ -262,11 +262,21 @@ func failFix(pass *analysis.Pass, call *ast.CallExpr, handler ast.Node, ctxName 
 	if len(call.Args) <= msg {
 		return nil
 	}
+	edits := []analysis.TextEdit{{
+		Pos: call.Fun.Pos(), End: call.Args[msg].Pos(), NewText: fmt.Appendf(nil, "%s.Fail(%s, ", ctxName, entry.Name),
+	}}
+	// The options are kept; without a recovery among them the rewritten
+	// call would be the next run's recovery-unforwarded finding, so the
+	// fix forwards the entry's. After a spread (opts...) nothing can be
+	// added, and recovery-unforwarded says nothing of it either.
+	if !call.Ellipsis.IsValid() && !forwardsRecovery(pass, call.Args[msg+1:]) {
+		edits = append(edits, analysis.TextEdit{
+			Pos: call.Rparen, End: call.Rparen, NewText: fmt.Appendf(nil, ", %s.RecoveryFor(%s)", ctxName, entry.Name),
+		})
+	}
 	return []analysis.SuggestedFix{{
-		Message: fmt.Sprintf("Use %s.Fail(%s, …)", ctxName, entry.Name),
-		TextEdits: []analysis.TextEdit{{
-			Pos: call.Fun.Pos(), End: call.Args[msg].Pos(), NewText: fmt.Appendf(nil, "%s.Fail(%s, ", ctxName, entry.Name),
-		}},
+		Message:   fmt.Sprintf("Use %s.Fail(%s, …, %s.RecoveryFor(%s))", ctxName, entry.Name, ctxName, entry.Name),
+		TextEdits: edits,
 	}}
 }
 

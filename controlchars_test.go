@@ -9,11 +9,9 @@ package mcpcore_test
 // not JSON.
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -175,32 +173,18 @@ func controlCharactersOverHTTP(t *testing.T, mode string) {
 	srv := controlServer(t, map[string]string{"MCP_SESSION_MODE": mode})
 	h := httptest.NewServer(srv.Handler())
 	defer h.Close()
+	c := rawClient{t: t, endpoint: h.URL + mcpcore.HTTPPath}
 	var session string
-	initialized := false
 	send := func(body []byte) string {
 		t.Helper()
-		req, _ := http.NewRequest(http.MethodPost, h.URL+mcpcore.HTTPPath, strings.NewReader(string(body)))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if session != "" {
-			req.Header.Set("Mcp-Session-Id", session)
-		}
-		if initialized {
-			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+		_, header, b := c.do("POST", session, string(body), map[string]string{"Mcp-Protocol-Version": "2025-11-25"})
+		if id := header.Get("Mcp-Session-Id"); id != "" {
 			session = id
 		}
-		return answerOf(t, resp)
+		return answerOf(header, b)
 	}
 	send([]byte(`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`))
 	send([]byte(`{"jsonrpc":"2.0","method":"notifications/initialized"}`))
-	initialized = true
 	n := 0
 	for _, c := range controlChars() {
 		for name, r := range stringRequests(string(c)) {
@@ -220,16 +204,12 @@ func controlCharactersOverHTTP(t *testing.T, mode string) {
 
 // answerOf reads the one JSON-RPC response of an HTTP answer: the body, or
 // the data of the event that carries it in a stream.
-func answerOf(t *testing.T, resp *http.Response) string {
-	t.Helper()
-	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/event-stream") {
-		b, _ := io.ReadAll(resp.Body)
-		return string(b)
+func answerOf(header http.Header, body []byte) string {
+	if !strings.HasPrefix(header.Get("Content-Type"), "text/event-stream") {
+		return string(body)
 	}
-	sc := bufio.NewScanner(resp.Body)
-	sc.Buffer(make([]byte, 1<<16), 1<<24)
-	for sc.Scan() {
-		data, ok := strings.CutPrefix(sc.Text(), "data: ")
+	for line := range strings.Lines(string(body)) {
+		data, ok := strings.CutPrefix(strings.TrimRight(line, "\r\n"), "data: ")
 		if ok && !strings.Contains(data, `"method":"notifications/`) {
 			return data
 		}

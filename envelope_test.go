@@ -2,7 +2,6 @@ package mcpcore_test
 
 import (
 	"encoding/json"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -25,25 +24,15 @@ func TestDuplicateInitializeHasACode(t *testing.T) {
 
 	h := httptest.NewServer(controlServer(t, nil).Handler())
 	defer h.Close()
+	c := rawClient{t: t, endpoint: h.URL + mcpcore.HTTPPath}
 	var session string
 	post := func(body string) map[string]any {
-		req, _ := http.NewRequest(http.MethodPost, h.URL+mcpcore.HTTPPath, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if session != "" {
-			req.Header.Set("Mcp-Session-Id", session)
-			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer resp.Body.Close()
-		if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+		_, header, b := c.do("POST", session, body, nil)
+		if id := header.Get("Mcp-Session-Id"); id != "" {
 			session = id
 		}
 		var m map[string]any
-		json.Unmarshal([]byte(answerOf(t, resp)), &m)
+		json.Unmarshal([]byte(answerOf(header, b)), &m)
 		return m
 	}
 	init := strings.TrimSpace(initLine("2025-11-25"))

@@ -17,8 +17,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/golang-jwt/jwt/v5"
-
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -207,18 +205,6 @@ func TestAnOpenGETStreamKeepsItsSession(t *testing.T) {
 	}
 }
 
-// subjectToken is an HS256 token of testSecret for subject sub.
-func subjectToken(t testing.TB, sub string) string {
-	t.Helper()
-	s, err := jwt.NewWithClaims(jwt.SigningMethodHS256, jwt.MapClaims{
-		"sub": sub, "exp": time.Now().Add(time.Hour).Unix(),
-	}).SignedString([]byte(testSecret))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
-}
-
 // TestEachSubjectHasAShareOfSessions: a subject that holds its share of the
 // session cap is refused another session with 429 and RateLimited naming
 // the limit, while another subject still opens sessions; once the first
@@ -231,8 +217,8 @@ func TestEachSubjectHasAShareOfSessions(t *testing.T) {
 	})}, searchTool)
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()
-	alice := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath, token: subjectToken(t, "alice")}
-	bob := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath, token: subjectToken(t, "bob")}
+	alice := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath, token: tokenFor(t, "alice")}
+	bob := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath, token: tokenFor(t, "bob")}
 
 	var held []string
 	for i := range 2 {
@@ -280,8 +266,8 @@ func TestAGreedySubjectLeavesSessionsToOthers(t *testing.T) {
 	})}, searchTool)
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()
-	greedy := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath, token: subjectToken(t, "greedy")}
-	other := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath, token: subjectToken(t, "other")}
+	greedy := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath, token: tokenFor(t, "greedy")}
+	other := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath, token: tokenFor(t, "other")}
 	opened, refusal := 0, 0
 	for range limit + 5 {
 		sid, status, _ := greedy.initialize()

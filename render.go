@@ -1,7 +1,6 @@
 package mcpcore
 
 import (
-	"bytes"
 	"encoding/json"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -62,17 +61,14 @@ func wireData(data map[string]any) (encoded json.RawMessage, hint string, droppe
 }
 
 // scrubJSON returns the JSON value raw with every string scrubbed and the
-// value under every key that names a secret redacted (redact.Tree), and
+// value under every key that names a secret redacted (redact.JSON), and
 // the scrubbed tree; nil when raw is not JSON. Going through JSON, a string
 // held anywhere (in a struct, a typed map) is seen; numbers stay exact.
 func scrubJSON(raw json.RawMessage) (json.RawMessage, any) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var tree any
-	if err := dec.Decode(&tree); err != nil || dec.More() {
+	tree, err := redact.JSON(raw)
+	if err != nil {
 		return nil, nil
 	}
-	tree = redact.Tree(tree)
 	encoded, err := json.Marshal(tree)
 	if err != nil {
 		return nil, nil // unreachable: a tree of JSON values

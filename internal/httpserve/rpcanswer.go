@@ -220,8 +220,8 @@ func writeRPCError(w http.ResponseWriter, status int, answer []byte) {
 // quote is a method name for a message: quoted, and cut, since it is the
 // client's text.
 func quote(method string) string {
-	if len(method) > 64 {
-		method = method[:64] + "…"
+	if c := cut(method, 64); len(c) < len(method) {
+		method = c + "…"
 	}
 	b, _ := json.Marshal(method)
 	return string(b)

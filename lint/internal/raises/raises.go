@@ -65,6 +65,11 @@ type Raises struct {
 	// returned, as they are or wrapped (with %w, errors.Join or
 	// mcperr.From), so that a caller adds what it passes in.
 	Params []int
+	// Opaque says that the function can also return an error the
+	// analysis cannot see into (an interface method, a function value),
+	// which may carry any code or reason: a rule that judges by what is
+	// absent (unthrown) must stay silent.
+	Opaque bool
 }
 
 // AFact marks Raises as an analysis fact.
@@ -151,7 +156,7 @@ func (r *Raises) CallsFromResponse() bool { return r != nil && len(r.FromRespons
 
 // Empty reports whether the function raises nothing the analysis can see.
 func (r *Raises) Empty() bool {
-	return r == nil || len(r.Codes)+len(r.Reasons)+len(r.FromResponse)+len(r.Params) == 0
+	return r == nil || len(r.Codes)+len(r.Reasons)+len(r.FromResponse)+len(r.Params) == 0 && !r.Opaque
 }
 
 // String lists the items in a stable order, for analysistest's
@@ -182,6 +187,9 @@ func (r *Raises) String() string {
 	}
 	add("fromResponse", resp)
 	add("params", strs(r.Params))
+	if r.Opaque {
+		parts = append(parts, "opaque")
+	}
 	return strings.Join(parts, "; ")
 }
 
@@ -450,6 +458,7 @@ func (r *Raises) withoutPos() *Raises {
 		Reasons:      slices.Clone(r.Reasons),
 		FromResponse: slices.Clone(r.FromResponse),
 		Params:       slices.Clone(r.Params),
+		Opaque:       r.Opaque,
 	}
 	for i := range c.Codes {
 		c.Codes[i].pos = token.NoPos

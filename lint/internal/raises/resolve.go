@@ -6,6 +6,8 @@ import (
 	"go/types"
 	"reflect"
 	"slices"
+
+	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
 // resolvePackage computes the Raises of every function of the package.
@@ -70,17 +72,22 @@ func calls(v value, fns []*types.Func) []*types.Func {
 // resolveAlone returns what v raises in function self (nil for a func
 // literal), given what the functions it calls raise so far.
 func (r *Result) resolveAlone(v value, self *types.Func) *Raises {
-	b := &builder{
-		codes:     map[Code]token.Pos{},
-		reasons:   map[Reason]token.Pos{},
-		responses: map[Source]token.Pos{},
-		params:    map[int]bool{},
-	}
+	b := newBuilder("")
 	if self != nil {
 		b.self = funcName(self)
 	}
 	r.resolve(v, self, b)
 	return b.raises()
+}
+
+func newBuilder(self string) *builder {
+	return &builder{
+		self:      self,
+		codes:     map[Code]token.Pos{},
+		reasons:   map[Reason]token.Pos{},
+		responses: map[Source]token.Pos{},
+		params:    map[int]bool{},
+	}
 }
 
 func (r *Result) resolve(v value, self *types.Func, b *builder) {
@@ -98,7 +105,14 @@ func (r *Result) resolve(v value, self *types.Func, b *builder) {
 			keep(b.responses, Source{}, a.pos)
 		case paramAtom:
 			b.params[int(a)] = true
+		case opaqueAtom:
+			b.opaque = true
+		case failFromAtom:
+			r.resolveFailFrom(a, self, b)
 		case callAtom:
+			for _, f := range a.funcs {
+				r.resolve(f, self, b)
+			}
 			if a.fn == self {
 				continue // a recursion adds nothing the function lacks
 			}
@@ -131,6 +145,7 @@ type builder struct {
 	reasons   map[Reason]token.Pos
 	responses map[Source]token.Pos
 	params    map[int]bool
+	opaque    bool
 }
 
 // keep records k, whose pos is zero, at pos, unless it is already recorded
@@ -168,6 +183,66 @@ func (b *builder) lift(callee *Raises, name string, pos token.Pos) {
 			keep(b.responses, src, pos)
 		}
 	}
+	b.opaque = b.opaque || callee.Opaque
+}
+
+// resolveFailFrom adds what ctx.FailFrom(err, entries...) returns: for each
+// code err can carry, the one entry given with that code (its code and
+// reason, raised at the call), or the code unchanged when no entry or
+// several have it; a reason err carries survives only with its code. When
+// err may carry what the analysis cannot list (a parameter, an upstream's
+// status, an opaque call), every entry given may be the one raised.
+func (r *Result) resolveFailFrom(a failFromAtom, self *types.Func, b *builder) {
+	sub := newBuilder(b.self)
+	r.resolve(a.err, self, sub)
+	maps := func(c mcperr.Code) *Failure {
+		var found *Failure
+		for _, e := range a.entries {
+			if e.Code == c {
+				if found != nil {
+					return nil // two entries with one code: neither
+				}
+				found = e
+			}
+		}
+		return found
+	}
+	raise := func(e *Failure) {
+		if e.Code != 0 {
+			keep(b.codes, Code{Code: e.Code}, a.pos)
+		}
+		if e.Reason != "" {
+			keep(b.reasons, Reason{Reason: e.Reason, Code: e.Code}, a.pos)
+		}
+	}
+	for c, pos := range sub.codes {
+		if e := maps(c.Code); e != nil {
+			raise(e)
+		} else {
+			keep(b.codes, c, pos)
+		}
+	}
+	for x, pos := range sub.reasons {
+		if x.Code == 0 || maps(x.Code) == nil {
+			keep(b.reasons, x, pos)
+		}
+	}
+	for s, pos := range sub.responses {
+		keep(b.responses, s, pos)
+	}
+	for i := range sub.params {
+		b.params[i] = true
+	}
+	b.opaque = b.opaque || sub.opaque
+	if a.entries == nil {
+		b.opaque = true // entries it cannot read may be the ones raised
+		return
+	}
+	if sub.opaque || len(sub.responses)+len(sub.params) > 0 {
+		for _, e := range a.entries {
+			raise(e)
+		}
+	}
 }
 
 // raises returns the items sorted, or nil when there are none.
@@ -188,6 +263,7 @@ func (b *builder) raises() *Raises {
 	for i := range b.params {
 		rs.Params = append(rs.Params, i)
 	}
+	rs.Opaque = b.opaque
 	if rs.Empty() {
 		return nil
 	}

@@ -26,10 +26,22 @@ type (
 	reasonAtom   struct{ Reason }
 	responseAtom struct{ Source }
 	paramAtom    int
+	opaqueAtom   struct{}
 	callAtom     struct {
 		fn   *types.Func // its origin, for a generic function
 		pos  token.Pos
 		args []value // by parameter index; nil when they cannot be matched
+		// funcs are what the functions passed to it return (a closure
+		// given to a queue or a retry helper), by argument; the callee
+		// is taken to hand their errors back.
+		funcs []value
+	}
+	// failFromAtom is ctx.FailFrom(err, entries...): which of err's codes
+	// it maps depends on what err carries, known only once resolved.
+	failFromAtom struct {
+		err     value
+		entries []*Failure // nil when they cannot be read (spread, computed)
+		pos     token.Pos
 	}
 )
 
@@ -37,7 +49,9 @@ func (codeAtom) isAtom()     {}
 func (reasonAtom) isAtom()   {}
 func (responseAtom) isAtom() {}
 func (paramAtom) isAtom()    {}
+func (opaqueAtom) isAtom()   {}
 func (callAtom) isAtom()     {}
+func (failFromAtom) isAtom() {}
 
 // A summarizer reads one function's text.
 type summarizer struct {
@@ -244,7 +258,12 @@ func (s *summarizer) evalCall(call *ast.CallExpr) value {
 	}
 	fn := mcpapi.Callee(s.info, call)
 	if fn == nil || fn.Pkg() == nil {
-		return nil // a function value, an interface method: unknown
+		// A function value, an interface method: what its error carries
+		// is unknown, and rules that judge by absence must know it.
+		if tv, ok := s.info.Types[call.Fun]; ok && !tv.IsBuiltin() && returnsError(s.info.TypeOf(call)) {
+			return value{opaqueAtom{}}
+		}
+		return nil
 	}
 	fn = fn.Origin()
 	args := call.Args
@@ -259,14 +278,22 @@ func (s *summarizer) evalCall(call *ast.CallExpr) value {
 	case mcpapi.IsContextMethod(fn, "FailFrom"):
 		// FailFrom turns err into one of the entries passed when the
 		// codes match, and returns it unchanged otherwise.
-		if len(args) == 0 || call.Ellipsis.IsValid() {
+		if len(args) == 0 {
 			return nil
 		}
-		val := s.eval(args[0])
-		for _, a := range args[1:] {
-			val = append(val, s.entryValue(a, src)...)
+		ff := failFromAtom{err: s.eval(args[0]), pos: call.Pos()}
+		if !call.Ellipsis.IsValid() {
+			ff.entries = []*Failure{}
+			for _, a := range args[1:] {
+				f := s.r.entry(a)
+				if f == nil {
+					ff.entries = nil
+					break
+				}
+				ff.entries = append(ff.entries, f)
+			}
 		}
-		return val
+		return value{ff}
 	case fn.Pkg().Path() == mcpapi.ErrPath:
 		return s.evalErrCall(fn, call, src)
 	case mcpapi.IsFunc(fn, "fmt", "Errorf"):
@@ -294,7 +321,41 @@ func (s *summarizer) evalCall(call *ast.CallExpr) value {
 		}
 		return val
 	}
-	return value{callAtom{fn: fn, pos: call.Pos(), args: s.callArgs(fn, call)}}
+	return value{callAtom{fn: fn, pos: call.Pos(), args: s.callArgs(fn, call), funcs: s.funcArgs(fn, call)}}
+}
+
+// funcArgs returns what the functions passed to fn return, by argument,
+// when fn returns an error: a helper that runs a closure and returns an
+// error (a queue, a retry loop, a once) is taken to hand the closure's
+// errors back, whether it calls it itself or through a worker.
+func (s *summarizer) funcArgs(fn *types.Func, call *ast.CallExpr) []value {
+	if !returnsError(fn.Type().(*types.Signature).Results()) {
+		return nil
+	}
+	var funcs []value
+	for _, a := range call.Args {
+		sig, ok := s.info.TypeOf(a).Underlying().(*types.Signature)
+		if !ok || !returnsError(sig.Results()) {
+			continue
+		}
+		if v := s.evalFunc(a); v != nil {
+			funcs = append(funcs, v)
+		}
+	}
+	return funcs
+}
+
+// returnsError reports whether t is, or a tuple holds, an error.
+func returnsError(t types.Type) bool {
+	if tup, ok := t.(*types.Tuple); ok {
+		for v := range tup.Variables() {
+			if isError(v.Type()) {
+				return true
+			}
+		}
+		return false
+	}
+	return t != nil && isError(t)
 }
 
 // entryValue is what a contract entry raised at src carries: its code and

@@ -104,13 +104,14 @@ type fetcher interface {
 	Fetch(ctx context.Context, id string) (string, error)
 }
 
-// interfaceCall and funcValue call what they cannot see statically.
-func interfaceCall(ctx context.Context, f fetcher) error {
+// interfaceCall and funcValue call what they cannot see statically: their
+// errors are opaque.
+func interfaceCall(ctx context.Context, f fetcher) error { // want interfaceCall:"^opaque$"
 	_, err := f.Fetch(ctx, "1")
 	return err
 }
 
-func funcValue(ctx context.Context) error {
+func funcValue(ctx context.Context) error { // want funcValue:"^opaque$"
 	fetch := client.Fetch
 	_, err := fetch(ctx, "1")
 	if err != nil {
@@ -208,7 +209,7 @@ func get(ctx context.Context) (*http.Response, error) { // want get:"^codes Rate
 }
 
 // retryMethod retries a method value: not followed.
-func retryMethod(ctx context.Context) (string, error) {
+func retryMethod(ctx context.Context) (string, error) { // want retryMethod:"^opaque$"
 	return mcperr.Retry(ctx, mcperr.RetryOptions{}, func(ctx context.Context) (string, error) {
 		f := client.Fetch
 		return f(ctx, "1")
@@ -266,3 +267,60 @@ func varCycle(flip bool) error { // want varCycle:"^codes Conflict, Timeout$"
 }
 
 func sink(error) error { return nil }
+
+// queue runs jobs on a worker: what a job returns comes back through a
+// channel, which the analysis cannot follow, and a caller's closure is
+// taken to come back all the same.
+type queue struct{ jobs chan func() error }
+
+func (q *queue) do(ctx context.Context, job func() error) error { // want do:"^opaque$"
+	done := make(chan error, 1)
+	q.jobs <- func() error { err := job(); done <- err; return err }
+	select {
+	case err := <-done:
+		return err
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+var q = &queue{}
+
+// queued raises inside the closure it hands to its own queue.
+func queued(ctx context.Context) error { // want queued:"^codes Forbidden; opaque$"
+	return q.do(ctx, func() error {
+		return mcperr.Forbidden("no access")
+	})
+}
+
+var busy = mcpcore.Failure{Reason: "busy", Code: mcperr.CodeRateLimited, When: "Throttled.", Recovery: "Wait a minute, then call again."} // want busy:"^failure busy:RateLimited$"
+
+var gone = mcpcore.Failure{Reason: "gone", Code: mcperr.CodeNotFound, When: "Gone.", Recovery: "Search for it again first."} // want gone:"^failure gone:NotFound$"
+
+var gone2 = mcpcore.Failure{Reason: "gone_too", Code: mcperr.CodeNotFound, When: "Gone.", Recovery: "Search for it again first."} // want gone2:"^failure gone_too:NotFound$"
+
+func upstream(id string) error { // want upstream:"^codes Forbidden, RateLimited$"
+	if id == "" {
+		return mcperr.RateLimited("slow down")
+	}
+	return mcperr.Forbidden("no")
+}
+
+// mapped maps RateLimited to busy; Forbidden goes out unchanged, and gone,
+// whose code upstream never gives, is not raised.
+func mapped(ctx *mcpcore.Context, id string) error { // want mapped:"^codes Forbidden via a.upstream, RateLimited; reasons busy:RateLimited$"
+	return ctx.FailFrom(upstream(id), busy, gone)
+}
+
+// ambiguous gives two entries with one code: neither is chosen.
+func ambiguous(ctx *mcpcore.Context) error { // want ambiguous:"^codes NotFound via a.notFound$"
+	return ctx.FailFrom(notFound(), gone, gone2)
+}
+
+func notFound() error { return mcperr.NotFound("none") } // want notFound:"^codes NotFound$"
+
+// unsure maps an error the analysis cannot list: every entry may be it.
+func unsure(ctx *mcpcore.Context, f fetcher) error { // want unsure:"^codes NotFound, RateLimited; reasons busy:RateLimited, gone:NotFound; opaque$"
+	_, err := f.Fetch(ctx, "1")
+	return ctx.FailFrom(err, busy, gone)
+}

@@ -5,6 +5,7 @@ import (
 	"go/ast"
 
 	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
 
 	"github.com/seed417024ea/mcpcore/lint/internal/defs"
 	"github.com/seed417024ea/mcpcore/lint/internal/raises"
@@ -16,7 +17,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "mcpconformance",
 	Doc:      "check mcpcore handlers against their error contracts",
 	URL:      "https://pkg.go.dev/github.com/seed417024ea/mcpcore/lint/conformance",
-	Requires: []*analysis.Analyzer{defs.Analyzer, raises.Analyzer},
+	Requires: []*analysis.Analyzer{defs.Analyzer, raises.Analyzer, buildssa.Analyzer},
 	Run:      run,
 }
 
@@ -37,7 +38,7 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		failSites(pass, ds, res, d, body, seen)
 		if d.ErrorsKnown {
-			checkContract(pass, ds, res, rs, d, body)
+			checkContract(pass, ds, rs, d, body)
 		}
 	}
 	return nil, nil

@@ -14,5 +14,5 @@ func TestAnalyzer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.RunWithSuggestedFixes(t, testdata, conformance.Analyzer, "conformance", "contractsvc", "failfrom", "shared")
+	analysistest.RunWithSuggestedFixes(t, testdata, conformance.Analyzer, "conformance", "contractsvc", "failfrom", "flow", "shared")
 }

@@ -55,48 +55,34 @@ func entries(rs *raises.Result, d *defs.Def) (es []declaredEntry, ok bool) {
 }
 
 // checkContract runs the rules that judge a handler, and the services it
-// calls, by what their errors can carry: conformance, prefer-fail and
-// unthrown.
-func checkContract(pass *analysis.Pass, ds *suppress.Directives, res *defs.Result, rs *raises.Result, d *defs.Def, body *ast.BlockStmt) {
+// calls, by what can reach its returns: conformance, failfrom-unmapped,
+// prefer-fail and unthrown.
+func checkContract(pass *analysis.Pass, ds *suppress.Directives, rs *raises.Result, d *defs.Def, body *ast.BlockStmt) {
 	es, known := entries(rs, d)
 	if len(d.Entries) == 0 {
 		return
 	}
-	declaresCode := func(c mcperr.Code) bool {
-		return slices.ContainsFunc(es, func(e declaredEntry) bool { return e.code == c })
+	flow := handlerFlow(pass, rs, d.Handler, es)
+	if flow == nil {
+		flow = &carry{opaque: true}
 	}
-
-	handler := rs.Of(d.Handler)
-	branched := branchedOn(pass.TypesInfo, body)
 	if known {
-		for _, c := range handler.Codes {
-			if slices.Contains(baseline, c.Code) || declaresCode(c.Code) || branched[int64(c.Code)] {
-				continue
-			}
-			call, ok := nodeAt(body, c).(*ast.CallExpr)
-			if !ok || !returned(pass.TypesInfo, body, call) {
-				continue // only what surely reaches a return is reported
-			}
-			through := ""
-			if c.Via != "" {
-				through = " through " + c.Via
-				if c.Origin != "" && c.Origin != c.Via {
-					through += " (raised in " + c.Origin + ")"
-				}
-			}
-			ds.Report(pass, "error-contract-conformance", call, fmt.Sprintf(
-				"%s can return %s%s, which its contract does not declare (nor is it a baseline code: InternalError, ServiceUnavailable, Timeout, ValidationError, SerializationError, MissingClientCapability); declare a failure with that code, or map the error to a declared one",
-				d.Label(), c.Code, through), nil)
-		}
+		checkCodes(pass, ds, d, body, flow, es)
 	}
+	preferFail(pass, ds, d, body, es, flow)
 
-	preferFail(pass, ds, d, body, es)
-
-	if !known || opaque(pass, body) {
+	if !known || flow.opaque || rs.Of(d.Handler).Opaque {
 		return // a reason may be raised where the analysis cannot see
 	}
+	raised := named(pass, rs, body)
+	for _, it := range flow.items {
+		raised[it.reason] = true
+	}
+	for _, x := range rs.Of(d.Handler).Reasons {
+		raised[x.Reason] = true
+	}
 	for _, e := range es {
-		if e.thrownBy == "service" || e.shared || handler.HasReason(e.reason) || usedElsewhere(pass, res, e.expr) {
+		if e.thrownBy == "service" || raised[e.reason] {
 			continue
 		}
 		ds.Report(pass, "error-contract-unthrown", e.expr, fmt.Sprintf(
@@ -105,114 +91,55 @@ func checkContract(pass *analysis.Pass, ds *suppress.Directives, res *defs.Resul
 	}
 }
 
-// usedElsewhere reports whether an entry is a variable of another package
-// (whose uses this pass cannot see), or one of this package used anywhere
-// but in a contract: failed with, passed to a helper, kept in a struct,
-// sent on a channel, joined. The entry may then be raised where the facts
-// do not follow, and unthrown says nothing: it speaks of entries that
-// nothing in the package even names.
-func usedElsewhere(pass *analysis.Pass, res *defs.Result, e ast.Expr) bool {
-	id, ok := ast.Unparen(e).(*ast.Ident)
-	if !ok {
-		_, sel := ast.Unparen(e).(*ast.SelectorExpr)
-		return sel
-	}
-	v, ok := pass.TypesInfo.Uses[id].(*types.Var)
-	if !ok {
-		return false
-	}
-	if v.Pkg() != pass.Pkg {
-		return true
-	}
-	inContract := map[*ast.Ident]bool{}
-	for _, f := range pass.Files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			kv, ok := n.(*ast.KeyValueExpr)
-			if !ok {
-				return true
-			}
-			if key, ok := kv.Key.(*ast.Ident); !ok || key.Name != "Errors" {
-				return true
-			}
-			ast.Inspect(kv.Value, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok {
-					inContract[id] = true
+// named returns the reasons of the entries the handler's body names other
+// than as ctx.FailFrom's entries (which count only when the error mapped
+// can have their code): failed with, passed to a helper, kept in a
+// variable. The entry may be raised from there, where the analysis does
+// not follow.
+func named(pass *analysis.Pass, rs *raises.Result, body *ast.BlockStmt) map[string]bool {
+	skip := map[ast.Expr]bool{}
+	reasons := map[string]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.CallExpr:
+			if mcpapi.IsContextMethod(mcpapi.Callee(pass.TypesInfo, n), "FailFrom") {
+				for _, a := range n.Args[min(len(n.Args), 1):] {
+					skip[ast.Unparen(a)] = true
 				}
+			}
+		case *ast.CompositeLit, *ast.Ident, *ast.SelectorExpr:
+			e := n.(ast.Expr)
+			if skip[e] || !mcpapi.IsFailureType(pass.TypesInfo.TypeOf(e)) {
 				return true
-			})
+			}
+			if f := rs.Entry(e); f != nil {
+				reasons[f.Reason] = true
+			}
 			return false
-		})
-	}
-	for use, obj := range pass.TypesInfo.Uses {
-		if obj == v && !inContract[use] && !res.ContractIdents[use] {
-			return true
-		}
-	}
-	return false
-}
-
-// nodeAt returns the call of body a code comes from, for the report: the
-// call that builds the error, or the call of the service it comes through.
-func nodeAt(body *ast.BlockStmt, c raises.Code) ast.Node {
-	var found ast.Node
-	ast.Inspect(body, func(n ast.Node) bool {
-		if call, ok := n.(*ast.CallExpr); ok && call.Pos() == c.Pos() && found == nil {
-			found = call
-		}
-		return found == nil
-	})
-	if found == nil {
-		return &ast.Ident{NamePos: c.Pos(), Name: "_"} // a position is all a report needs
-	}
-	return found
-}
-
-// opaque reports whether body calls something the analysis cannot see into
-// (an interface method, a function value) that can return an error: a
-// reason may be raised there.
-func opaque(pass *analysis.Pass, body *ast.BlockStmt) bool {
-	found := false
-	ast.Inspect(body, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok || found {
-			return !found
-		}
-		if tv, ok := pass.TypesInfo.Types[call.Fun]; ok && (tv.IsType() || tv.IsBuiltin()) {
-			return true
-		}
-		if mcpapi.Callee(pass.TypesInfo, call) == nil && returnsError(pass.TypesInfo.TypeOf(call)) {
-			found = true
 		}
 		return true
 	})
-	return found
-}
-
-// returnsError reports whether a call's type is, or a tuple holds, error.
-func returnsError(t types.Type) bool {
-	if tup, ok := t.(*types.Tuple); ok {
-		for v := range tup.Variables() {
-			if returnsError(v.Type()) {
-				return true
-			}
-		}
-		return false
-	}
-	return mcpapi.IsError(t)
+	return reasons
 }
 
 // preferFail reports a factory or mcperr.New call in the handler whose code
 // a contract entry declares, and offers ctx.Fail with that entry when it is
 // the only one with that code and is named by a variable.
-func preferFail(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, body *ast.BlockStmt, es []declaredEntry) {
+func preferFail(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, body *ast.BlockStmt, es []declaredEntry, flow *carry) {
 	ctxName := contextParam(d.Handler)
+	returned := map[*ast.CallExpr]bool{}
+	for _, it := range flow.items {
+		if it.factory {
+			returned[it.site] = true
+		}
+	}
 	ast.Inspect(body, func(n ast.Node) bool {
 		call, ok := n.(*ast.CallExpr)
 		if !ok {
 			return true
 		}
 		code, ok := mcpapi.FactoryCode(pass.TypesInfo, call)
-		if !ok || slices.Contains(baseline, code) || !returned(pass.TypesInfo, body, call) {
+		if !ok || slices.Contains(baseline, code) || !returned[call] {
 			return true
 		}
 		// A factory that names its own reason raises that failure: only

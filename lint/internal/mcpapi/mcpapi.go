@@ -129,3 +129,56 @@ func ConstString(info *types.Info, e ast.Expr) (string, bool) {
 	}
 	return constant.StringVal(tv.Value), true
 }
+
+// CanRaise reports whether code of pkg can build an mcperr error itself:
+// pkg is mcpcore or mcperr, or imports one of them. An error from an
+// interface method of another package (an io.Reader's) then carries no
+// contract code, whatever implements it.
+func CanRaise(pkg *types.Package) bool {
+	if pkg == nil {
+		return false
+	}
+	if pkg.Path() == CorePath || pkg.Path() == ErrPath {
+		return true
+	}
+	for _, imp := range pkg.Imports() {
+		if imp.Path() == CorePath || imp.Path() == ErrPath {
+			return true
+		}
+	}
+	return false
+}
+
+// Opaque reports whether a call, made in package pkg, calls what the
+// analysis cannot see into and may return an error carrying a contract
+// code: a method of an interface declared where mcperr errors can be built,
+// or a function value called where they can.
+func Opaque(info *types.Info, pkg *types.Package, call *ast.CallExpr) bool {
+	if tv, ok := info.Types[call.Fun]; !ok || tv.IsType() || tv.IsBuiltin() {
+		return false
+	}
+	if !ReturnsError(info.TypeOf(call)) {
+		return false
+	}
+	fn, _ := typeutil.Callee(info, call).(*types.Func)
+	if fn == nil {
+		return CanRaise(pkg) // a function value
+	}
+	if sig := fn.Type().(*types.Signature); sig.Recv() != nil && types.IsInterface(sig.Recv().Type()) {
+		return CanRaise(fn.Pkg())
+	}
+	return false
+}
+
+// ReturnsError reports whether t is, or a tuple holds, an error.
+func ReturnsError(t types.Type) bool {
+	if tup, ok := t.(*types.Tuple); ok {
+		for v := range tup.Variables() {
+			if IsError(v.Type()) {
+				return true
+			}
+		}
+		return false
+	}
+	return t != nil && IsError(t)
+}

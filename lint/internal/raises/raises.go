@@ -480,3 +480,41 @@ func sortedVars(m map[*types.Var]*mcpapi.Failure) []*types.Var {
 	slices.SortFunc(vs, func(a, b *types.Var) int { return cmp.Compare(a.Pos(), b.Pos()) })
 	return vs
 }
+
+// FuncName names fn as the facts' sources do: "pkg.Func", or
+// "pkg.Type.Method" for a method, after the package's name.
+func FuncName(fn *types.Func) string { return funcName(fn) }
+
+// WrappedArgs returns the indexes of the arguments after an fmt.Errorf
+// format that its %w verbs wrap, or nil when the format cannot be read
+// with certainty.
+func WrappedArgs(format string) []int { return wrappedArgs(format) }
+
+// Built returns what the error a call builds carries of itself: the code
+// of an mcperr factory or of mcperr.New with a constant code, with the
+// reasons its options stamp; a FromResponse; or the code and reason of the
+// entry ctx.Fail is given. It returns nil for a call that builds none of
+// these, and an empty Raises for one whose entry or code it cannot read.
+// Options held in variables are not followed.
+func (r *Result) Built(call *ast.CallExpr) *Raises {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	fn := mcpapi.Callee(r.pass.TypesInfo, call)
+	if fn == nil || fn.Pkg() == nil {
+		return nil
+	}
+	s := &summarizer{r: r, info: r.pass.TypesInfo, locals: map[*types.Var][]ast.Expr{}}
+	src := Source{pos: call.Pos()}
+	var val value
+	switch {
+	case mcpapi.IsContextMethod(fn, "Fail"):
+		if len(call.Args) > 0 {
+			val = s.entryValue(call.Args[0], src)
+		}
+	case fn.Pkg().Path() == mcpapi.ErrPath && (fn.Name() == "New" || fn.Name() == "FromResponse" || mcpapi.Factories[fn.Name()] != 0):
+		val = s.evalErrCall(fn, call, src)
+	default:
+		return nil
+	}
+	return orEmpty(r.resolveAlone(val, nil))
+}

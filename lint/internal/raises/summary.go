@@ -260,7 +260,7 @@ func (s *summarizer) evalCall(call *ast.CallExpr) value {
 	if fn == nil || fn.Pkg() == nil {
 		// A function value, an interface method: what its error carries
 		// is unknown, and rules that judge by absence must know it.
-		if tv, ok := s.info.Types[call.Fun]; ok && !tv.IsBuiltin() && returnsError(s.info.TypeOf(call)) {
+		if mcpapi.Opaque(s.info, s.r.pass.Pkg, call) {
 			return value{opaqueAtom{}}
 		}
 		return nil
@@ -329,13 +329,13 @@ func (s *summarizer) evalCall(call *ast.CallExpr) value {
 // error (a queue, a retry loop, a once) is taken to hand the closure's
 // errors back, whether it calls it itself or through a worker.
 func (s *summarizer) funcArgs(fn *types.Func, call *ast.CallExpr) []value {
-	if !returnsError(fn.Type().(*types.Signature).Results()) {
+	if !mcpapi.ReturnsError(fn.Type().(*types.Signature).Results()) {
 		return nil
 	}
 	var funcs []value
 	for _, a := range call.Args {
 		sig, ok := s.info.TypeOf(a).Underlying().(*types.Signature)
-		if !ok || !returnsError(sig.Results()) {
+		if !ok || !mcpapi.ReturnsError(sig.Results()) {
 			continue
 		}
 		if v := s.evalFunc(a); v != nil {
@@ -343,19 +343,6 @@ func (s *summarizer) funcArgs(fn *types.Func, call *ast.CallExpr) []value {
 		}
 	}
 	return funcs
-}
-
-// returnsError reports whether t is, or a tuple holds, an error.
-func returnsError(t types.Type) bool {
-	if tup, ok := t.(*types.Tuple); ok {
-		for v := range tup.Variables() {
-			if isError(v.Type()) {
-				return true
-			}
-		}
-		return false
-	}
-	return t != nil && isError(t)
 }
 
 // entryValue is what a contract entry raised at src carries: its code and

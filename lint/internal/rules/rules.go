@@ -55,6 +55,7 @@ var All = []Rule{
 
 	// Conformance, each handler against its contract.
 	{"error-contract-conformance", Warning, "a handler (or a service it calls) can return a code neither declared nor baseline", "declare the failure, or map the error to a declared one"},
+	{"error-contract-failfrom-unmapped", Warning, "a declared code that ctx.FailFrom passes on without its entry (none given has it, or several do)", "pass the entry for that code to FailFrom"},
 	{"error-contract-prefer-fail", Warning, "a declared code built with a factory or mcperr.New instead of ctx.Fail", "use ctx.Fail with the declared entry (mcplint -fix does)"},
 	{"error-contract-unthrown", Warning, "a declared entry nothing raises", "raise it, drop it, or mark it ThrownBy: mcpcore.ThrownByService"},
 	{"error-contract-recovery-unforwarded", Warning, "a ctx.Fail that carries neither RecoveryFor nor a hint of its own", "add ctx.RecoveryFor(entry) (mcplint -fix does)"},

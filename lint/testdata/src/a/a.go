@@ -273,7 +273,7 @@ func sink(error) error { return nil }
 // taken to come back all the same.
 type queue struct{ jobs chan func() error }
 
-func (q *queue) do(ctx context.Context, job func() error) error { // want do:"^opaque$"
+func (q *queue) do(ctx context.Context, job func() error) error {
 	done := make(chan error, 1)
 	q.jobs <- func() error { err := job(); done <- err; return err }
 	select {
@@ -287,7 +287,7 @@ func (q *queue) do(ctx context.Context, job func() error) error { // want do:"^o
 var q = &queue{}
 
 // queued raises inside the closure it hands to its own queue.
-func queued(ctx context.Context) error { // want queued:"^codes Forbidden; opaque$"
+func queued(ctx context.Context) error { // want queued:"^codes Forbidden$"
 	return q.do(ctx, func() error {
 		return mcperr.Forbidden("no access")
 	})

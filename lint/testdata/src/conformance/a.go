@@ -66,7 +66,7 @@ var plain = mcpcore.Tool[in, out]{
 var item = mcpcore.Resource[in, string]{
 	Name:        "item",
 	URITemplate: "test://items/{id}",
-	Errors:      []mcpcore.Failure{noMatch},
+	Errors:      []mcpcore.Failure{noMatch}, // want `error-contract-unthrown: resource item declares reason "no_match"`
 	Handler: func(ctx *mcpcore.Context, i in) (string, error) {
 		return "", ctx.Fail(queueFull, "Busy", ctx.RecoveryFor(queueFull)) // want `error-contract-undeclared: ctx.Fail is given Failure "queue_full", which resource item does not declare in Errors` `error-contract-conformance: resource item can return RateLimited`
 	},

@@ -80,10 +80,10 @@ var reasonsTool = mcpcore.Tool[in, out]{
 			_ = mcperr.NotFound("cache miss")
 		}
 		if i.ID == "retry" {
-			// The Retry callback's error is mapped or returned by the
-			// handler, which the rules cannot tell: no finding.
+			// The Retry callback's error is returned by the handler: the
+			// factory raises a declared failure without ctx.Fail.
 			_, err := mcperr.Retry(ctx, mcperr.RetryOptions{}, func(ctx context.Context) (int, error) {
-				return 0, mcperr.NotFound("not yet", mcperr.WithData(map[string]any{"reason": "archived_item"}))
+				return 0, mcperr.NotFound("not yet", mcperr.WithData(map[string]any{"reason": "archived_item"})) // want `error-contract-prefer-fail: tool reasons builds a NotFound error that its contract declares \("archived_item"\)`
 			})
 			return out{}, err
 		}

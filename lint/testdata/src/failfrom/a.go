@@ -21,7 +21,8 @@ func upstream(id string) (string, error) {
 	return id, nil
 }
 
-// The entries given to FailFrom are raised by it.
+// FailFrom raises the entries given whose code the error can have: busy;
+// upstream never returns NotFound, so gone is not raised.
 func fetch(ctx *mcpcore.Context, i in) (out, error) {
 	v, err := upstream(i.ID)
 	if err != nil {
@@ -32,6 +33,6 @@ func fetch(ctx *mcpcore.Context, i in) (out, error) {
 
 var fetchTool = mcpcore.Tool[in, out]{
 	Name:    "fetch",
-	Errors:  []mcpcore.Failure{busy, gone, unused}, // want `error-contract-unthrown: tool fetch declares reason "unused"`
+	Errors:  []mcpcore.Failure{busy, gone, unused}, // want `error-contract-unthrown: tool fetch declares reason "gone"` `error-contract-unthrown: tool fetch declares reason "unused"`
 	Handler: fetch,
 }

@@ -1,0 +1,510 @@
+package conformance
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
+
+	"github.com/seed417024ea/mcpcore/lint/internal/mcpapi"
+	"github.com/seed417024ea/mcpcore/lint/internal/raises"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// The conformance rules judge a handler by what reaches its return
+// statements, followed in its SSA form: an err assigned in both branches
+// of an if, checked with errors.Is before it is returned, reused for a
+// second call after the first was mapped, or set inside a closure, carries
+// exactly what can be in it at the return. What a service returns comes
+// from the raises facts, which are flow-insensitive within each service.
+
+// An item is one code or reason that can reach a handler's return.
+type item struct {
+	code   mcperr.Code // 0 when not known
+	reason string      // "" when it carries none
+	// site is the call in the handler the item comes in by: the service
+	// called, the factory or ctx.Fail that builds it.
+	site *ast.CallExpr
+	// via and origin name the service it comes through, as in
+	// raises.Source; "" when the site builds it.
+	via, origin string
+	// factory says the site is an mcperr factory or mcperr.New.
+	factory bool
+	// unmapped is a ctx.FailFrom that passes the item on unchanged,
+	// and ambiguous says it was given (or searched) several entries with
+	// the item's code.
+	unmapped  *ast.CallExpr
+	ambiguous []declaredEntry
+}
+
+// A carry is what an error value can hold: items, and whether it can also
+// hold what the analysis cannot list.
+type carry struct {
+	items []item
+	// opaque: an error from where the analysis cannot see (an interface
+	// method, a function value, a field, a channel).
+	opaque bool
+	// response: an error of mcperr.FromResponse, whose code depends on
+	// the upstream's status.
+	response bool
+}
+
+func (c *carry) add(o *carry) {
+	if o == nil {
+		return
+	}
+	c.items = append(c.items, o.items...)
+	c.opaque = c.opaque || o.opaque
+	c.response = c.response || o.response
+}
+
+// A tracer follows error values backwards through one package's SSA.
+type tracer struct {
+	pass     *analysis.Pass
+	rs       *raises.Result
+	calls    map[token.Pos]*ast.CallExpr // by Lparen, as ssa.CallCommon.Pos gives it
+	contract []declaredEntry             // what FailFrom with no entries searches
+	memo     map[ssa.Value]*carry
+	rets     map[*ssa.Function]*carry
+	busy     map[any]bool
+}
+
+// handlerFlow returns what can reach the returns of a handler (a
+// *ast.FuncDecl or *ast.FuncLit of this package), or nil when it has no
+// SSA form.
+func handlerFlow(pass *analysis.Pass, rs *raises.Result, handler ast.Node, contract []declaredEntry) *carry {
+	fn := ssaFunc(pass, handler)
+	if fn == nil {
+		return nil
+	}
+	t := &tracer{
+		pass: pass, rs: rs, calls: callsByLparen(pass), contract: contract,
+		memo: map[ssa.Value]*carry{}, rets: map[*ssa.Function]*carry{}, busy: map[any]bool{},
+	}
+	return t.returns(fn)
+}
+
+// ssaFunc finds the SSA function of a handler's syntax: a function of the
+// package, or a func literal in one or in a package variable's initializer
+// (which buildssa's SrcFuncs leave out).
+func ssaFunc(pass *analysis.Pass, syntax ast.Node) *ssa.Function {
+	res := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+	var find func(fns []*ssa.Function) *ssa.Function
+	find = func(fns []*ssa.Function) *ssa.Function {
+		for _, fn := range fns {
+			if fn.Syntax() == syntax {
+				return fn
+			}
+			if f := find(fn.AnonFuncs); f != nil {
+				return f
+			}
+		}
+		return nil
+	}
+	if fn := find(res.SrcFuncs); fn != nil {
+		return fn
+	}
+	if init := res.Pkg.Func("init"); init != nil {
+		return find([]*ssa.Function{init})
+	}
+	return nil
+}
+
+// callsByLparen indexes the package's calls by their Lparen.
+func callsByLparen(pass *analysis.Pass) map[token.Pos]*ast.CallExpr {
+	calls := map[token.Pos]*ast.CallExpr{}
+	for _, f := range pass.Files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok {
+				calls[call.Lparen] = call
+			}
+			return true
+		})
+	}
+	return calls
+}
+
+// returns is what fn's return statements can give in their error results.
+func (t *tracer) returns(fn *ssa.Function) *carry {
+	if c, ok := t.rets[fn]; ok {
+		return c
+	}
+	if t.busy[fn] {
+		return &carry{}
+	}
+	t.busy[fn] = true
+	defer delete(t.busy, fn)
+	c := &carry{}
+	for _, b := range fn.Blocks {
+		ret, ok := b.Instrs[len(b.Instrs)-1].(*ssa.Return)
+		if !ok {
+			continue
+		}
+		for _, v := range ret.Results {
+			if mcpapi.IsError(v.Type()) {
+				c.add(t.value(v))
+			}
+		}
+	}
+	t.rets[fn] = c
+	return c
+}
+
+// value is what an error value can hold.
+func (t *tracer) value(v ssa.Value) *carry {
+	if c, ok := t.memo[v]; ok {
+		return c
+	}
+	if t.busy[v] {
+		return &carry{} // a phi's cycle adds nothing new
+	}
+	t.busy[v] = true
+	defer delete(t.busy, v)
+	c := &carry{}
+	switch v := v.(type) {
+	case *ssa.Const:
+		// nil
+	case *ssa.Phi:
+		for _, e := range v.Edges {
+			c.add(t.value(e))
+		}
+	case *ssa.MakeInterface:
+		c.add(t.value(v.X))
+	case *ssa.ChangeInterface:
+		c.add(t.value(v.X))
+	case *ssa.ChangeType:
+		c.add(t.value(v.X))
+	case *ssa.TypeAssert:
+		c.add(t.value(v.X))
+	case *ssa.Extract:
+		switch tuple := v.Tuple.(type) {
+		case *ssa.Call:
+			c.add(t.call(tuple))
+		case *ssa.TypeAssert: // e, ok := err.(*mcperr.Error)
+			c.add(t.value(tuple.X))
+		default:
+			c.opaque = true
+		}
+	case *ssa.Call:
+		c.add(t.call(v))
+	case *ssa.UnOp:
+		if v.Op == token.MUL {
+			c.add(t.stores(v.X))
+		} else {
+			c.opaque = true // a receive from a channel
+		}
+	default:
+		c.opaque = true
+	}
+	t.memo[v] = c
+	return c
+}
+
+// stores is what the variable at ptr can hold: every value stored to it,
+// in its function or in a closure that captures it.
+func (t *tracer) stores(ptr ssa.Value) *carry {
+	if t.busy[ptr] {
+		return &carry{}
+	}
+	t.busy[ptr] = true
+	defer delete(t.busy, ptr)
+	c := &carry{}
+	switch p := ptr.(type) {
+	case *ssa.Alloc:
+		for _, ref := range *p.Referrers() {
+			switch ref := ref.(type) {
+			case *ssa.Store:
+				if ref.Addr == p {
+					c.add(t.value(ref.Val))
+				}
+			case *ssa.MakeClosure:
+				for i, b := range ref.Bindings {
+					if b == p {
+						c.add(t.captured(ref.Fn.(*ssa.Function).FreeVars[i]))
+					}
+				}
+			case *ssa.UnOp, *ssa.DebugRef:
+			default:
+				c.opaque = true // its address escapes
+			}
+		}
+	case *ssa.FreeVar:
+		// The variable of the function that made the closure.
+		parent := p.Parent().Parent()
+		if parent == nil {
+			c.opaque = true
+			break
+		}
+		for _, b := range parent.Blocks {
+			for _, in := range b.Instrs {
+				if mc, ok := in.(*ssa.MakeClosure); ok && mc.Fn == p.Parent() {
+					for i, fv := range p.Parent().FreeVars {
+						if fv == p {
+							c.add(t.stores(mc.Bindings[i]))
+						}
+					}
+				}
+			}
+		}
+	default:
+		c.opaque = true // a field, a global, an element
+	}
+	return c
+}
+
+// captured is what a closure stores to a variable it captures.
+func (t *tracer) captured(fv *ssa.FreeVar) *carry {
+	c := &carry{}
+	for _, ref := range *fv.Referrers() {
+		switch ref := ref.(type) {
+		case *ssa.Store:
+			if ref.Addr == fv {
+				c.add(t.value(ref.Val))
+			}
+		case *ssa.MakeClosure:
+			for i, b := range ref.Bindings {
+				if b == fv {
+					c.add(t.captured(ref.Fn.(*ssa.Function).FreeVars[i]))
+				}
+			}
+		}
+	}
+	return c
+}
+
+// call is what the error a call returns can hold.
+func (t *tracer) call(call *ssa.Call) *carry {
+	common := call.Common()
+	c := &carry{}
+	if common.IsInvoke() {
+		c.opaque = mcpapi.CanRaise(common.Method.Pkg())
+		return c
+	}
+	callee := common.StaticCallee()
+	if callee == nil {
+		c.opaque = mcpapi.CanRaise(t.pass.Pkg) // a function value
+		return c
+	}
+	fn, _ := callee.Object().(*types.Func)
+	if fn == nil {
+		if callee.Syntax() == nil {
+			c.opaque = true // a wrapper, a bound method
+			return c
+		}
+		return t.returns(callee) // a closure called where it is made
+	}
+	site := t.calls[common.Pos()]
+	if site == nil {
+		c.opaque = true
+		return c
+	}
+	fn = fn.Origin()
+	args := common.Args
+	if common.Signature().Recv() != nil {
+		args = args[1:] // a static method call: the receiver comes first
+	}
+	switch {
+	case mcpapi.IsContextMethod(fn, "FailFrom"):
+		return t.failFrom(site, args)
+	case mcpapi.IsFunc(fn, "fmt", "Errorf"):
+		format, ok := mcpapi.ConstString(t.pass.TypesInfo, site.Args[0])
+		if !ok || len(args) != 2 {
+			c.opaque = true
+			return c
+		}
+		for _, i := range raises.WrappedArgs(format) {
+			c.add(t.element(args[1], i))
+		}
+		return c
+	case mcpapi.IsFunc(fn, "errors", "Join"):
+		c.add(t.element(args[0], -1))
+		return c
+	case mcpapi.IsFunc(fn, mcpapi.ErrPath, "From") && len(args) == 1:
+		return t.value(args[0])
+	case mcpapi.IsFunc(fn, mcpapi.ErrPath, "Retry"), mcpapi.IsFunc(fn, mcpapi.ErrPath, "TryCatch"):
+		if len(args) == 3 {
+			c.add(t.function(args[2], site))
+		}
+		return c
+	}
+	if rs := t.rs.Built(site); rs != nil {
+		t.lift(c, rs, site, "", mcpapi.Factories[fn.Name()] != 0 || fn.Name() == "New")
+		if rs.Empty() && mcpapi.IsContextMethod(fn, "Fail") {
+			c.opaque = true // an entry it cannot read
+		}
+		return c
+	}
+	rs := t.rs.Func(fn)
+	t.lift(c, rs, site, raises.FuncName(fn), false)
+	for _, i := range rs.Params {
+		if i < len(args) {
+			c.add(t.value(args[i]))
+		}
+	}
+	// A helper that takes a closure and returns an error (a queue, a
+	// retry loop) hands the closure's errors back.
+	if mcpapi.ReturnsError(common.Signature().Results()) {
+		for _, a := range args {
+			if s, ok := a.Type().Underlying().(*types.Signature); ok && mcpapi.ReturnsError(s.Results()) {
+				c.add(t.function(a, site))
+			}
+		}
+	}
+	return c
+}
+
+// lift adds the items of rs, which come in by site: through the function
+// named via, or built there when via is "".
+func (t *tracer) lift(c *carry, rs *raises.Raises, site *ast.CallExpr, via string, factory bool) {
+	through := func(s raises.Source) (string, string) {
+		if via == "" {
+			return s.Via, s.Origin
+		}
+		origin := s.Origin
+		if origin == "" {
+			origin = via
+		}
+		return via, origin
+	}
+	for _, x := range rs.Codes {
+		v, o := through(x.Source)
+		c.items = append(c.items, item{code: x.Code, site: site, via: v, origin: o, factory: factory && x.Via == ""})
+	}
+	for _, x := range rs.Reasons {
+		v, o := through(x.Source)
+		c.items = append(c.items, item{code: x.Code, reason: x.Reason, site: site, via: v, origin: o, factory: factory && x.Via == ""})
+	}
+	c.response = c.response || rs.CallsFromResponse()
+	c.opaque = c.opaque || rs.Opaque
+}
+
+// function is what calling a function value, passed at site, returns: a
+// closure, or a function named statically.
+func (t *tracer) function(v ssa.Value, site *ast.CallExpr) *carry {
+	switch f := v.(type) {
+	case *ssa.MakeClosure:
+		return t.returns(f.Fn.(*ssa.Function))
+	case *ssa.Function:
+		if f.Syntax() != nil && f.Pkg != nil && f.Pkg.Pkg == t.pass.Pkg {
+			return t.returns(f)
+		}
+		if fn, ok := f.Object().(*types.Func); ok {
+			c := &carry{}
+			t.lift(c, t.rs.Func(fn), site, raises.FuncName(fn), false)
+			return c
+		}
+	}
+	return &carry{opaque: true}
+}
+
+// element is what the i-th element (every one, for i < 0) of a variadic
+// argument's slice can hold.
+func (t *tracer) element(slice ssa.Value, i int) *carry {
+	c := &carry{}
+	if _, ok := slice.(*ssa.Const); ok {
+		return c // no arguments
+	}
+	s, ok := slice.(*ssa.Slice)
+	if !ok {
+		c.opaque = true // a slice passed with ...
+		return c
+	}
+	arr, ok := s.X.(*ssa.Alloc)
+	if !ok {
+		c.opaque = true
+		return c
+	}
+	for _, ref := range *arr.Referrers() {
+		ia, ok := ref.(*ssa.IndexAddr)
+		if !ok {
+			continue
+		}
+		k, ok := ia.Index.(*ssa.Const)
+		if !ok || (i >= 0 && k.Int64() != int64(i)) {
+			continue
+		}
+		for _, r := range *ia.Referrers() {
+			if st, ok := r.(*ssa.Store); ok && st.Addr == ia {
+				if v := beforeAny(st.Val); mcpapi.IsError(v.Type()) {
+					c.add(t.value(v))
+				}
+			}
+		}
+	}
+	return c
+}
+
+// beforeAny is the value stored in an argument slice before it became an
+// any: fmt.Errorf's arguments are stored as any.
+func beforeAny(v ssa.Value) ssa.Value {
+	switch x := v.(type) {
+	case *ssa.MakeInterface:
+		return x.X
+	case *ssa.ChangeInterface:
+		return x.X
+	}
+	return v
+}
+
+// failFrom is what ctx.FailFrom(err, entries...) returns: for each code
+// err can hold, the one entry with that code (raised at the call), or the
+// code unchanged, marked unmapped.
+func (t *tracer) failFrom(site *ast.CallExpr, args []ssa.Value) *carry {
+	c := &carry{}
+	if len(args) == 0 {
+		return c
+	}
+	in := t.value(args[0])
+	c.opaque, c.response = in.opaque, in.response
+	var entries []declaredEntry
+	switch {
+	case site.Ellipsis.IsValid():
+		c.opaque = true // entries it cannot read
+		entries = nil
+	case len(site.Args) == 1:
+		entries = t.contract
+	default:
+		for _, a := range site.Args[1:] {
+			f := t.rs.Entry(a)
+			if f == nil {
+				c.opaque = true
+				continue
+			}
+			entries = append(entries, declaredEntry{expr: a, reason: f.Reason, code: f.Code})
+		}
+	}
+	with := func(code mcperr.Code) []declaredEntry {
+		var es []declaredEntry
+		for _, e := range entries {
+			if e.code == code {
+				es = append(es, e)
+			}
+		}
+		return es
+	}
+	for _, it := range in.items {
+		if it.code == 0 {
+			c.items = append(c.items, it)
+			continue
+		}
+		if es := with(it.code); len(es) == 1 {
+			// The entry's reason is written last, over the service's.
+			c.items = append(c.items, item{code: es[0].code, reason: es[0].reason, site: site})
+		} else {
+			it.unmapped, it.ambiguous = site, es
+			c.items = append(c.items, it)
+		}
+	}
+	if in.opaque || in.response {
+		// Any entry given may be the one its error has.
+		for _, e := range entries {
+			if len(with(e.code)) == 1 {
+				c.items = append(c.items, item{code: e.code, reason: e.reason, site: site})
+			}
+		}
+	}
+	return c
+}

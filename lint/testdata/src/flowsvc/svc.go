@@ -1,0 +1,47 @@
+// Package flowsvc is a service in its own package, with a store's sentinel
+// and a queue that runs upstream calls through closures.
+package flowsvc
+
+import (
+	"context"
+	"errors"
+
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// ErrNoRow is the store's sentinel for a missing row.
+var ErrNoRow = errors.New("no row")
+
+type Client struct{}
+
+func (c *Client) Article(ctx context.Context, id string) (string, error) {
+	if id == "" {
+		return "", ErrNoRow
+	}
+	return "", mcperr.Forbidden("no access to " + id)
+}
+
+func (c *Client) Summary(ctx context.Context, id string) (string, error) {
+	return "", mcperr.Unauthorized("key rejected")
+}
+
+func (c *Client) Busy(ctx context.Context) error {
+	return mcperr.RateLimited("slow down")
+}
+
+func (c *Client) Missing(ctx context.Context) error {
+	return mcperr.NotFound("gone")
+}
+
+// Queue runs jobs one at a time.
+type Queue struct{ sem chan struct{} }
+
+func (q *Queue) Do(ctx context.Context, job func() error) error {
+	select {
+	case q.sem <- struct{}{}:
+	case <-ctx.Done():
+		return mcperr.Timeout("queue wait")
+	}
+	defer func() { <-q.sem }()
+	return job()
+}

@@ -53,7 +53,7 @@ func fetch(ctx *mcpcore.Context, i in) (out, error) {
 var fetchTool = mcpcore.Tool[in, out]{
 	Name: "fetch",
 	Errors: []mcpcore.Failure{
-		noMatch, // want `error-contract-unthrown: tool fetch declares reason "no_match"`
+		noMatch,     // want `error-contract-unthrown: tool fetch declares reason "no_match"`
 		throttled,   // raised two calls down, in another package
 		fromService, // marked: not reported
 		neverRaised, // want `error-contract-unthrown: tool fetch declares reason "never_raised", but neither its handler nor a service it calls raises it`

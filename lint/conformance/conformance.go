@@ -26,6 +26,8 @@ func run(pass *analysis.Pass) (any, error) {
 	rs := pass.ResultOf[raises.Analyzer].(*raises.Result)
 	ds := suppress.Read(pass)
 	seen := map[ast.Node]bool{} // Fail calls reported, for a handler shared by definitions
+	flows := map[*defs.Def]*carry{}
+	failed := map[string]bool{} // reasons reported as a helper's undeclared ctx.Fail
 	for _, d := range res.Defs {
 		if d.Unanalyzable != "" {
 			ds.Report(pass, "error-contract-unanalyzable", d.Errors, fmt.Sprintf(
@@ -37,9 +39,20 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		failSites(pass, ds, res, d, body, seen)
+		es, _ := entries(rs, d)
+		flow := handlerFlow(pass, rs, d.Handler, es)
+		if flow == nil {
+			flow = &carry{opaque: true}
+		}
+		flows[d] = flow
 		if d.ErrorsKnown {
-			checkContract(pass, ds, rs, d, body)
+			checkContract(pass, ds, rs, d, body, flow)
+			for r := range helperFails(pass, ds, res, d, flow) {
+				failed[r] = true
+			}
 		}
 	}
+	helperSites(pass, ds, res, seen)
+	stampedReasons(pass, ds, rs, res.Defs, flows, failed)
 	return nil, nil
 }

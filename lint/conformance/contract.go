@@ -57,14 +57,10 @@ func entries(rs *raises.Result, d *defs.Def) (es []declaredEntry, ok bool) {
 // checkContract runs the rules that judge a handler, and the services it
 // calls, by what can reach its returns: conformance, failfrom-unmapped,
 // prefer-fail and unthrown.
-func checkContract(pass *analysis.Pass, ds *suppress.Directives, rs *raises.Result, d *defs.Def, body *ast.BlockStmt) {
+func checkContract(pass *analysis.Pass, ds *suppress.Directives, rs *raises.Result, d *defs.Def, body *ast.BlockStmt, flow *carry) {
 	es, known := entries(rs, d)
 	if len(d.Entries) == 0 {
 		return
-	}
-	flow := handlerFlow(pass, rs, d.Handler, es)
-	if flow == nil {
-		flow = &carry{opaque: true}
 	}
 	if known {
 		checkCodes(pass, ds, d, body, flow, es)

@@ -14,11 +14,13 @@ import (
 
 // failSites checks each ctx.Fail call of a handler's body: that its entry
 // is declared (error-contract-undeclared) and that it forwards a recovery
-// (error-contract-recovery-unforwarded).
+// (error-contract-recovery-unforwarded). With a nil d, body is a helper's,
+// and only the recovery is checked: what a helper may fail with is for
+// each tool that calls it to say (see helperFails).
 func failSites(pass *analysis.Pass, ds *suppress.Directives, res *defs.Result, d *defs.Def, body *ast.BlockStmt, seen map[ast.Node]bool) {
 	// Without Errors, no Failure is declared, unless the package sets
 	// Errors after the literal.
-	known := d.ErrorsKnown || d.Errors == nil && !res.ErrorsAssigned
+	known := d != nil && (d.ErrorsKnown || d.Errors == nil && !res.ErrorsAssigned)
 	// Closures in the body (a Retry callback, say) fail with the same
 	// contract.
 	ast.Inspect(body, func(n ast.Node) bool {

@@ -60,6 +60,7 @@ var All = []Rule{
 	{"error-contract-unthrown", Warning, "a declared entry nothing raises", "raise it, drop it, or mark it ThrownBy: mcpcore.ThrownByService"},
 	{"error-contract-recovery-unforwarded", Warning, "a ctx.Fail that carries neither RecoveryFor nor a hint of its own", "add ctx.RecoveryFor(entry) (mcplint -fix does)"},
 	{"error-contract-unanalyzable", Info, "an Errors whose entries mcplint cannot compute (a call it cannot evaluate, a variable assigned again), which skips the contract checks", "write the contract as a literal, a package variable, append, slices.Concat or a helper returning one"},
+	{"error-contract-reason-undeclared", Warning, "a reason a service stamps (data.reason, RecoveryFor) that no tool its errors reach declares", "fix the reason, or declare it"},
 	{"error-contract-undeclared", Error, "ctx.Fail with a Failure that is not in this definition's Errors", "declare it in Errors, or fail with a declared entry"},
 
 	// Handler body.

@@ -45,3 +45,13 @@ func (q *Queue) Do(ctx context.Context, job func() error) error {
 	defer func() { <-q.sem }()
 	return job()
 }
+
+// Unreachable stamps a reason no tool declares: a typo.
+func (c *Client) Unreachable(ctx context.Context) error {
+	return mcperr.ServiceUnavailable("upstream down", mcperr.WithData(map[string]any{"reason": "upstream_unreachble"}))
+}
+
+// Throttled stamps a reason the tools that call it declare.
+func (c *Client) Throttled(ctx context.Context) error {
+	return mcperr.RateLimited("slow down", mcperr.WithData(map[string]any{"reason": "busy"}))
+}

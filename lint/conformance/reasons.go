@@ -1,0 +1,68 @@
+package conformance
+
+import (
+	"cmp"
+	"fmt"
+	"go/ast"
+	"slices"
+	"strings"
+
+	"golang.org/x/tools/go/analysis"
+
+	"github.com/seed417024ea/mcpcore/lint/internal/defs"
+	"github.com/seed417024ea/mcpcore/lint/internal/raises"
+	"github.com/seed417024ea/mcpcore/lint/internal/suppress"
+)
+
+// stampedReasons reports a reason that a service stamps on its errors
+// (data.reason, mcpcore.RecoveryFor, or a helper's ctx.Fail already
+// reported as undeclared aside) when no tool whose returns it reaches
+// declares it: "upstream_unreachble" is a typo that reaches the wire. It
+// is reported once per reason and service, at the first call that brings
+// it in, naming the tools.
+func stampedReasons(pass *analysis.Pass, ds *suppress.Directives, rs *raises.Result, all []*defs.Def, flows map[*defs.Def]*carry, failed map[string]bool) {
+	type key struct{ reason, origin string }
+	callers := map[key][]*defs.Def{}
+	sites := map[key]*ast.CallExpr{}
+	for _, d := range all {
+		flow := flows[d]
+		if flow == nil {
+			continue
+		}
+		for _, it := range flow.items {
+			if it.reason == "" || it.via == "" || failed[it.reason] {
+				continue
+			}
+			k := key{it.reason, it.origin}
+			if !slices.Contains(callers[k], d) {
+				callers[k] = append(callers[k], d)
+			}
+			if s, ok := sites[k]; !ok || it.site.Pos() < s.Pos() {
+				sites[k] = it.site
+			}
+		}
+	}
+	keys := make([]key, 0, len(callers))
+	for k := range callers {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b key) int { return cmp.Compare(sites[a].Pos(), sites[b].Pos()) })
+	for _, k := range keys {
+		var names []string
+		declared := false
+		for _, d := range callers[k] {
+			es, known := entries(rs, d)
+			if !known || slices.ContainsFunc(es, func(e declaredEntry) bool { return e.reason == k.reason }) {
+				declared = true // or cannot be known
+				break
+			}
+			names = append(names, d.Label())
+		}
+		if declared {
+			continue
+		}
+		ds.Report(pass, "error-contract-reason-undeclared", sites[k], fmt.Sprintf(
+			"%s stamps reason %q on the errors it returns, and no definition whose handler they reach declares it (%s): the client gets a reason no published contract names; fix the reason, or declare it",
+			k.origin, k.reason, strings.Join(names, ", ")), nil)
+	}
+}

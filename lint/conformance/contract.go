@@ -47,6 +47,8 @@ func entries(rs *raises.Result, d *defs.Def) (es []declaredEntry, ok bool) {
 		case e.Failure == nil && rs.Entry(e.Expr) != nil && rs.Entry(e.Expr).Reason != "":
 			f := rs.Entry(e.Expr)
 			es = append(es, declaredEntry{e.Expr, nil, f.Reason, f.Code, f.ThrownBy, e.Shared})
+		case e.Imported != nil: // read through another package's fact
+			es = append(es, declaredEntry{e.Expr, nil, e.Imported.Reason, e.Imported.Code, e.Imported.ThrownBy, e.Shared})
 		default:
 			ok = false
 		}

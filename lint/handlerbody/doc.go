@@ -37,4 +37,27 @@
 //	}
 //
 // Nested func literals inside a handler are not its body, and are not read.
+//
+// preserve-cause-on-rethrow and no-stringify-upstream-error also apply to
+// services: every other function with a body, in any package of the module
+// (a package of services is analyzed before the handlers that import it,
+// and cannot know which of them call it). An error a service builds with
+// mcperr and returns is what a handler passes on to the client, so in a
+// service the two rules judge only the errors built, at a return, with an
+// mcperr factory, mcperr.New or ctx.Fail, and report them at the service's
+// line:
+//
+//	func (c *Client) Fetch(ctx context.Context, id string) ([]byte, error) {
+//		resp, err := c.http.Get(c.url + id)
+//		if err != nil {
+//			return nil, mcperr.ServiceUnavailable(fmt.Sprintf("NCBI request failed: %v", err)) // both rules
+//		}
+//		…
+//	}
+//
+// How a service builds and wraps its other errors (errors.New, fmt.Errorf)
+// is plain Go, and not judged; nor is an mcperr error it only logs, nor
+// prefer-mcp-error-in-handler and prefer-error-factory, which are the
+// handler's. mcpcore's own packages (mcperr, mcpclient, …) are the API,
+// not services, and are not read; its examples are.
 package handlerbody

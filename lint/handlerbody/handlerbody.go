@@ -35,13 +35,46 @@ func run(pass *analysis.Pass) (any, error) {
 		c := &checker{pass: pass, ds: ds, label: d.Label()}
 		c.block(body, nil)
 	}
+	if framework(pass.Pkg) {
+		return nil, nil
+	}
+	// Every other function is a service: what it builds with mcperr and
+	// returns reaches a client through whichever handler calls it, which
+	// this pass cannot know (a service package is analyzed before its
+	// importers).
+	for _, f := range pass.Files {
+		for _, decl := range f.Decls {
+			fd, ok := decl.(*ast.FuncDecl)
+			if !ok || fd.Body == nil || seen[fd] {
+				continue
+			}
+			c := &checker{pass: pass, ds: ds, service: true}
+			c.block(fd.Body, nil)
+		}
+	}
 	return nil, nil
+}
+
+// framework reports whether pkg is one of mcpcore's own, outside its
+// examples: mcperr and mcpcore build the errors services return, and
+// mcpclient reads back the errors a server sent. They are the API, not a
+// service of a server.
+func framework(pkg *types.Package) bool {
+	path := pkg.Path()
+	return (path == mcpapi.CorePath || strings.HasPrefix(path, mcpapi.CorePath+"/")) &&
+		!strings.Contains(path+"/", "/examples/")
 }
 
 type checker struct {
 	pass  *analysis.Pass
 	ds    *suppress.Directives
-	label string
+	label string // the handler's definition, for messages; "" for a service
+	// service says that the function is not a handler: only the errors
+	// it builds with mcperr (a factory, mcperr.New, ctx.Fail) are
+	// judged, by preserve-cause-on-rethrow and
+	// no-stringify-upstream-error; how plain Go code builds and wraps its
+	// errors is its own affair.
+	service bool
 }
 
 // block walks statements, noting the error variable of the innermost
@@ -83,8 +116,19 @@ func (c *checker) result(r ast.Expr, errVar *types.Var) {
 	plain := mcpapi.IsFunc(fn, "errors", "New") || mcpapi.IsFunc(fn, "fmt", "Errorf") && !wraps(c.pass, call)
 	_, factory := mcpapi.FactoryCode(c.pass.TypesInfo, call)
 	fail := mcpapi.IsContextMethod(fn, "Fail")
-	isNew := mcpapi.IsFunc(fn, mcpapi.ErrPath, "New")
+	isNew := mcpapi.IsFunc(fn, mcpapi.ErrPath, "New") && len(call.Args) > 0
+	built := factory || fail || isNew // an mcperr error, built here
 
+	if c.service {
+		if !built {
+			return
+		}
+		if errVar != nil && !keepsCause(c.pass, call, errVar) {
+			c.reportDropped(call, errVar)
+		}
+		c.reportStringified(call)
+		return
+	}
 	if plain {
 		c.report("prefer-mcp-error-in-handler", call, nil,
 			"%s returns %s, which reaches the client as a classified code with no reason; return ctx.Fail with a declared entry, or an mcperr factory", c.label, fn.Pkg().Name()+"."+fn.Name())
@@ -97,15 +141,27 @@ func (c *checker) result(r ast.Expr, errVar *types.Var) {
 			}
 		}
 	}
-	if errVar != nil && (plain || factory || fail || mcpapi.IsFunc(fn, "fmt", "Errorf")) && !keepsCause(c.pass, call, errVar) {
-		c.report("preserve-cause-on-rethrow", call, nil,
-			"the error returned when %s != nil drops it; wrap it with %%w, or pass mcperr.WithCause(%s)", errVar.Name(), errVar.Name())
+	if errVar != nil && (plain || built || mcpapi.IsFunc(fn, "fmt", "Errorf")) && !keepsCause(c.pass, call, errVar) {
+		c.reportDropped(call, errVar)
 	}
-	if plain || factory || fail || mcpapi.IsFunc(fn, "fmt", "Errorf") {
-		if what := stringified(c.pass, call); what != "" {
-			c.report("no-stringify-upstream-error", call, nil,
-				"the message is built from %s, which can carry what an upstream said (secrets, internals) to the client; say what failed, and keep the upstream error as the cause", what)
-		}
+	if plain || built || mcpapi.IsFunc(fn, "fmt", "Errorf") {
+		c.reportStringified(call)
+	}
+}
+
+// reportDropped reports a new error, returned when errVar != nil, that
+// drops errVar.
+func (c *checker) reportDropped(call *ast.CallExpr, errVar *types.Var) {
+	c.report("preserve-cause-on-rethrow", call, nil,
+		"the error returned when %s != nil drops it; wrap it with %%w, or pass mcperr.WithCause(%s)", errVar.Name(), errVar.Name())
+}
+
+// reportStringified reports an error whose message is built from an
+// upstream error or body.
+func (c *checker) reportStringified(call *ast.CallExpr) {
+	if what := stringified(c.pass, call); what != "" {
+		c.report("no-stringify-upstream-error", call, nil,
+			"the message is built from %s, which can carry what an upstream said (secrets, internals) to the client; say what failed, and keep the upstream error as the cause", what)
 	}
 }
 

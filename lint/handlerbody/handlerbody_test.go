@@ -16,3 +16,13 @@ func TestAnalyzer(t *testing.T) {
 	}
 	analysistest.RunWithSuggestedFixes(t, testdata, handlerbody.Analyzer, "handlerbody")
 }
+
+// TestServices checks the errors services build, in a package of their
+// own and in the handler's.
+func TestServices(t *testing.T) {
+	testdata, err := filepath.Abs(filepath.Join("..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, testdata, handlerbody.Analyzer, "svcbody", "svcbody/ncbi")
+}

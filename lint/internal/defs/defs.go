@@ -2,6 +2,15 @@
 // composite literals of mcpcore.Tool and mcpcore.Resource, wherever they
 // stand (package variables, helper functions that build them), with their
 // error contract and their handler, for the rule analyzers to check.
+//
+// A contract may be written in another package: Errors: svc.Shared,
+// append(svc.Shared, own...), svc.WithService(own...). So that it can be
+// read there, Analyzer exports a [Contract] fact on each exported
+// package-level variable of type mcpcore.Failure or []mcpcore.Failure and
+// each exported function returning a []mcpcore.Failure, with the entries it
+// stands for, or what stopped the analysis. A package that assigns another
+// package's contract variable makes it unknown there; one assignment in a
+// third package is not seen.
 package defs
 
 import (
@@ -10,8 +19,6 @@ import (
 	"reflect"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/inspect"
-	"golang.org/x/tools/go/ast/inspector"
 
 	"github.com/seed417024ea/mcpcore/lint/internal/mcpapi"
 )
@@ -20,9 +27,9 @@ import (
 var Analyzer = &analysis.Analyzer{
 	Name:       "mcpdefs",
 	Doc:        "find mcpcore tool and resource definitions, their error contracts and handlers",
-	Requires:   []*analysis.Analyzer{inspect.Analyzer},
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
+	FactTypes:  []analysis.Fact{(*Contract)(nil)},
 }
 
 // A Result is what Analyzer finds in a package.
@@ -50,9 +57,10 @@ type Def struct {
 	// Errors is the Errors field, nil when absent; Entries are its
 	// elements when they can be known: a []mcpcore.Failure literal, a
 	// package variable never assigned again, append and slices.Concat of
-	// such parts, or a call of a helper of this package whose body is one
-	// return of such an expression (nil otherwise, and the contract is not
-	// checked).
+	// such parts, or a call of a helper whose body is one return of such
+	// an expression; the variables and helpers of another package are read
+	// through their [Contract] facts (nil otherwise, and the contract is
+	// not checked).
 	Errors  ast.Expr
 	Entries []*Entry
 	// ErrorsKnown says whether Entries is the whole contract.
@@ -76,12 +84,29 @@ type Entry struct {
 	// Var is the variable the entry is named by, if any.
 	Var *types.Var
 	// Shared says that the element is written once and declared by more
-	// than one definition (a shared service contract): whether each of
-	// them raises it is not for one of them to judge.
+	// than one definition (a shared service contract), or declared by
+	// another package (through a variable or a helper of it): whether
+	// each of them raises it is not for one of them to judge.
 	Shared bool
+	// Imported is, for an entry read from another package's fact, its
+	// fields that are constants; it is set only when its Reason and Code
+	// are. Failure is then nil, and Expr is where this package names what
+	// holds it (svc.Shared, svc.WithService(…), svc.NoMatch), shared by
+	// the entries read there.
+	Imported *Declared
+
+	// param and spread mark, while a helper is read for its fact, what
+	// stands for its parameter param-1 (see [Part]).
+	param  int
+	spread bool
 }
 
 func run(pass *analysis.Pass) (any, error) {
+	// With facts, the analyzer runs on every dependency, the standard
+	// library too: a package that cannot name mcpcore has nothing to read.
+	if !reaches(pass.Pkg, map[*types.Package]bool{}) {
+		return &Result{Failures: map[*types.Var]*mcpapi.Failure{}, ContractIdents: map[*ast.Ident]bool{}}, nil
+	}
 	res := &Result{Failures: mcpapi.FailureVars(pass.TypesInfo, pass.Files), ContractIdents: map[*ast.Ident]bool{}}
 	funcs := map[*types.Func]*ast.FuncDecl{}
 	for _, f := range pass.Files {
@@ -93,9 +118,8 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
-	ins := pass.ResultOf[inspect.Analyzer].(*inspector.Inspector)
-	ins.Preorder([]ast.Node{(*ast.AssignStmt)(nil)}, func(n ast.Node) {
-		for _, lhs := range n.(*ast.AssignStmt).Lhs {
+	preorder(pass.Files, func(n *ast.AssignStmt) {
+		for _, lhs := range n.Lhs {
 			if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && sel.Sel.Name == "Errors" {
 				t := pass.TypesInfo.TypeOf(sel.X)
 				if mcpapi.IsNamed(t, mcpapi.CorePath, "Tool") || mcpapi.IsNamed(t, mcpapi.CorePath, "Resource") {
@@ -105,8 +129,8 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 	})
 	cr := newContractReader(pass, res, funcs)
-	ins.Preorder([]ast.Node{(*ast.CompositeLit)(nil)}, func(n ast.Node) {
-		lit := n.(*ast.CompositeLit)
+	exportContracts(cr)
+	preorder(pass.Files, func(lit *ast.CompositeLit) {
 		t := pass.TypesInfo.TypeOf(lit)
 		var kind string
 		switch {
@@ -132,10 +156,36 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 	for _, d := range res.Defs {
 		for _, e := range d.Entries {
-			e.Shared = uses[e.Expr] > 1
+			e.Shared = e.Shared || uses[e.Expr] > 1
 		}
 	}
 	return res, nil
+}
+
+// reaches reports whether pkg is mcpcore or imports it, directly or not.
+func reaches(pkg *types.Package, seen map[*types.Package]bool) bool {
+	if pkg.Path() == mcpapi.CorePath {
+		return true
+	}
+	seen[pkg] = true
+	for _, imp := range pkg.Imports() {
+		if !seen[imp] && reaches(imp, seen) {
+			return true
+		}
+	}
+	return false
+}
+
+// preorder calls f on each node of type N of files, in order.
+func preorder[N ast.Node](files []*ast.File, f func(N)) {
+	for _, file := range files {
+		ast.Inspect(file, func(n ast.Node) bool {
+			if n, ok := n.(N); ok {
+				f(n)
+			}
+			return true
+		})
+	}
 }
 
 // read reads one definition literal.
@@ -194,6 +244,10 @@ func entry(pass *analysis.Pass, res *Result, e ast.Expr) *Entry {
 	if v, ok := objectOf(pass.TypesInfo, ast.Unparen(e)).(*types.Var); ok {
 		en.Var = v
 		en.Failure = res.Failures[v]
+		var c Contract
+		if v.Pkg() != pass.Pkg && mcpapi.IsFailureType(v.Type()) && pass.ImportObjectFact(v, &c) && len(c.Parts) == 1 && c.Parts[0].Readable {
+			en.Imported = &c.Parts[0].Declared
+		}
 	}
 	return en
 }

@@ -37,6 +37,9 @@ type binding struct {
 	expr  ast.Expr
 	elems []ast.Expr // the arguments of a variadic parameter without ...
 	env   env        // the environment the argument is read in
+	// param, for a helper read for its fact, is 1 plus the index of the
+	// parameter, which stands for itself: what the caller passes.
+	param int
 }
 
 type env map[*types.Var]binding
@@ -89,6 +92,11 @@ func newContractReader(pass *analysis.Pass, res *Result, funcs map[*types.Func]*
 						if v, ok := pass.TypesInfo.Uses[x].(*types.Var); ok && v.Parent() == scope {
 							r.assigned[v] = true
 						}
+					case *ast.SelectorExpr:
+						// A variable of another package, written here.
+						if v, ok := pass.TypesInfo.Uses[x.Sel].(*types.Var); ok && !v.IsField() && v.Pkg() != pass.Pkg {
+							r.assigned[v] = true
+						}
 					}
 					break
 				}
@@ -124,6 +132,9 @@ func (r *contractReader) read(e ast.Expr, en env, depth int) ([]*Entry, string) 
 			return nil, fmt.Sprintf("%s, which mcplint cannot evaluate", types.ExprString(e))
 		}
 		if b, ok := en[v]; ok {
+			if b.param != 0 {
+				return []*Entry{{Expr: x, param: b.param, spread: true}}, ""
+			}
 			if b.expr == nil {
 				es := []*Entry{}
 				for _, a := range b.elems {
@@ -134,8 +145,16 @@ func (r *contractReader) read(e ast.Expr, en env, depth int) ([]*Entry, string) 
 			return r.read(b.expr, b.env, depth+1)
 		}
 		switch {
+		case v.Pkg() != r.pass.Pkg && r.assigned[v]:
+			return nil, fmt.Sprintf("the variable %s of package %s, which this package assigns", v.Name(), v.Pkg().Path())
 		case v.Pkg() != r.pass.Pkg:
-			return nil, fmt.Sprintf("the variable %s of package %s, which mcplint does not follow across packages", v.Name(), v.Pkg().Path())
+			if _, dot := x.(*ast.Ident); dot {
+				// The entries would stand at a bare name of a
+				// []Failure, which a fix could take for an entry.
+				return nil, fmt.Sprintf("the variable %s of package %s, dot-imported, which mcplint does not follow", v.Name(), v.Pkg().Path())
+			}
+			r.res.ContractIdents[identOf(x)] = true
+			return r.imported(x, v, nil, en, depth)
 		case v.Parent() != r.pass.Pkg.Scope():
 			return nil, fmt.Sprintf("the local variable %s, which mcplint does not follow", v.Name())
 		case r.assigned[v]:
@@ -194,12 +213,15 @@ func (r *contractReader) call(call *ast.CallExpr, en env, depth int) ([]*Entry, 
 		}
 		return es, ""
 	}
+	if fn.Pkg() != nil && fn.Pkg() != r.pass.Pkg && fn.Signature().Recv() == nil {
+		return r.imported(call, fn.Origin(), call, en, depth)
+	}
 	fd := r.funcs[fn.Origin()]
-	if fd == nil || fd.Recv != nil || len(fd.Body.List) != 1 {
+	if fd == nil || fd.Recv != nil {
 		return nil, fmt.Sprintf("the result of a call to %s, whose body mcplint cannot evaluate", fn.Name())
 	}
-	ret, ok := fd.Body.List[0].(*ast.ReturnStmt)
-	if !ok || len(ret.Results) != 1 {
+	ret, ok := oneReturn(fd)
+	if !ok {
 		return nil, fmt.Sprintf("the result of a call to %s, whose body mcplint cannot evaluate", fn.Name())
 	}
 	sig := fn.Signature()
@@ -224,6 +246,9 @@ func (r *contractReader) call(call *ast.CallExpr, en env, depth int) ([]*Entry, 
 // argument.
 func (r *contractReader) element(e ast.Expr, en env) *Entry {
 	if v, ok := objectOf(r.pass.TypesInfo, ast.Unparen(e)).(*types.Var); ok {
+		if b, ok := en[v]; ok && b.param != 0 {
+			return &Entry{Expr: e, param: b.param}
+		}
 		if b, ok := en[v]; ok && b.expr != nil {
 			return r.element(b.expr, b.env)
 		}
@@ -243,4 +268,57 @@ func identOf(e ast.Expr) *ast.Ident {
 		return e.Sel
 	}
 	return nil
+}
+
+// imported reads the contract of a variable or a helper of another package
+// through its fact: ref is where it is named, call the call of a helper
+// (nil for a variable), whose arguments stand for the helper's parameters.
+// Its entries are reported at ref, and are shared: that other package
+// declares them, maybe for many definitions.
+func (r *contractReader) imported(ref ast.Expr, obj types.Object, call *ast.CallExpr, en env, depth int) ([]*Entry, string) {
+	var c Contract
+	if !r.pass.ImportObjectFact(obj, &c) {
+		what := "the variable " + obj.Name()
+		if call != nil {
+			what = "the result of a call to " + obj.Name()
+		}
+		return nil, fmt.Sprintf("%s of package %s, which mcplint has no facts for", what, obj.Pkg().Path())
+	}
+	if c.Why != "" {
+		return nil, c.Why
+	}
+	es := []*Entry{}
+	for _, p := range c.Parts {
+		if p.Param == 0 {
+			e := &Entry{Expr: ref, Shared: true}
+			if p.Readable {
+				d := p.Declared
+				e.Imported = &d
+			}
+			es = append(es, e)
+			continue
+		}
+		fn, ok := obj.(*types.Func)
+		if !ok || call == nil {
+			return nil, fmt.Sprintf("%s, which mcplint cannot evaluate", types.ExprString(ref))
+		}
+		i, sig := p.Param-1, fn.Signature()
+		switch {
+		case !p.Spread && i < len(call.Args):
+			es = append(es, r.element(call.Args[i], en))
+		case p.Spread && sig.Variadic() && i == sig.Params().Len()-1 && !call.Ellipsis.IsValid():
+			for _, a := range call.Args[min(i, len(call.Args)):] {
+				es = append(es, r.element(a, en))
+			}
+		case p.Spread && i < len(call.Args):
+			more, why := r.read(call.Args[i], en, depth+1)
+			if why != "" {
+				return nil, why
+			}
+			es = append(es, more...)
+		default:
+			return nil, fmt.Sprintf("the result of %s, which mcplint cannot evaluate", types.ExprString(call))
+		}
+	}
+	return es, ""
 }

@@ -32,7 +32,6 @@ type declaredEntry struct {
 	reason   string
 	code     mcperr.Code
 	thrownBy string
-	shared   bool // declared by several definitions from one place
 }
 
 // entries reads a definition's contract, in this package's literals or
@@ -43,12 +42,12 @@ func entries(rs *raises.Result, d *defs.Def) (es []declaredEntry, ok bool) {
 	for _, e := range d.Entries {
 		switch {
 		case e.Failure != nil && e.Failure.Const["Reason"] && e.Failure.Const["Code"]:
-			es = append(es, declaredEntry{e.Expr, e.Failure.Lit, e.Failure.Reason, e.Failure.Code, e.Failure.ThrownBy, e.Shared})
+			es = append(es, declaredEntry{e.Expr, e.Failure.Lit, e.Failure.Reason, e.Failure.Code, e.Failure.ThrownBy})
 		case e.Failure == nil && rs.Entry(e.Expr) != nil && rs.Entry(e.Expr).Reason != "":
 			f := rs.Entry(e.Expr)
-			es = append(es, declaredEntry{e.Expr, nil, f.Reason, f.Code, f.ThrownBy, e.Shared})
+			es = append(es, declaredEntry{e.Expr, nil, f.Reason, f.Code, f.ThrownBy})
 		case e.Imported != nil: // read through another package's fact
-			es = append(es, declaredEntry{e.Expr, nil, e.Imported.Reason, e.Imported.Code, e.Imported.ThrownBy, e.Shared})
+			es = append(es, declaredEntry{e.Expr, nil, e.Imported.Reason, e.Imported.Code, e.Imported.ThrownBy})
 		default:
 			ok = false
 		}

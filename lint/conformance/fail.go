@@ -80,7 +80,18 @@ func resolve(pass *analysis.Pass, res *defs.Result, e ast.Expr) *mcpapi.Failure 
 // on what is not known.
 func declared(d *defs.Def, f *mcpapi.Failure) bool {
 	for _, e := range d.Entries {
-		if e.Failure == nil || e.Failure.Lit == f.Lit || sameFields(e.Failure, f) {
+		switch {
+		case e.Imported != nil:
+			// Read through another package's fact: the same reason and
+			// code is the entry (a Failure of one contract has a unique
+			// reason).
+			if e.Imported.Reason == f.Reason && e.Imported.Code == f.Code && f.Const["Reason"] && f.Const["Code"] {
+				return true
+			}
+			if !f.Const["Reason"] || !f.Const["Code"] {
+				return true // not known: no finding
+			}
+		case e.Failure == nil || e.Failure.Lit == f.Lit || sameFields(e.Failure, f):
 			return true
 		}
 	}

@@ -11,7 +11,7 @@ import (
 // entries would stand at a bare name that a fix could take for an entry.
 var dotHelperTool = mcpcore.Tool[in, out]{
 	Name:   "dot_helper",
-	Errors: WithCommon(noMatch),
+	Errors: WithCommon(noMatch), // want `error-contract-unthrown: tool dot_helper declares reason "stale"`
 	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
 		if i.ID == "" {
 			return out{}, mcperr.Forbidden("no") // want `error-contract-conformance: tool dot_helper can return Forbidden`

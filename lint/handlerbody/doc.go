@@ -7,22 +7,8 @@
 //
 // It reads the body of every handler of a Tool or Resource literal, given as
 // a func literal or as a named function of the package, and reports, at each
-// return statement:
-//
-//   - prefer-mcp-error-in-handler: errors.New, or fmt.Errorf without %w. The
-//     client gets a classified code and no reason; return ctx.Fail with a
-//     declared entry, or an mcperr factory.
-//   - prefer-error-factory: mcperr.New with a code that has a named factory,
-//     such as mcperr.New(mcperr.CodeNotFound, msg). The fix uses the factory.
-//   - preserve-cause-on-rethrow: inside if err != nil, a new error that drops
-//     err: errors.New, fmt.Errorf without %w err, or a factory, mcperr.New or
-//     ctx.Fail without mcperr.WithCause(err). The operator loses the cause in
-//     the log.
-//   - no-stringify-upstream-error: a message built from an upstream error or
-//     body: err.Error(), %v (or %s, %q, %+v) of an error, json.Marshal, or
-//     string(b) of a []byte. What an upstream says can carry secrets and
-//     internal detail to the client; say what failed, and keep the upstream
-//     error as the cause.
+// return statement, the rules below, each in a section headed by its ID,
+// which is where a finding's URL points.
 //
 // Wrong:
 //
@@ -60,4 +46,29 @@
 // prefer-mcp-error-in-handler and prefer-error-factory, which are the
 // handler's. mcpcore's own packages (mcperr, mcpclient, …) are the API,
 // not services, and are not read; its examples are.
+//
+// # prefer-mcp-error-in-handler
+//
+// Level warning. errors.New, or fmt.Errorf without %w. The client gets a
+// classified code and no reason; return ctx.Fail with a declared entry, or
+// an mcperr factory.
+//
+// # prefer-error-factory
+//
+// Level warning. mcperr.New with a code that has a named factory, such as
+// mcperr.New(mcperr.CodeNotFound, msg). The fix uses the factory.
+//
+// # preserve-cause-on-rethrow
+//
+// Level warning. Inside if err != nil, a new error that drops err:
+// errors.New, fmt.Errorf without %w err, or a factory, mcperr.New or
+// ctx.Fail without mcperr.WithCause(err). The operator loses the cause in
+// the log.
+//
+// # no-stringify-upstream-error
+//
+// Level warning. A message built from an upstream error or body:
+// err.Error(), %v (or %s, %q, %+v) of an error, json.Marshal, or string(b)
+// of a []byte. What an upstream says can carry secrets and internal detail
+// to the client; say what failed, and keep the upstream error as the cause.
 package handlerbody

@@ -3,7 +3,10 @@
 // known rule), and package lint exports it.
 package rules
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // A Level is how much a finding matters: an error fails mcplint, a warning
 // fails it only with -strict. As a vet tool, every finding fails, as vet's
@@ -37,10 +40,67 @@ type Rule struct {
 	Level   Level
 	Catches string // what it reports, for the README table and -help
 	Fix     string // how to fix it
+	// Analyzer is the name of the package under lint/ whose analyzer
+	// reports the rule, and whose documentation has a section on it,
+	// headed by the rule's ID.
+	Analyzer string
 }
 
-// All lists every rule, in the order of the README table.
-var All = []Rule{
+// DocBase is where the analyzers' packages are documented: the rule of
+// analyzer package p is documented at DocBase + p + "#" + anchor.
+const DocBase = "https://pkg.go.dev/github.com/seed417024ea/mcpcore/lint/"
+
+// URL is the address of the rule's documentation: the section of its
+// analyzer's package documentation headed by the rule's ID. It is stable:
+// it changes only if the rule is renamed or moves to another analyzer.
+func (r Rule) URL() string {
+	return DocBase + r.Analyzer + "#" + Anchor(r.ID)
+}
+
+// Anchor is the fragment pkg.go.dev gives a doc comment's "# heading"
+// line: "hdr-" and the heading, each character other than an ASCII letter,
+// digit or underscore made an underscore, as go/doc/comment's
+// Heading.DefaultID does.
+func Anchor(heading string) string {
+	b := []byte("hdr-" + heading)
+	for i := len("hdr-"); i < len(b); i++ {
+		c := b[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_') {
+			b[i] = '_'
+		}
+	}
+	return string(b)
+}
+
+// URL returns the documentation address of the rule with the given ID, or
+// "" for an ID of no rule.
+func URL(id string) string {
+	if r, ok := ByID(id); ok {
+		return r.URL()
+	}
+	return ""
+}
+
+// A row is a line of the table below: a rule without its analyzer, which
+// in gives to a group of rows.
+type row struct {
+	id           string
+	level        Level
+	catches, fix string
+}
+
+// in returns the rules of rows, reported by analyzer.
+func in(analyzer string, rows []row) []Rule {
+	rules := make([]Rule, len(rows))
+	for i, r := range rows {
+		rules[i] = Rule{ID: r.id, Level: r.level, Catches: r.catches, Fix: r.fix, Analyzer: analyzer}
+	}
+	return rules
+}
+
+// All lists every rule, in the order of the README table, each with the
+// analyzer that reports it.
+var All = slices.Concat(in("contract", []row{
 	// Structural, per contract entry.
 	{"error-contract-empty", Warning, "a declared but empty Errors", "declare the failures, or drop Errors"},
 	{"error-contract-code-unknown", Error, "a Code that is not an mcperr code", "use an mcperr.Code constant"},
@@ -52,7 +112,7 @@ var All = []Rule{
 	{"error-contract-recovery-required", Error, "a missing or blank Recovery", "tell the caller its next move"},
 	{"error-contract-recovery-min-words", Warning, "a Recovery under 5 words, or a placeholder such as \"Try again.\"", "name a capability the caller can use"},
 	{"error-contract-severity-level", Error, "a Severity that is not debug, info, notice, warning or error", "use an mcpcore.Severity constant"},
-
+}), in("conformance", []row{
 	// Conformance, each handler against its contract.
 	{"error-contract-conformance", Warning, "a handler (or a service it calls) can return a code neither declared nor baseline", "declare the failure, or map the error to a declared one"},
 	{"error-contract-failfrom-unmapped", Warning, "a declared code that ctx.FailFrom passes on without its entry (none given has it, or several do)", "pass the entry for that code to FailFrom"},
@@ -62,16 +122,17 @@ var All = []Rule{
 	{"error-contract-unanalyzable", Info, "an Errors whose entries mcplint cannot compute (a call it cannot evaluate, a variable assigned again), which skips the contract checks", "write the contract as a literal, a package variable, append, slices.Concat or a helper returning one"},
 	{"error-contract-reason-undeclared", Warning, "a reason a service stamps (data.reason, RecoveryFor) that no tool its errors reach declares", "fix the reason, or declare it"},
 	{"error-contract-undeclared", Error, "ctx.Fail with a Failure that is not in this definition's Errors", "declare it in Errors, or fail with a declared entry"},
-
+}), in("handlerbody", []row{
 	// Handler body.
 	{"prefer-mcp-error-in-handler", Warning, "a handler returns errors.New or fmt.Errorf without a wrapped *mcperr.Error", "return ctx.Fail or an mcperr factory"},
 	{"prefer-error-factory", Warning, "mcperr.New with a code that has a named factory", "use the factory (mcplint -fix does)"},
 	{"preserve-cause-on-rethrow", Warning, "inside if err != nil, a new error that drops err", "wrap with %w or pass mcperr.WithCause(err)"},
 	{"no-stringify-upstream-error", Warning, "a message built by marshalling or %v-formatting an upstream error or body", "say what failed; keep the upstream error as the cause"},
-
-	// Suppression.
+}), in("contract", []row{
+	// Suppression, which the contract analyzer reports for the suite,
+	// once per directive.
 	{"mcplint-ignore-reason", Warning, "a //mcplint:ignore without a reason", "say why the rule does not apply"},
-}
+}))
 
 // ByID returns the rule with the given ID.
 func ByID(id string) (Rule, bool) {

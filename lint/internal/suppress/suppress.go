@@ -91,7 +91,7 @@ func (ds *Directives) Silenced(rule string, nodes ...ast.Node) bool {
 
 // Report reports a finding of rule at node, unless a directive silences it
 // there or at one of also (the contract entry the finding is about). The
-// message is "<rule>: <message>".
+// message is "<rule>: <message>", and the URL is the rule's documentation.
 func (ds *Directives) Report(pass *analysis.Pass, rule string, node ast.Node, message string, fixes []analysis.SuggestedFix, also ...ast.Node) {
 	if ds.Silenced(rule, append([]ast.Node{node}, also...)...) {
 		return
@@ -101,6 +101,7 @@ func (ds *Directives) Report(pass *analysis.Pass, rule string, node ast.Node, me
 		End:            node.End(),
 		Category:       rule,
 		Message:        rule + ": " + message,
+		URL:            rules.URL(rule),
 		SuggestedFixes: fixes,
 	})
 }
@@ -123,6 +124,7 @@ func (ds *Directives) ReportUnreasoned(pass *analysis.Pass) {
 		default:
 			continue
 		}
-		pass.Report(analysis.Diagnostic{Pos: d.Pos, Category: "mcplint-ignore-reason", Message: "mcplint-ignore-reason: " + msg})
+		const rule = "mcplint-ignore-reason"
+		pass.Report(analysis.Diagnostic{Pos: d.Pos, Category: rule, Message: rule + ": " + msg, URL: rules.URL(rule)})
 	}
 }

@@ -81,6 +81,9 @@ func runTestAnalyzer(pass *analysis.Pass) (any, error) {
 	return nil, nil
 }
 
+// testRuleURL is where testAnalyzer's rules are documented, by ID.
+const testRuleURL = "https://example.com/testlint#"
+
 // marker returns the mark of fd's doc comment and its comment line.
 func marker(fd *ast.FuncDecl) (string, *ast.Comment) {
 	if fd.Doc == nil {
@@ -100,8 +103,11 @@ func reportMark(pass *analysis.Pass, fd *ast.FuncDecl) {
 		edits := append([]analysis.TextEdit{{Pos: c.Pos(), End: c.End(), NewText: []byte("// lint:" + to)}}, extra...)
 		return analysis.SuggestedFix{Message: msg, TextEdits: edits}
 	}
+	// Each links to its rule's documentation, as mcplint's analyzers do,
+	// and names the rule as its category; the calls below do neither.
 	report := func(msg string, fixes ...analysis.SuggestedFix) {
-		pass.Report(analysis.Diagnostic{Pos: fd.Name.Pos(), Message: msg, SuggestedFixes: fixes})
+		rule, _, _ := strings.Cut(msg, ":")
+		pass.Report(analysis.Diagnostic{Pos: fd.Name.Pos(), Category: rule, URL: testRuleURL + rule, Message: msg, SuggestedFixes: fixes})
 	}
 	name := fd.Name.Name
 	switch mark {

@@ -90,6 +90,7 @@ type options struct {
 	strict bool
 	tests  bool
 	tags   string
+	json   bool
 }
 
 // Run runs t standalone on args (the command line without the program's
@@ -108,6 +109,7 @@ func (t Tool) Run(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&opts.strict, "strict", false, "fail on warnings too, for CI")
 	fs.BoolVar(&opts.tests, "test", false, "analyze the packages' test files too")
 	fs.StringVar(&opts.tags, "tags", "", "comma-separated build tags, as for go build")
+	fs.BoolVar(&opts.json, "json", false, "print the findings as JSON, one object a line, with each rule's level and documentation URL")
 	// The flag package prints a bad flag's error; the help is printed
 	// here, on stdout when asked for, since it is then the output.
 	fs.Usage = func() {}
@@ -172,9 +174,17 @@ func (t Tool) Run(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
+	if opts.json {
+		if err := printJSON(stdout, diags, cwd, t.level); err != nil {
+			fmt.Fprintf(stderr, "mcplint: %v\n", err)
+			status = ExitTrouble
+		}
+	}
 	var errCount, warnCount int
 	for _, d := range diags {
-		fmt.Fprintf(stdout, "%s: %s\n", d.where(cwd), d.Message)
+		if !opts.json {
+			fmt.Fprintf(stdout, "%s: %s\n", d.where(cwd), d.Message)
+		}
 		switch t.level(d.Message) {
 		case lint.Error:
 			errCount++
@@ -207,7 +217,8 @@ Usage:
   go vet -vettool=$(which mcplint) [packages]
 
 Each finding is printed as file:line:col: message, and each message begins
-with the ID of its rule.
+with the ID of its rule; with -json, as a JSON object a line, which gives
+the address of the rule's documentation too.
 
 Flags:
 `)

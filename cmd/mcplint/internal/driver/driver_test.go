@@ -2,6 +2,7 @@ package driver_test
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -304,6 +305,40 @@ func TestLoadErrors(t *testing.T) {
 		if code != driver.ExitTrouble || strings.Count(errOut.String(), "cannot use") != 1 || !strings.Contains(errOut.String(), want) {
 			t.Errorf("%d analyzers: exit %d, stderr:\n%s\nwant exit 2, %q once", len(tool.Analyzers), code, errOut.String(), want)
 		}
+	}
+}
+
+// TestJSON checks -json: the findings of the text output, one JSON object
+// a line, with their rule, level and documentation URL.
+func TestJSON(t *testing.T) {
+	module(t)
+	code, stdout, stderr := run(t, "-json")
+	if code != driver.ExitFindings {
+		t.Errorf("exit %d, want %d; stderr:\n%s", code, driver.ExitFindings, stderr)
+	}
+	var got []string
+	for _, line := range strings.Split(strings.TrimSuffix(stdout, "\n"), "\n") {
+		var f struct{ Posn, Rule, Level, Message, URL string }
+		if err := json.Unmarshal([]byte(line), &f); err != nil {
+			t.Fatalf("a line that is not JSON: %q: %v", line, err)
+		}
+		got = append(got, f.Posn+": "+f.Message)
+		rule, _, _ := strings.Cut(f.Message, ":")
+		if want := map[string]string{"test-error": "error", "test-warning": "warning"}[rule]; f.Level != want {
+			t.Errorf("%s: level %q, want %q", line, f.Level, want)
+		}
+		// The analyzer gives a URL to the findings of a mark, and none to
+		// those of a call.
+		if strings.Contains(f.Message, "call to marked") {
+			if f.URL != "" || f.Rule != "" {
+				t.Errorf("%s: a rule or URL where the analyzer gave none", line)
+			}
+		} else if f.URL != testRuleURL+rule || f.Rule != rule {
+			t.Errorf("%s: rule %q, URL %q, want %q, %q", line, f.Rule, f.URL, rule, testRuleURL+rule)
+		}
+	}
+	if text := lines(got...); text != allFindings {
+		t.Errorf("-json findings:\n%s\nwant those of the text output:\n%s", text, allFindings)
 	}
 }
 

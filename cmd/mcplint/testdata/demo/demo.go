@@ -99,3 +99,16 @@ var Loaded = mcpcore.Tool[input, output]{
 	Errors:      loadContract(),
 	Handler:     func(ctx *mcpcore.Context, in input) (output, error) { return output{}, nil },
 }
+
+var Lookup = mcpcore.Tool[input, output]{
+	Name:        "lookup",
+	Description: "Find an article by DOI.",
+	Errors:      []mcpcore.Failure{noMatch, stale},
+	Handler: func(ctx *mcpcore.Context, in input) (output, error) {
+		pmid, err := ncbi.Lookup(ctx, in.PMID)
+		if err != nil {
+			return output{}, ctx.FailFrom(err, stale)
+		}
+		return output{Title: pmid}, ctx.Fail(stale, "Stale", ctx.RecoveryFor(stale))
+	},
+}

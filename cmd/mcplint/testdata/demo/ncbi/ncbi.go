@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"example.com/demo/ncbi/httpx"
+	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
 // Fetch fetches one article.
@@ -15,4 +16,13 @@ func Fetch(ctx context.Context, pmid string) (string, error) {
 		return "", fmt.Errorf("fetch %s: %w", pmid, err)
 	}
 	return string(b), nil
+}
+
+// Lookup finds an article's PMID by DOI. Its reason for an unreachable
+// upstream is misspelt.
+func Lookup(ctx context.Context, doi string) (string, error) {
+	if doi == "" {
+		return "", mcperr.NotFound("no article with that DOI")
+	}
+	return "", mcperr.ServiceUnavailable("NCBI is down", mcperr.WithData(map[string]any{"reason": "ncbi_unreachble"}))
 }

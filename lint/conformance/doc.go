@@ -10,9 +10,27 @@
 // rules below, each in a section headed by its ID, which is where a
 // finding's URL points.
 //
-// What a function can return is computed by lint/internal/raises, as facts
-// that cross packages; mcperr.FromResponse, whose code depends on the
-// upstream's status, never makes a conformance finding on its own.
+// A handler is judged by what reaches its return statements, followed in
+// its SSA form (the buildssa pass): an err assigned in both branches of an
+// if, checked with errors.Is before it is returned, reused for a second
+// call after the first was mapped, or set inside a closure (a Retry
+// callback, or a func() error handed to a queue helper of the user's own,
+// which is taken to hand the closure's errors back) carries what can be in
+// it at the return, and nothing else. What a service returns is computed
+// by lint/internal/raises, as facts that cross packages, and is
+// flow-insensitive within each service; mcperr.FromResponse, whose code
+// depends on the upstream's status, never makes a conformance finding on
+// its own.
+//
+// ctx.FailFrom(err, entries...) is followed as it runs: each code err can
+// carry becomes the one entry given with that code (its reason, raised
+// there), and passes on unchanged when no entry or several have it; with no
+// entries, the definition's whole contract is searched.
+//
+// Helpers of the package that take a *mcpcore.Context are checked too:
+// their ctx.Fail calls for a forwarded recovery where they stand, and for a
+// declared entry against the contract of each tool whose handler reaches
+// them.
 //
 // An entry or option it cannot read (computed, passed as a variable, spread
 // with ...) is taken to be fine: no finding on what is not known.
@@ -20,9 +38,11 @@
 // # error-contract-undeclared
 //
 // Level error. ctx.Fail with a Failure that is not in this definition's
-// Errors. It compiles, and fails at run time with an InternalError naming
-// the declared reasons. Declare the entry in Errors, or fail with a
-// declared one.
+// Errors, in the handler, or in a helper taking *mcpcore.Context that the
+// handler calls (reported at the handler's call, naming the helper's line).
+// It compiles, and fails at run time with an InternalError naming the
+// declared reasons. Declare the entry in Errors, or fail with a declared
+// one.
 //
 // # error-contract-recovery-unforwarded
 //
@@ -44,8 +64,35 @@
 // declare and that is not a baseline code (InternalError,
 // ServiceUnavailable, Timeout, ValidationError, SerializationError,
 // MissingClientCapability). It is reported at the handler's call of the
-// service, naming it and the function that raises the code. Declare the
-// failure, or map the error to a declared one.
+// service, naming it and the function that raises the code, or at the
+// ctx.FailFrom that passes it on unchanged, naming the line it comes in at.
+// Declare the failure, or map the error to a declared one.
+//
+// # error-contract-failfrom-unmapped
+//
+// Level warning. A code the contract declares reaches ctx.FailFrom, which
+// passes it on without its entry: no entry given has that code, or several
+// do (given, or found twice in the contract when none is given). The client
+// then gets the code without the reason and recovery the contract
+// publishes for it. Pass the entry for that code. Wrong:
+//
+//	doc, err := svc.Article(ctx, id) // can return NotFound and RateLimited
+//	if err != nil {
+//		return out, ctx.FailFrom(err, busy) // NotFound goes out unmapped
+//	}
+//
+// Right:
+//
+//	return out, ctx.FailFrom(err, busy, missing)
+//
+// # error-contract-reason-undeclared
+//
+// Level warning. A service stamps a reason on the errors it returns
+// (mcperr.WithData with "reason", mcpcore.RecoveryFor(ctx, "…")) and no
+// definition whose handler they reach declares it: a misspelt
+// "upstream_unreachble" reaches the wire under a reason no published
+// contract names. It is reported once per reason and service, at the first
+// call that brings it in. Fix the reason, or declare it.
 //
 // # error-contract-prefer-fail
 //
@@ -56,12 +103,17 @@
 //
 // # error-contract-unthrown
 //
-// Level warning. A declared entry whose reason neither the handler
-// (ctx.Fail) nor a service it calls (mcpcore.RecoveryFor, data.reason)
-// raises. Entries marked ThrownBy: mcpcore.ThrownByService are not
-// reported; the others are not reported either when the handler calls
-// something the analysis cannot see into (an interface method, a function
-// value) that can return an error.
+// Level warning. A declared entry whose reason neither this definition's
+// handler (ctx.Fail, or ctx.FailFrom given the entry over an error that can
+// have its code) nor a service it calls (mcpcore.RecoveryFor, data.reason)
+// raises. It is decided per definition: an entry of a shared contract that
+// another tool raises is still reported for the one that does not. Entries
+// marked ThrownBy: mcpcore.ThrownByService are not reported; the others
+// are not reported either when the handler's errors can come from
+// something the analysis cannot see into (an interface method declared
+// where mcperr errors are built, a function value), or when the handler
+// names the entry other than as FailFrom's (passes it to a helper, keeps it
+// in a variable).
 //
 // # error-contract-unanalyzable
 //

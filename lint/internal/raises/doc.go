@@ -27,7 +27,13 @@
 //     it hands back;
 //   - fmt.Errorf with %w, errors.Join and mcperr.From keep what their error
 //     arguments carry; mcperr.Retry and mcperr.TryCatch keep what their
-//     function (a literal, or a function named statically) returns.
+//     function (a literal, or a function named statically) returns, and so
+//     does any call that returns an error and is passed a func returning
+//     one: a queue's q.do(ctx, func() error { … }) is taken to hand the
+//     closure's errors back, whether it calls it or a worker does;
+//   - ctx.FailFrom(err, entries...): each code err carries becomes the one
+//     entry given with that code, and stays as it is when none or several
+//     have it; an entry whose code err cannot carry is not raised.
 //
 // For example, given a service in package ncbi and a handler that uses it,
 //
@@ -62,7 +68,10 @@
 // # What does not count
 //
 // Anything the analysis cannot resolve statically adds nothing, because a
-// rule built on these facts should stay silent rather than guess: interface
+// rule built on these facts should stay silent rather than guess; a call of
+// an interface method declared where mcperr errors are built, or of a
+// function value where they are, marks the function Opaque instead, so
+// that rules judging by absence know: interface
 // method calls, calls of function values and method values, goroutines and
 // deferred calls, errors passed through channels or struct fields, codes
 // that are not constants, entries it cannot read, and package-level error

@@ -2,8 +2,10 @@
 # mcplint-cost.sh measures what mcplint costs on this repository: the wall
 # time and peak memory of `<binary> ./...` from the repository's root, for
 # each binary given, run alternately so that a change of the machine's load
-# falls on every binary alike. It prints, per binary, the median wall time
-# and the largest maximum RSS of its runs, and the load before and after.
+# falls on every binary alike. It prints, per binary, the median wall time,
+# the median CPU time (user+sys, which the machine's load moves less than
+# the wall time) and the largest maximum RSS of its runs, and the load
+# before and after.
 #
 # Usage: scripts/mcplint-cost.sh [-n runs] [-C dir] <mcplint-binary>...
 #   -n runs  runs per binary (default 3)
@@ -48,7 +50,7 @@ cd "$dir"
 for ((r = 1; r <= runs; r++)); do
 	for i in "${!bins[@]}"; do
 		status=0
-		/usr/bin/time -f "%e %M" -o "$tmp/time" "${bins[$i]}" ./... >/dev/null 2>"$tmp/stderr" || status=$?
+		/usr/bin/time -f "%e %M %U %S" -o "$tmp/time" "${bins[$i]}" ./... >/dev/null 2>"$tmp/stderr" || status=$?
 		if [ "$status" -ge 2 ]; then
 			echo "${bins[$i]}: exit $status" >&2
 			cat "$tmp/stderr" >&2
@@ -57,14 +59,15 @@ for ((r = 1; r <= runs; r++)); do
 		# The last line is time's: a failing command adds "Command exited
 		# with non-zero status" before it.
 		tail -n 1 "$tmp/time" >>"$tmp/bin$i"
-		echo "run $r ${bins[$i]}: $(tail -n 1 "$tmp/time" | awk '{printf "%.2f s, %d MiB", $1, $2/1024}')"
+		echo "run $r ${bins[$i]}: $(tail -n 1 "$tmp/time" | awk '{printf "%.2f s wall, %.2f s CPU, %d MiB", $1, $3+$4, $2/1024}')"
 	done
 done
 echo "load after: $(uptime)"
 
-printf '\n%-40s %12s %14s\n' binary "median wall" "peak RSS"
+printf '\n%-40s %12s %12s %14s\n' binary "median wall" "median CPU" "peak RSS"
 for i in "${!bins[@]}"; do
 	median=$(awk '{print $1}' "$tmp/bin$i" | sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}')
+	cpu=$(awk '{print $3+$4}' "$tmp/bin$i" | sort -n | awk '{a[NR]=$1} END {if (NR % 2) print a[(NR+1)/2]; else printf "%.2f\n", (a[NR/2]+a[NR/2+1])/2}')
 	peak=$(awk '$2 > m {m = $2} END {print m}' "$tmp/bin$i")
-	printf '%-40s %10.2f s %10d MiB\n' "${bins[$i]}" "$median" $((peak / 1024))
+	printf '%-40s %10.2f s %10.2f s %10d MiB\n' "${bins[$i]}" "$median" "$cpu" $((peak / 1024))
 done

@@ -114,7 +114,13 @@ func TestReview(t *testing.T) {
 	tool := driver.Tool{Analyzers: lint.Analyzers, Rules: lint.Rules, Level: lint.LevelOf}
 	start := time.Now()
 	if code := tool.Run(patterns, &stdout, &stderr); code != driver.ExitClean && code != driver.ExitFindings {
-		t.Fatalf("mcplint: exit %d; stderr:\n%s", code, stderr.String())
+		hint := ""
+		if strings.Contains(stderr.String(), "go.mod") || strings.Contains(stderr.String(), "go.sum") {
+			// The repository's requirements changed since the server's
+			// go.mod was tidied.
+			hint = "\n(run go mod tidy in lint/testdata/realserver, with GOFLAGS=-mod=mod)"
+		}
+		t.Fatalf("mcplint: exit %d; stderr:\n%s%s", code, stderr.String(), hint)
 	}
 	t.Logf("mcplint on %d copies: %s", len(copies), time.Since(start).Round(100*time.Millisecond))
 	byCopy := parse(t, stdout.String())
@@ -210,6 +216,22 @@ func plant(t *testing.T, dir, root, mod string, m review.Mistake) {
 		return os.WriteFile(name, b, 0o644)
 	})
 	if err != nil {
+		t.Fatal(err)
+	}
+	// The repository's sums too, for a requirement it gained since the
+	// server's go.sum was written.
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, "go.sum"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.Write(sum); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
 		t.Fatal(err)
 	}
 }

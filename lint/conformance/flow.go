@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/passes/buildssa"
@@ -50,6 +51,10 @@ type carry struct {
 	// response: an error of mcperr.FromResponse, whose code depends on
 	// the upstream's status.
 	response bool
+	// stamped are the items with a reason a service stamped that a
+	// ctx.FailFrom mapped away: off the wire, but still a reason written
+	// in the service (see stampedReasons).
+	stamped []item
 }
 
 func (c *carry) add(o *carry) {
@@ -57,6 +62,7 @@ func (c *carry) add(o *carry) {
 		return
 	}
 	c.items = append(c.items, o.items...)
+	c.stamped = append(c.stamped, o.stamped...)
 	c.opaque = c.opaque || o.opaque
 	c.response = c.response || o.response
 }
@@ -458,7 +464,7 @@ func (t *tracer) failFrom(site *ast.CallExpr, args []ssa.Value) *carry {
 		return c
 	}
 	in := t.value(args[0])
-	c.opaque, c.response = in.opaque, in.response
+	c.opaque, c.response, c.stamped = in.opaque, in.response, in.stamped
 	var entries []declaredEntry
 	switch {
 	case site.Ellipsis.IsValid():
@@ -493,15 +499,20 @@ func (t *tracer) failFrom(site *ast.CallExpr, args []ssa.Value) *carry {
 		if es := with(it.code); len(es) == 1 {
 			// The entry's reason is written last, over the service's.
 			c.items = append(c.items, item{code: es[0].code, reason: es[0].reason, site: site})
+			if it.reason != "" && it.via != "" {
+				c.stamped = append(c.stamped, it)
+			}
 		} else {
 			it.unmapped, it.ambiguous = site, es
 			c.items = append(c.items, it)
 		}
 	}
 	if in.opaque || in.response {
-		// Any entry given may be the one its error has.
+		// Any entry given may be the one its error has: any at all from
+		// where the analysis cannot see, one with a code an HTTP status
+		// gives from mcperr.FromResponse.
 		for _, e := range entries {
-			if len(with(e.code)) == 1 {
+			if len(with(e.code)) == 1 && (in.opaque || slices.Contains(raises.ResponseCodes, e.code)) {
 				c.items = append(c.items, item{code: e.code, reason: e.reason, site: site})
 			}
 		}

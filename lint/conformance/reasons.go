@@ -29,7 +29,7 @@ func stampedReasons(pass *analysis.Pass, ds *suppress.Directives, rs *raises.Res
 		if flow == nil {
 			continue
 		}
-		for _, it := range flow.items {
+		for _, it := range slices.Concat(flow.items, flow.stamped) {
 			if it.reason == "" || it.via == "" || failed[it.reason] {
 				continue
 			}
@@ -52,7 +52,7 @@ func stampedReasons(pass *analysis.Pass, ds *suppress.Directives, rs *raises.Res
 		declared := false
 		for _, d := range callers[k] {
 			es, known := entries(rs, d)
-			if !known || slices.ContainsFunc(es, func(e declaredEntry) bool { return e.reason == k.reason }) {
+			if !known || !d.ErrorsKnown || slices.ContainsFunc(es, func(e declaredEntry) bool { return e.reason == k.reason }) {
 				declared = true // or cannot be known
 				break
 			}

@@ -240,7 +240,10 @@ func (r *Result) resolveFailFrom(a failFromAtom, self *types.Func, b *builder) {
 	}
 	if sub.opaque || len(sub.responses)+len(sub.params) > 0 {
 		for _, e := range a.entries {
-			raise(e)
+			// An upstream's status gives only ResponseCodes.
+			if sub.opaque || len(sub.params) > 0 || slices.Contains(ResponseCodes, e.Code) {
+				raise(e)
+			}
 		}
 	}
 }

@@ -260,6 +260,15 @@ func (s *summarizer) evalCall(call *ast.CallExpr) value {
 	if fn == nil || fn.Pkg() == nil {
 		// A function value, an interface method: what its error carries
 		// is unknown, and rules that judge by absence must know it.
+		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+			if v, ok := s.info.Uses[id].(*types.Var); ok {
+				if _, param := s.params[v]; param {
+					// A func parameter: the caller, which knows what
+					// it passes, adds what it returns (see funcArgs).
+					return nil
+				}
+			}
+		}
 		if mcpapi.Opaque(s.info, s.r.pass.Pkg, call) {
 			return value{opaqueAtom{}}
 		}

@@ -24,9 +24,6 @@ var Mistakes = []Mistake{
 		}},
 		Rules: []string{"error-contract-conformance"},
 		At:    "tools/record.go",
-		// FailFrom returns the Forbidden unchanged, but conformance reports
-		// only a code whose call surely reaches a return as it is.
-		KnownMiss: true,
 	},
 	{
 		ID:      "M01b-forbidden-returned",
@@ -52,23 +49,23 @@ var Mistakes = []Mistake{
 	},
 	{
 		ID:      "M02-failfrom-entry-unproducible",
-		Mistake: "search_catalog declares cursor_expired (Conflict) and passes it to FailFrom, but nothing below raises a Conflict",
+		Mistake: "search_catalog declares index_stale (DatabaseError) and passes it to FailFrom, but nothing below raises a DatabaseError (the catalog's FromResponse gives only HTTP statuses' codes)",
 		Edits: []Edit{{
 			File: "tools/search.go",
 			Old:  "\t\tErrors:      withService(emptyQuery),",
-			New:  "\t\tErrors:      withService(emptyQuery, cursorExpired),",
+			New:  "\t\tErrors:      withService(emptyQuery, indexStale),",
 		}, {
 			File: "tools/search.go",
 			Old:  "\t\t\t\treturn searchOutput{}, ctx.FailFrom(err)\n",
-			New:  "\t\t\t\treturn searchOutput{}, ctx.FailFrom(err, cursorExpired, queueFull, upstreamDown, apiKeyRejected)\n",
+			New:  "\t\t\t\treturn searchOutput{}, ctx.FailFrom(err, indexStale, queueFull, upstreamDown, apiKeyRejected)\n",
 		}, {
 			File: "tools/search.go",
 			Old:  "// cmpLimit is",
-			New: `var cursorExpired = mcpcore.Failure{
-	Reason:   "cursor_expired",
-	Code:     mcperr.CodeConflict,
-	When:     "The cursor of the page before has expired",
-	Recovery: "Call search_catalog again without a cursor to start from the first page.",
+			New: `var indexStale = mcpcore.Failure{
+	Reason:   "index_stale",
+	Code:     mcperr.CodeDatabaseError,
+	When:     "The catalog's search index is being rebuilt",
+	Recovery: "Wait a minute, then call search_catalog again with the same query.",
 }
 
 // cmpLimit is`,
@@ -77,8 +74,7 @@ var Mistakes = []Mistake{
 			Old:  "\t\"github.com/seed417024ea/mcpcore\"\n",
 			New:  "\t\"github.com/seed417024ea/mcpcore\"\n\t\"github.com/seed417024ea/mcpcore/mcperr\"\n",
 		}},
-		Rules:     []string{"error-contract-unthrown"},
-		KnownMiss: true,
+		Rules: []string{"error-contract-unthrown"},
 	},
 	{
 		ID:      "M03-ifelse-reuse-hides-code",
@@ -94,8 +90,6 @@ var Mistakes = []Mistake{
 		}},
 		Rules: []string{"error-contract-conformance"},
 		At:    "tools/record.go",
-		// Hidden twice: by FailFrom, as in M01, and by the if/else (M03b).
-		KnownMiss: true,
 	},
 	{
 		ID:      "M03b-ifelse-reuse-return-err",
@@ -113,9 +107,8 @@ var Mistakes = []Mistake{
 			Old:  "\t\t\t\treturn upstream.Record{}, ctx.FailFrom(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
 			New:  "\t\t\t\treturn upstream.Record{}, err\n",
 		}},
-		Rules:     []string{"error-contract-conformance"},
-		At:        "tools/record.go",
-		KnownMiss: true,
+		Rules: []string{"error-contract-conformance"},
+		At:    "tools/record.go",
 	},
 	{
 		ID:      "M04-raise-in-queue-closure",
@@ -132,9 +125,6 @@ var Mistakes = []Mistake{
 		}},
 		Rules: []string{"error-contract-conformance"},
 		At:    "tools/search.go",
-		// The closure is called by q.do as a function value, which the
-		// analysis does not follow.
-		KnownMiss: true,
 	},
 	{
 		ID:      "M05-errors-is-then-return-err",
@@ -149,8 +139,7 @@ var Mistakes = []Mistake{
 			}
 			if err != nil {`,
 		}},
-		Rules:     []string{"error-contract-unthrown"},
-		KnownMiss: true,
+		Rules: []string{"error-contract-unthrown"},
 	},
 	{
 		ID:      "M06-service-sprintf-err",
@@ -160,8 +149,7 @@ var Mistakes = []Mistake{
 			Old:  "\t\treturn Page{}, fmt.Errorf(\"search %q: %w\", query, err)\n",
 			New:  "\t\treturn Page{}, mcperr.ServiceUnavailable(fmt.Sprintf(\"upstream failed: %v\", err), mcperr.WithCause(err))\n",
 		}},
-		Rules:     []string{"no-stringify-upstream-error"},
-		KnownMiss: true,
+		Rules: []string{"no-stringify-upstream-error"},
 	},
 	{
 		ID:      "M07-service-string-body",
@@ -174,8 +162,7 @@ var Mistakes = []Mistake{
 	}
 	if err = json`,
 		}},
-		Rules:     []string{"no-stringify-upstream-error"},
-		KnownMiss: true,
+		Rules: []string{"no-stringify-upstream-error"},
 	},
 	{
 		ID:      "M08-service-rethrow-drops-cause",
@@ -185,8 +172,7 @@ var Mistakes = []Mistake{
 			Old:  "\t\treturn Record{}, fmt.Errorf(\"get record %s: %w\", id, err)\n",
 			New:  "\t\treturn Record{}, mcperr.ServiceUnavailable(\"The catalog failed to return record \" + id)\n",
 		}},
-		Rules:     []string{"preserve-cause-on-rethrow"},
-		KnownMiss: true,
+		Rules: []string{"preserve-cause-on-rethrow"},
 	},
 	{
 		ID:      "M09-helper-fail-no-recovery",
@@ -196,8 +182,7 @@ var Mistakes = []Mistake{
 			Old:  `ctx.Fail(needID, "Pass either id or doi, not both and not neither", ctx.RecoveryFor(needID))`,
 			New:  `ctx.Fail(needID, "Pass either id or doi, not both and not neither")`,
 		}},
-		Rules:     []string{"error-contract-recovery-unforwarded"},
-		KnownMiss: true,
+		Rules: []string{"error-contract-recovery-unforwarded"},
 	},
 	{
 		ID:      "M10-helper-fail-undeclared-entry",
@@ -227,9 +212,8 @@ var Mistakes = []Mistake{
 			New: `			mcperr.WithData(map[string]any{"reason": "upstream_unreachble"}),
 			mcpcore.RecoveryFor(ctx, "upstream_unreachble"))`,
 		}},
-		Rules:     []string{"error-contract-conformance"},
-		At:        "tools/search.go",
-		KnownMiss: true,
+		Rules: []string{"error-contract-reason-undeclared"},
+		At:    "tools/cite.go", // once per reason and service, at the first call
 	},
 	{
 		ID:      "M12-unthrown-for-tool-a",
@@ -240,9 +224,6 @@ var Mistakes = []Mistake{
 			New:  "withService(noRecord, unknownStyle, alreadySaved)",
 		}},
 		Rules: []string{"error-contract-unthrown"},
-		// unthrown is silent on an entry the package names anywhere but in
-		// a contract, as save_record's ctx.Fail does.
-		KnownMiss: true,
 	},
 	{
 		ID:      "M13-prefer-fail",

@@ -85,7 +85,7 @@ var queued = mcpcore.Tool[in, out]{
 		if err != nil {
 			return out{}, ctx.FailFrom(err, busy) // want `error-contract-conformance: tool queued can return Conflict, .*; this ctx.FailFrom passes it on unchanged \(it comes in at flow.go:79` `error-contract-conformance: tool queued can return Forbidden through flowsvc.Client.Article, .*flow.go:82`
 		}
-		return out{V: doc}, svc.Busy(ctx)
+		return out{V: doc}, ctx.FailFrom(svc.Busy(ctx), busy)
 	},
 }
 

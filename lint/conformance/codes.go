@@ -77,6 +77,9 @@ func through(it item) string {
 	if it.origin != "" && it.origin != it.via {
 		s += " (raised in " + it.origin + ")"
 	}
+	if it.cond != "" {
+		s += " if " + it.cond
+	}
 	return s
 }
 

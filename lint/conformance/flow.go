@@ -30,8 +30,10 @@ type item struct {
 	// called, the factory or ctx.Fail that builds it.
 	site *ast.CallExpr
 	// via and origin name the service it comes through, as in
-	// raises.Source; "" when the site builds it.
-	via, origin string
+	// raises.Source; "" when the site builds it. cond is the condition
+	// on a service's parameter under which it comes, when the analysis
+	// cannot tell whether the call meets it.
+	via, origin, cond string
 	// factory says the site is an mcperr factory or mcperr.New.
 	factory bool
 	// unmapped is a ctx.FailFrom that passes the item on unchanged,
@@ -365,23 +367,29 @@ func (t *tracer) call(call *ssa.Call) *carry {
 // lift adds the items of rs, which come in by site: through the function
 // named via, or built there when via is "".
 func (t *tracer) lift(c *carry, rs *raises.Raises, site *ast.CallExpr, via string, factory bool) {
-	through := func(s raises.Source) (string, string) {
+	consts := raises.ArgConsts(t.pass.TypesInfo, site)
+	through := func(s raises.Source) (string, string, string, bool) {
 		if via == "" {
-			return s.Via, s.Origin
+			return s.Via, s.Origin, s.If.Text, true
 		}
 		origin := s.Origin
 		if origin == "" {
 			origin = via
 		}
-		return via, origin
+		// A service that raises it only for another constant than the
+		// handler passes cannot raise it here.
+		c, ok := s.If.Through(consts)
+		return via, origin, c.Text, ok
 	}
 	for _, x := range rs.Codes {
-		v, o := through(x.Source)
-		c.items = append(c.items, item{code: x.Code, site: site, via: v, origin: o, factory: factory && x.Via == ""})
+		if v, o, cond, ok := through(x.Source); ok {
+			c.items = append(c.items, item{code: x.Code, site: site, via: v, origin: o, cond: cond, factory: factory && x.Via == ""})
+		}
 	}
 	for _, x := range rs.Reasons {
-		v, o := through(x.Source)
-		c.items = append(c.items, item{code: x.Code, reason: x.Reason, site: site, via: v, origin: o, factory: factory && x.Via == ""})
+		if v, o, cond, ok := through(x.Source); ok {
+			c.items = append(c.items, item{code: x.Code, reason: x.Reason, site: site, via: v, origin: o, cond: cond, factory: factory && x.Via == ""})
+		}
 	}
 	c.response = c.response || rs.CallsFromResponse()
 	c.opaque = c.opaque || rs.Opaque

@@ -83,6 +83,9 @@ type Source struct {
 	// Origin names the function that raises it itself, at the end of the
 	// chain of calls that starts with Via; "" when Via is "".
 	Origin string
+	// If is what the function that raises the item tests first, when it
+	// raises it only if a parameter equals a constant.
+	If Cond
 
 	// pos is, in a function of the package being analyzed, the call that
 	// builds the error or the call of Via (the first one in the file, when
@@ -97,15 +100,38 @@ type Source struct {
 func (s Source) Pos() token.Pos { return s.pos }
 
 // String returns " via <Via>", with " from <Origin>" when the chain is
-// longer than one call, or "" for an item raised in the function itself.
+// longer than one call, or "" for an item raised in the function itself;
+// then " if <condition>" when one is known.
 func (s Source) String() string {
+	var str string
 	switch s.Via {
 	case "":
-		return ""
 	case s.Origin:
-		return " via " + s.Via
+		str = " via " + s.Via
+	default:
+		str = " via " + s.Via + " from " + s.Origin
 	}
-	return " via " + s.Via + " from " + s.Origin
+	if s.If.Text != "" {
+		str += " if " + s.If.Text
+	}
+	return str
+}
+
+// A Cond is a test a function makes before it raises an item: a
+// parameter compared with a non-empty string constant, such as op ==
+// "catalog.Deposit" (a mode switch; a test against "" is a check of the
+// input, and is not kept). A caller that passes another constant cannot
+// get the item, and one that passes the constant always can.
+type Cond struct {
+	// Text is the condition as written, for messages; "" for none.
+	Text string
+	// Param is 1 + the index of the parameter tested, of the function
+	// the item belongs to; 0 once the condition is no longer on one of
+	// its parameters (the caller passed something the analysis cannot
+	// read), and only Text says it.
+	Param int
+	// Value is the constant, as constant.Value.ExactString gives it.
+	Value string
 }
 
 // A Code is a code a function can return.
@@ -517,4 +543,39 @@ func (r *Result) Built(call *ast.CallExpr) *Raises {
 		return nil
 	}
 	return orEmpty(r.resolveAlone(val, nil))
+}
+
+// Through returns what c becomes in a caller that passes consts, by
+// parameter index (nil when not known), and false when the caller cannot
+// meet it.
+func (c Cond) Through(consts []Arg) (Cond, bool) {
+	if c.Param == 0 {
+		return c, true
+	}
+	i := c.Param - 1
+	if i >= len(consts) {
+		return Cond{Text: c.Text}, true
+	}
+	switch a := consts[i]; {
+	case a.known && a.value != c.Value:
+		return Cond{}, false
+	case a.known:
+		return Cond{}, true
+	case a.param > 0:
+		return Cond{Text: c.Text, Param: a.param, Value: c.Value}, true
+	}
+	return Cond{Text: c.Text}, true
+}
+
+// ArgConsts returns, for Cond.Through at a call of another package's or a
+// handler's function, what the call's arguments are: constants, or
+// nothing known.
+func ArgConsts(info *types.Info, call *ast.CallExpr) []Arg {
+	consts := make([]Arg, len(call.Args))
+	for i, a := range call.Args {
+		if tv := info.Types[a]; tv.Value != nil {
+			consts[i] = Arg{known: true, value: tv.Value.ExactString()}
+		}
+	}
+	return consts
 }

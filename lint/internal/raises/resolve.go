@@ -125,7 +125,7 @@ func (r *Result) resolve(v value, self *types.Func, b *builder) {
 			if callee == nil {
 				continue
 			}
-			b.lift(callee, funcName(a.fn), a.pos)
+			b.lift(callee, funcName(a.fn), a.pos, a.consts)
 			for _, i := range callee.Params {
 				// What the caller passes in comes back out; it keeps
 				// its own source.
@@ -160,13 +160,18 @@ func keep[K comparable](m map[K]token.Pos, k K, pos token.Pos) {
 // it. An item that the function being built raises itself further down is
 // left out: the function already has it, and "f returns X through g" is no
 // news when X comes from f.
-func (b *builder) lift(callee *Raises, name string, pos token.Pos) {
+//
+// An item the callee raises only under a condition on a parameter is left
+// out when the call passes another constant, keeps no condition when it
+// passes that one, and keeps it on the caller's parameter it passes on.
+func (b *builder) lift(callee *Raises, name string, pos token.Pos, consts []Arg) {
 	through := func(s Source) (Source, bool) {
 		origin := s.Origin
 		if origin == "" {
 			origin = name
 		}
-		return Source{Via: name, Origin: origin}, origin != b.self
+		cond, ok := s.If.Through(consts)
+		return Source{Via: name, Origin: origin, If: cond}, ok && origin != b.self
 	}
 	for _, c := range callee.Codes {
 		if src, ok := through(c.Source); ok {

@@ -2,6 +2,7 @@ package raises
 
 import (
 	"go/ast"
+	"go/constant"
 	"go/token"
 	"go/types"
 	"strconv"
@@ -31,6 +32,9 @@ type (
 		fn   *types.Func // its origin, for a generic function
 		pos  token.Pos
 		args []value // by parameter index; nil when they cannot be matched
+		// consts are the constants (or the caller's parameters) passed,
+		// by parameter index, for the callee's conditions.
+		consts []Arg
 		// funcs are what the functions passed to it return (a closure
 		// given to a queue or a retry helper), by argument; the callee
 		// is taken to hand their errors back.
@@ -50,6 +54,16 @@ func (reasonAtom) isAtom()   {}
 func (responseAtom) isAtom() {}
 func (paramAtom) isAtom()    {}
 func (opaqueAtom) isAtom()   {}
+
+// An Arg is what an argument is, for a callee's Cond: a constant
+// (known, value), a parameter of the caller (param is 1 + its index), or
+// neither. ArgConsts computes them for a call.
+type Arg struct {
+	known bool
+	value string
+	param int
+}
+
 func (callAtom) isAtom()     {}
 func (failFromAtom) isAtom() {}
 
@@ -65,6 +79,9 @@ type summarizer struct {
 	locals map[*types.Var][]ast.Expr
 	memo   map[*types.Var]value
 	busy   map[*types.Var]bool
+	// conds are the conditions the calls of the body stand under (see
+	// Cond), innermost first.
+	conds map[*ast.CallExpr]Cond
 	// cut counts the times a variable was met again while being
 	// evaluated; a value computed across such a cut may lack what the
 	// variable on the cycle carries, and is not kept.
@@ -107,6 +124,7 @@ func (r *Result) summarize(fn ast.Node) value {
 		}
 	}
 	s.collectLocals(body)
+	s.collectConds(body)
 	return s.returns(ftype, body)
 }
 
@@ -276,7 +294,7 @@ func (s *summarizer) evalCall(call *ast.CallExpr) value {
 	}
 	fn = fn.Origin()
 	args := call.Args
-	src := Source{pos: call.Pos()}
+	src := Source{pos: call.Pos(), If: s.conds[call]}
 	switch {
 	case mcpapi.IsContextMethod(fn, "Fail"):
 		// Fail writes the entry's reason last, over any option's.
@@ -330,7 +348,98 @@ func (s *summarizer) evalCall(call *ast.CallExpr) value {
 		}
 		return val
 	}
-	return value{callAtom{fn: fn, pos: call.Pos(), args: s.callArgs(fn, call), funcs: s.funcArgs(fn, call)}}
+	return value{callAtom{fn: fn, pos: call.Pos(), args: s.callArgs(fn, call), funcs: s.funcArgs(fn, call), consts: s.callConsts(fn, call)}}
+}
+
+// collectConds records, for each call of the body, the condition on a
+// parameter it stands under, if any (see Cond): the innermost if whose
+// body holds it and whose condition is, or has as a conjunct, a parameter
+// compared with == to a non-empty string constant.
+func (s *summarizer) collectConds(body *ast.BlockStmt) {
+	s.conds = map[*ast.CallExpr]Cond{}
+	var visit func(n ast.Node, c Cond)
+	visit = func(n ast.Node, c Cond) {
+		if n == nil {
+			return
+		}
+		ast.Inspect(n, func(m ast.Node) bool {
+			switch m := m.(type) {
+			case *ast.IfStmt:
+				visit(m.Init, c)
+				visit(m.Cond, c)
+				inner := c
+				if cond, ok := s.condOf(m.Cond); ok {
+					inner = cond
+				}
+				visit(m.Body, inner)
+				if m.Else != nil {
+					visit(m.Else, c)
+				}
+				return false
+			case *ast.CallExpr:
+				if c.Text != "" {
+					s.conds[m] = c
+				}
+			}
+			return true
+		})
+	}
+	visit(body, Cond{})
+}
+
+// condOf returns the Cond of an if's condition.
+func (s *summarizer) condOf(e ast.Expr) (Cond, bool) {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.BinaryExpr:
+		switch e.Op {
+		case token.LAND:
+			if c, ok := s.condOf(e.X); ok {
+				return c, true
+			}
+			return s.condOf(e.Y)
+		case token.EQL:
+			for _, pair := range [][2]ast.Expr{{e.X, e.Y}, {e.Y, e.X}} {
+				id, ok := ast.Unparen(pair[0]).(*ast.Ident)
+				if !ok {
+					continue
+				}
+				v, ok := s.info.Uses[id].(*types.Var)
+				if !ok {
+					continue
+				}
+				i, param := s.params[v]
+				tv := s.info.Types[pair[1]]
+				if !param || tv.Value == nil || tv.Value.Kind() != constant.String || constant.StringVal(tv.Value) == "" {
+					continue
+				}
+				return Cond{Text: types.ExprString(e), Param: i + 1, Value: tv.Value.ExactString()}, true
+			}
+		}
+	}
+	return Cond{}, false
+}
+
+// callConsts returns, by fn's parameter index, what each argument of a
+// call is for fn's conditions, or nil when arguments and parameters cannot
+// be matched.
+func (s *summarizer) callConsts(fn *types.Func, call *ast.CallExpr) []Arg {
+	n := fn.Type().(*types.Signature).Params().Len()
+	if len(call.Args) > n {
+		return nil // variadic: conditions on it are not kept anyway
+	}
+	consts := make([]Arg, n)
+	for i, a := range call.Args {
+		if tv := s.info.Types[a]; tv.Value != nil {
+			consts[i] = Arg{known: true, value: tv.Value.ExactString()}
+		} else if id, ok := ast.Unparen(a).(*ast.Ident); ok {
+			if v, ok := s.info.Uses[id].(*types.Var); ok {
+				if j, ok := s.params[v]; ok {
+					consts[i] = Arg{param: j + 1}
+				}
+			}
+		}
+	}
+	return consts
 }
 
 // funcArgs returns what the functions passed to fn return, by argument,

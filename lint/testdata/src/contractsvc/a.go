@@ -31,7 +31,7 @@ type out struct{ V string }
 // fetch reaches svcdeep.Get through svcmid.Client.Fetch: RateLimited with
 // reason throttled (declared), and Conflict (not declared).
 func fetch(ctx *mcpcore.Context, i in) (out, error) {
-	v, err := client.Fetch(ctx, i.ID) // want `error-contract-conformance: tool fetch can return Conflict through svcmid.Client.Fetch \(raised in svcdeep.Get\), which its contract does not declare`
+	v, err := client.Fetch(ctx, i.ID) // want `error-contract-conformance: tool fetch can return Conflict through svcmid.Client.Fetch \(raised in svcdeep.Get\) if id == "gone", which its contract does not declare`
 	if err != nil {
 		return out{}, err
 	}

@@ -176,3 +176,42 @@ var logged = mcpcore.Tool[in, out]{
 		return out{}, ctx.FailFrom(svc.Busy(ctx), busy)
 	},
 }
+
+// A service raises Unauthorized only for op == "push": the clone tool,
+// whose calls pass "clone", cannot get it; the push tool can; a tool that
+// passes what it is given gets the finding with its condition.
+var cloneTool = mcpcore.Tool[in, out]{
+	Name:   "clone",
+	Errors: []mcpcore.Failure{busy},
+	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
+		if err := svc.Clone(ctx, i.ID); err != nil {
+			return out{}, err
+		}
+		if err := svc.Run(ctx, "fetch", i.ID); err != nil {
+			return out{}, err
+		}
+		return out{}, ctx.FailFrom(svc.Busy(ctx), busy)
+	},
+}
+
+var pushTool = mcpcore.Tool[in, out]{
+	Name:   "push",
+	Errors: []mcpcore.Failure{busy},
+	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
+		if err := svc.Push(ctx, i.ID); err != nil { // want `error-contract-conformance: tool push can return Unauthorized through flowsvc.Client.Push \(raised in flowsvc.Client.Run\), which`
+			return out{}, err
+		}
+		return out{}, ctx.FailFrom(svc.Busy(ctx), busy)
+	},
+}
+
+var runTool = mcpcore.Tool[in, out]{
+	Name:   "run",
+	Errors: []mcpcore.Failure{busy},
+	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
+		if err := svc.Run(ctx, i.ID); err != nil { // want `error-contract-conformance: tool run can return Unauthorized through flowsvc.Client.Run if op == "push", which`
+			return out{}, err
+		}
+		return out{}, ctx.FailFrom(svc.Busy(ctx), busy)
+	},
+}

@@ -55,3 +55,17 @@ func (c *Client) Unreachable(ctx context.Context) error {
 func (c *Client) Throttled(ctx context.Context) error {
 	return mcperr.RateLimited("slow down", mcperr.WithData(map[string]any{"reason": "busy"}))
 }
+
+// Run runs a git-like operation: only a push needs write access.
+func (c *Client) Run(ctx context.Context, op string, args ...string) error {
+	if op == "push" && len(args) > 0 {
+		return mcperr.Unauthorized("pushing needs a write key")
+	}
+	return nil
+}
+
+// Clone clones, through Run.
+func (c *Client) Clone(ctx context.Context, url string) error { return c.Run(ctx, "clone", url) }
+
+// Push pushes, through Run.
+func (c *Client) Push(ctx context.Context, url string) error { return c.Run(ctx, "push", url) }

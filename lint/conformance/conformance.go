@@ -5,7 +5,7 @@ import (
 	"go/ast"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
+	"golang.org/x/tools/go/ssa"
 
 	"github.com/seed417024ea/mcpcore/lint/internal/defs"
 	"github.com/seed417024ea/mcpcore/lint/internal/raises"
@@ -17,7 +17,7 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "mcpconformance",
 	Doc:      "check mcpcore handlers against their error contracts",
 	URL:      "https://pkg.go.dev/github.com/seed417024ea/mcpcore/lint/conformance",
-	Requires: []*analysis.Analyzer{defs.Analyzer, raises.Analyzer, buildssa.Analyzer},
+	Requires: []*analysis.Analyzer{defs.Analyzer, raises.Analyzer},
 	Run:      run,
 }
 
@@ -27,6 +27,7 @@ func run(pass *analysis.Pass) (any, error) {
 	ds := suppress.Read(pass)
 	seen := map[ast.Node]bool{} // Fail calls reported, for a handler shared by definitions
 	flows := map[*defs.Def]*carry{}
+	var pkg *ssa.Package        // built at the first handler
 	failed := map[string]bool{} // reasons reported as a helper's undeclared ctx.Fail
 	for _, d := range res.Defs {
 		if d.Unanalyzable != "" {
@@ -40,7 +41,10 @@ func run(pass *analysis.Pass) (any, error) {
 		}
 		failSites(pass, ds, res, d, body, seen)
 		es, _ := entries(rs, d)
-		flow := handlerFlow(pass, rs, d.Handler, es)
+		if pkg == nil {
+			pkg = buildSSA(pass)
+		}
+		flow := handlerFlow(pass, pkg, rs, d.Handler, es)
 		if flow == nil {
 			flow = &carry{opaque: true}
 		}

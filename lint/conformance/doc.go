@@ -11,7 +11,7 @@
 // finding's URL points.
 //
 // A handler is judged by what reaches its return statements, followed in
-// its SSA form (the buildssa pass): an err assigned in both branches of an
+// its SSA form (golang.org/x/tools/go/ssa): an err assigned in both branches of an
 // if, checked with errors.Is before it is returned, reused for a second
 // call after the first was mapped, or set inside a closure (a Retry
 // callback, or a func() error handed to a queue helper of the user's own,

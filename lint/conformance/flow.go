@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"golang.org/x/tools/go/analysis"
-	"golang.org/x/tools/go/analysis/passes/buildssa"
 	"golang.org/x/tools/go/ssa"
 
 	"github.com/seed417024ea/mcpcore/lint/internal/mcpapi"
@@ -83,8 +82,8 @@ type tracer struct {
 // handlerFlow returns what can reach the returns of a handler (a
 // *ast.FuncDecl or *ast.FuncLit of this package), or nil when it has no
 // SSA form.
-func handlerFlow(pass *analysis.Pass, rs *raises.Result, handler ast.Node, contract []declaredEntry) *carry {
-	fn := ssaFunc(pass, handler)
+func handlerFlow(pass *analysis.Pass, pkg *ssa.Package, rs *raises.Result, handler ast.Node, contract []declaredEntry) *carry {
+	fn := ssaFunc(pass, pkg, handler)
 	if fn == nil {
 		return nil
 	}
@@ -96,10 +95,8 @@ func handlerFlow(pass *analysis.Pass, rs *raises.Result, handler ast.Node, contr
 }
 
 // ssaFunc finds the SSA function of a handler's syntax: a function of the
-// package, or a func literal in one or in a package variable's initializer
-// (which buildssa's SrcFuncs leave out).
-func ssaFunc(pass *analysis.Pass, syntax ast.Node) *ssa.Function {
-	res := pass.ResultOf[buildssa.Analyzer].(*buildssa.SSA)
+// package, or a func literal in one or in a package variable's initializer.
+func ssaFunc(pass *analysis.Pass, pkg *ssa.Package, syntax ast.Node) *ssa.Function {
 	var find func(fns []*ssa.Function) *ssa.Function
 	find = func(fns []*ssa.Function) *ssa.Function {
 		for _, fn := range fns {
@@ -112,13 +109,35 @@ func ssaFunc(pass *analysis.Pass, syntax ast.Node) *ssa.Function {
 		}
 		return nil
 	}
-	if fn := find(res.SrcFuncs); fn != nil {
-		return fn
+	var fns []*ssa.Function
+	if init := pkg.Func("init"); init != nil {
+		fns = append(fns, init)
 	}
-	if init := res.Pkg.Func("init"); init != nil {
-		return find([]*ssa.Function{init})
+	for _, f := range pass.Files {
+		for _, decl := range f.Decls {
+			if fd, ok := decl.(*ast.FuncDecl); ok {
+				if obj, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+					if fn := pkg.Prog.FuncValue(obj); fn != nil {
+						fns = append(fns, fn)
+					}
+				}
+			}
+		}
 	}
-	return nil
+	return find(fns)
+}
+
+// buildSSA builds the SSA form of the package, as the buildssa pass does,
+// but only for a package with definitions to check: most packages of a
+// module have none, and their SSA would cost memory for nothing.
+func buildSSA(pass *analysis.Pass) *ssa.Package {
+	prog := ssa.NewProgram(pass.Fset, 0)
+	for _, p := range pass.Pkg.Imports() {
+		prog.CreatePackage(p, nil, nil, true)
+	}
+	pkg := prog.CreatePackage(pass.Pkg, pass.Files, pass.TypesInfo, false)
+	pkg.Build()
+	return pkg
 }
 
 // callsByLparen indexes the package's calls by their Lparen.

@@ -37,7 +37,7 @@ func stampedReasons(pass *analysis.Pass, ds *suppress.Directives, rs *raises.Res
 			if !slices.Contains(callers[k], d) {
 				callers[k] = append(callers[k], d)
 			}
-			if s, ok := sites[k]; !ok || it.site.Pos() < s.Pos() {
+			if s, ok := sites[k]; !ok || before(pass, it.site, s) {
 				sites[k] = it.site
 			}
 		}
@@ -46,7 +46,9 @@ func stampedReasons(pass *analysis.Pass, ds *suppress.Directives, rs *raises.Res
 	for k := range callers {
 		keys = append(keys, k)
 	}
-	slices.SortFunc(keys, func(a, b key) int { return cmp.Compare(sites[a].Pos(), sites[b].Pos()) })
+	slices.SortFunc(keys, func(a, b key) int {
+		return cmp.Or(position(pass, sites[a], sites[b]), cmp.Compare(a.reason, b.reason), cmp.Compare(a.origin, b.origin))
+	})
 	for _, k := range keys {
 		var names []string
 		declared := false
@@ -66,3 +68,12 @@ func stampedReasons(pass *analysis.Pass, ds *suppress.Directives, rs *raises.Res
 			k.origin, k.reason, strings.Join(names, ", ")), nil)
 	}
 }
+
+// position compares where two calls stand by file name, then offset: the
+// order of the files in the FileSet is the loader's, which may vary.
+func position(pass *analysis.Pass, a, b ast.Node) int {
+	pa, pb := pass.Fset.Position(a.Pos()), pass.Fset.Position(b.Pos())
+	return cmp.Or(cmp.Compare(pa.Filename, pb.Filename), cmp.Compare(pa.Offset, pb.Offset))
+}
+
+func before(pass *analysis.Pass, a, b ast.Node) bool { return position(pass, a, b) < 0 }

@@ -136,18 +136,25 @@ func (c *Context) RecoveryFor(f Failure) mcperr.Option {
 }
 
 // FailFrom maps a service's error onto this definition's contract. When
-// err carries an [*mcperr.Error] whose code is that of one of entries, it
-// returns that declared failure, as [Context.Fail] builds it, with:
+// err carries an [*mcperr.Error], the entry it becomes is, among entries:
+//   - the one whose Reason is the error's data.reason, when the service
+//     named one (a service that raises RateLimited for its own queue and
+//     for the upstream's quota tells the two apart this way); its Code is
+//     the code that goes out;
+//   - otherwise the one entry with the error's code.
+//
+// That entry is returned as [Context.Fail] builds it, with:
 //   - err's message, and err as its cause;
 //   - err's data (data set deliberately, so client-safe: retryAfter,
 //     status, …), under the entry's reason, which is written last;
 //   - the entry's declared Recovery as the hint, unless err has its own.
 //
-// Otherwise (err nil, no *mcperr.Error in it, no entry with its code) it
-// returns err unchanged, for the framework to render as it is. With no
-// entries, the definition's whole contract is searched, and a code that
-// two entries declare matches neither: pass the entries to choose. (mcplint
-// sees the reasons of the entries passed, not of a whole-contract search.)
+// When neither decides (err nil, no *mcperr.Error in it, a data.reason no
+// entry has and no entry with its code, or several entries with its code
+// and no data.reason naming one of them) it returns err unchanged, for the
+// framework to render as it is. With no entries, the definition's whole
+// contract is searched. (mcplint sees the reasons of the entries passed,
+// not of a whole-contract search.)
 //
 //	articles, err := ncbi.Fetch(ctx, in.PMIDs)
 //	if err != nil {
@@ -165,16 +172,7 @@ func (c *Context) FailFrom(err error, entries ...Failure) error {
 	if len(candidates) == 0 {
 		candidates = c.contract
 	}
-	var match *Failure
-	for i, f := range candidates {
-		if f.Code != e.Code() {
-			continue
-		}
-		if match != nil && match.Reason != f.Reason {
-			return err // ambiguous: the caller must choose
-		}
-		match = &candidates[i]
-	}
+	match := mapped(candidates, e)
 	if match == nil {
 		return err
 	}
@@ -186,6 +184,29 @@ func (c *Context) FailFrom(err error, entries ...Failure) error {
 		opts = append(opts, c.RecoveryFor(*match))
 	}
 	return c.Fail(*match, e.Message(), opts...)
+}
+
+// mapped returns the entry FailFrom maps e to: the one named by e's
+// data.reason, else the only one with e's code; nil when neither decides.
+func mapped(candidates []Failure, e *mcperr.Error) *Failure {
+	if r, ok := e.Data()["reason"].(string); ok && r != "" {
+		for i := range candidates {
+			if candidates[i].Reason == r {
+				return &candidates[i]
+			}
+		}
+	}
+	var match *Failure
+	for i, f := range candidates {
+		if f.Code != e.Code() {
+			continue
+		}
+		if match != nil && match.Reason != f.Reason {
+			return nil // ambiguous: the caller must choose
+		}
+		match = &candidates[i]
+	}
+	return match
 }
 
 // RecoveryFor is [Context.RecoveryFor] for code that has only a

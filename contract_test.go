@@ -504,3 +504,54 @@ func TestFailFromMapsServiceErrorsOntoTheContract(t *testing.T) {
 		t.Errorf("the service's own hint was replaced: %q", e(7).RecoveryHint())
 	}
 }
+
+// TestFailFromPrefersTheReasonTheServiceNamed is the upstream's own 429
+// next to the server's queue: both RateLimited, told apart by the reason
+// the service stamps. On the wire, the entry named wins, its hint beside
+// the upstream's retryAfter; without a reason, two entries with one code
+// map neither.
+func TestFailFromPrefersTheReasonTheServiceNamed(t *testing.T) {
+	t.Parallel()
+	queueFull := mcpcore.Failure{Reason: "queue_full", Code: mcperr.CodeRateLimited, When: "Our request queue is full.", Recovery: "Retry after 1-2 seconds."}
+	rateLimited := mcpcore.Failure{Reason: "rate_limited", Code: mcperr.CodeRateLimited, When: "NCBI throttles this server.", Recovery: "Wait for the time in retryAfter, then call again."}
+	down := mcpcore.Failure{Reason: "ncbi_down", Code: mcperr.CodeServiceUnavailable, When: "NCBI is down.", Recovery: "Try again in an hour or so."}
+	tool := mcpcore.Tool[struct{ Case string }, struct{}]{Name: "fetch", Description: "d", Errors: []mcpcore.Failure{queueFull, rateLimited, down},
+		Handler: func(ctx *mcpcore.Context, in struct{ Case string }) (struct{}, error) {
+			var err error
+			switch in.Case {
+			case "ncbi429":
+				err = mcperr.RateLimited("NCBI answered 429", mcperr.WithData(map[string]any{"reason": "rate_limited", "retryAfter": 120}))
+			case "other_reason":
+				err = mcperr.ServiceUnavailable("NCBI is down", mcperr.WithData(map[string]any{"reason": "upstream_down"}))
+			case "no_reason":
+				err = mcperr.RateLimited("slow down")
+			}
+			return struct{}{}, ctx.FailFrom(err, queueFull, rateLimited, down)
+		}}
+	cs, _ := connect(t, tool)
+	errorOf := func(c string) map[string]any {
+		res := wiretest.CallTool(t, cs, "fetch", map[string]any{"Case": c})
+		sc, _ := wiretest.JSON(t, res.StructuredContent).(map[string]any)
+		e, _ := sc["error"].(map[string]any)
+		if !res.IsError || e == nil {
+			t.Fatalf("%s: not a failure: %v", c, wiretest.Text(t, res))
+		}
+		return e
+	}
+	e := errorOf("ncbi429")
+	d, _ := e["data"].(map[string]any)
+	if d["reason"] != "rate_limited" || d["retryAfter"] != float64(120) || e["code"] != float64(mcperr.CodeRateLimited) {
+		t.Errorf("NCBI's 429 with reason rate_limited = %v", e)
+	}
+	if hint, _ := d["recovery"].(map[string]any); hint["hint"] != rateLimited.Recovery {
+		t.Errorf("its hint = %v, want the rate_limited entry's", d["recovery"])
+	}
+	// A reason no entry has: the code decides, and one entry has it.
+	if d, _ := errorOf("other_reason")["data"].(map[string]any); d["reason"] != "ncbi_down" {
+		t.Errorf("an unknown reason with a unique code = %v", d)
+	}
+	// Neither decides: two entries with the code and no reason.
+	if d, _ := errorOf("no_reason")["data"].(map[string]any); d["reason"] != nil {
+		t.Errorf("an ambiguous code with no reason was mapped: %v", d)
+	}
+}

@@ -22,10 +22,11 @@
 // depends on the upstream's status, never makes a conformance finding on
 // its own.
 //
-// ctx.FailFrom(err, entries...) is followed as it runs: each code err can
-// carry becomes the one entry given with that code (its reason, raised
-// there), and passes on unchanged when no entry or several have it; with no
-// entries, the definition's whole contract is searched.
+// ctx.FailFrom(err, entries...) is followed as it runs: what err can carry
+// becomes the entry whose reason a service stamped on it, else the one
+// entry given with its code (its reason, raised there), and passes on
+// unchanged when neither decides; with no entries, the definition's whole
+// contract is searched.
 //
 // Helpers of the package that take a *mcpcore.Context are checked too:
 // their ctx.Fail calls for a forwarded recovery where they stand, and for a

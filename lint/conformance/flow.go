@@ -518,7 +518,36 @@ func (t *tracer) failFrom(site *ast.CallExpr, args []ssa.Value) *carry {
 		}
 		return es
 	}
+	// An entry named by the reason a service stamps wins over the code
+	// (FailFrom's rule); the code the same service raises with it is then
+	// mapped too.
+	named := func(reason string) *declaredEntry {
+		for i := range entries {
+			if reason != "" && entries[i].reason == reason {
+				return &entries[i]
+			}
+		}
+		return nil
+	}
+	type raise struct {
+		code   mcperr.Code
+		origin string
+	}
+	byReason := map[raise]*declaredEntry{}
 	for _, it := range in.items {
+		if e := named(it.reason); e != nil && it.code != 0 {
+			byReason[raise{it.code, it.origin}] = e
+		}
+	}
+	for _, it := range in.items {
+		e := named(it.reason)
+		if e == nil && it.reason == "" {
+			e = byReason[raise{it.code, it.origin}]
+		}
+		if e != nil {
+			c.items = append(c.items, item{code: e.code, reason: e.reason, site: site})
+			continue
+		}
 		if it.code == 0 {
 			c.items = append(c.items, it)
 			continue

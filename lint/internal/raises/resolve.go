@@ -220,15 +220,40 @@ func (r *Result) resolveFailFrom(a failFromAtom, self *types.Func, b *builder) {
 			keep(b.reasons, Reason{Reason: e.Reason, Code: e.Code}, a.pos)
 		}
 	}
+	// The entry a stamped reason names wins over the code; the code the
+	// same source raises with it is mapped with it.
+	named := func(reason string) *Failure {
+		for _, e := range a.entries {
+			if reason != "" && e.Reason == reason {
+				return e
+			}
+		}
+		return nil
+	}
+	type raised struct {
+		code mcperr.Code
+		src  Source
+	}
+	byReason := map[raised]*Failure{}
+	for x := range sub.reasons {
+		if e := named(x.Reason); e != nil && x.Code != 0 {
+			byReason[raised{x.Code, x.Source}] = e
+		}
+	}
 	for c, pos := range sub.codes {
-		if e := maps(c.Code); e != nil {
+		if e := byReason[raised{c.Code, c.Source}]; e != nil {
+			raise(e)
+		} else if e := maps(c.Code); e != nil {
 			raise(e)
 		} else {
 			keep(b.codes, c, pos)
 		}
 	}
 	for x, pos := range sub.reasons {
-		if x.Code == 0 || maps(x.Code) == nil {
+		switch {
+		case named(x.Reason) != nil:
+			raise(named(x.Reason))
+		case x.Code == 0 || maps(x.Code) == nil:
 			keep(b.reasons, x, pos)
 		}
 	}

@@ -324,3 +324,14 @@ func unsure(ctx *mcpcore.Context, f fetcher) error { // want unsure:"^codes NotF
 	_, err := f.Fetch(ctx, "1")
 	return ctx.FailFrom(err, busy, gone)
 }
+
+var throttle = mcpcore.Failure{Reason: "throttle", Code: mcperr.CodeRateLimited, When: "Throttled upstream.", Recovery: "Wait for retryAfter, then call again."} // want throttle:"^failure throttle:RateLimited$"
+
+func stamped() error { // want stamped:"^codes RateLimited; reasons throttle:RateLimited$"
+	return mcperr.RateLimited("x", mcperr.WithData(map[string]any{"reason": "throttle"}))
+}
+
+// byReason gives two entries with one code: the reason stamped chooses.
+func byReason(ctx *mcpcore.Context) error { // want byReason:"^codes RateLimited; reasons throttle:RateLimited$"
+	return ctx.FailFrom(stamped(), busy, throttle)
+}

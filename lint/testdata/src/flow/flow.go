@@ -215,3 +215,18 @@ var runTool = mcpcore.Tool[in, out]{
 		return out{}, ctx.FailFrom(svc.Busy(ctx), busy)
 	},
 }
+
+var quota = mcpcore.Failure{Reason: "quota", Code: mcperr.CodeRateLimited, When: "The upstream throttles this server.", Recovery: "Wait for the time in retryAfter, then call again."}
+
+// Two entries with one code: the reason the service stamps chooses; with
+// no reason, neither is chosen.
+var quotaTool = mcpcore.Tool[in, out]{
+	Name:   "quota",
+	Errors: []mcpcore.Failure{busy, quota}, // want `error-contract-unthrown: tool quota declares reason "busy"`
+	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
+		if i.Full {
+			return out{}, ctx.FailFrom(svc.Quota(ctx), busy, quota)
+		}
+		return out{}, ctx.FailFrom(svc.Busy(ctx), busy, quota) // want `error-contract-failfrom-unmapped: RateLimited through flowsvc.Client.Busy reaches ctx.FailFrom, which is given 2 entries with that code`
+	},
+}

@@ -69,3 +69,9 @@ func (c *Client) Clone(ctx context.Context, url string) error { return c.Run(ctx
 
 // Push pushes, through Run.
 func (c *Client) Push(ctx context.Context, url string) error { return c.Run(ctx, "push", url) }
+
+// Quota is the upstream's own throttling, told apart from the queue's by
+// the reason it stamps.
+func (c *Client) Quota(ctx context.Context) error {
+	return mcperr.RateLimited("upstream quota", mcperr.WithData(map[string]any{"reason": "quota", "retryAfter": 120}))
+}

@@ -32,6 +32,9 @@ type Prompt[Args any] struct {
 	// prompt, checked as a [Tool]'s are; a call without them fails with a
 	// JSON-RPC Forbidden (-32005) error.
 	Scopes []string
+	// Meta is published as the prompt's _meta in prompts/list, under the
+	// rules of [Tool.Meta].
+	Meta map[string]any
 	// Handler builds the prompt's messages.
 	Handler func(ctx *Context, args Args) ([]*mcp.PromptMessage, error)
 }
@@ -54,7 +57,11 @@ func (p Prompt[Args]) register(s *Server) error {
 	if err != nil {
 		return fmt.Errorf("prompt %q: arguments schema: %w", p.Name, err)
 	}
-	def := &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: promptArguments(argSchema)}
+	meta, err := publishedMeta("prompt", p.Name, nil, p.Meta)
+	if err != nil {
+		return err
+	}
+	def := &mcp.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Arguments: promptArguments(argSchema), Meta: meta}
 	names := make([]string, len(def.Arguments))
 	for i, a := range def.Arguments {
 		names[i] = a.Name

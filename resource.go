@@ -69,6 +69,9 @@ type Resource[Params, Out any] struct {
 	// resources of this definition, checked as a [Tool]'s are; a read
 	// without them fails with a JSON-RPC Forbidden (-32005) error.
 	Scopes []string
+	// Meta is published as the resource's _meta in resources/list (or
+	// resources/templates/list), under the rules of [Tool.Meta].
+	Meta map[string]any
 	// Handler reads one resource. ctx.URI() is the URI being read.
 	Handler func(ctx *Context, params Params) (Out, error)
 }
@@ -163,11 +166,15 @@ func (r Resource[Params, Out]) register(s *Server) error {
 		}
 		return res, nil
 	}
-	s.listed = append(s.listed, listing{resource: &mcp.ResourceTemplate{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URITemplate: r.URITemplate}, static: static, subscribe: r.Subscribe, contract: r.Errors, scopes: r.Scopes})
+	meta, err := publishedMeta("resource", r.Name, nil, r.Meta)
+	if err != nil {
+		return err
+	}
+	s.listed = append(s.listed, listing{resource: &mcp.ResourceTemplate{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URITemplate: r.URITemplate, Meta: meta}, static: static, subscribe: r.Subscribe, contract: r.Errors, scopes: r.Scopes})
 	if static {
-		s.mcp.AddResource(&mcp.Resource{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URI: r.URITemplate}, handler)
+		s.mcp.AddResource(&mcp.Resource{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URI: r.URITemplate, Meta: meta}, handler)
 	} else {
-		s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URITemplate: r.URITemplate}, handler)
+		s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URITemplate: r.URITemplate, Meta: meta}, handler)
 	}
 	s.resources++
 	return nil

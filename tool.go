@@ -51,6 +51,11 @@ type Tool[In, Out any] struct {
 	// Errors is the tool's error contract: every failure mode it declares.
 	// It is checked when the server starts and published in tools/list.
 	Errors []Failure
+	// Meta is published as the tool's _meta in tools/list, beside
+	// mcpcore's own keys (under "mcpcore/", which it may not use: NewServer
+	// refuses such a key, an empty one, and a value that does not encode
+	// as JSON). Use a prefix of your own, such as "io.mcpmed/concepts".
+	Meta map[string]any
 	// Scopes are the OAuth scopes a caller's token must hold to call the
 	// tool, checked before the handler runs; a call without them fails
 	// with Forbidden (-32005), data.missingScopes listing them. Calls
@@ -127,6 +132,9 @@ func (t Tool[In, Out]) register(s *Server) error {
 	}
 	if len(t.Errors) > 0 {
 		def.Meta = mcp.Meta{ContractMetaKey: publishContract(t.Errors)}
+	}
+	if def.Meta, err = publishedMeta("tool", t.Name, def.Meta, t.Meta); err != nil {
+		return err
 	}
 	s.addTool(def, &toolRuntime{
 		name:     t.Name,

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -74,14 +75,22 @@ func (s *Server) catalog() *httpserve.Catalog {
 				Contract:  catalogContract(l.contract),
 				Scopes:    l.scopes,
 			}
-			if len(l.contract) > 0 {
-				// Published as tools/list publishes a tool's.
-				cr.Meta = map[string]any{ContractMetaKey: publishContract(l.contract)}
+			if len(l.contract) > 0 || len(r.Meta) > 0 {
+				// Published as tools/list publishes a tool's, beside the
+				// resource's own Meta.
+				cr.Meta = maps.Clone(r.Meta)
+				if cr.Meta == nil {
+					cr.Meta = map[string]any{}
+				}
+				if len(l.contract) > 0 {
+					cr.Meta[ContractMetaKey] = publishContract(l.contract)
+				}
 			}
 			c.Resources = append(c.Resources, cr)
 		case l.prompt != nil:
 			p := l.prompt
-			cp := httpserve.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Scopes: l.scopes}
+			cp := httpserve.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Scopes: l.scopes,
+				Contract: catalogContract(l.contract), Meta: p.Meta}
 			for _, a := range p.Arguments {
 				cp.Arguments = append(cp.Arguments, httpserve.Argument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
 			}

@@ -2,9 +2,11 @@ package mcpcore_test
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
@@ -68,5 +70,45 @@ func TestMetaMayNotTakeMcpcoreKeys(t *testing.T) {
 		if e := newServerErr(t, tool); !strings.Contains(e.Message(), c.want) || !strings.Contains(e.Message(), `tool "t"`) {
 			t.Errorf("NewServer with Meta %v: %v, want %q", c.meta, e, c.want)
 		}
+	}
+}
+
+// TestPromptsHaveAContract: a prompt's ctx.Fail with a declared entry
+// reaches the client as that failure, the contract is published in
+// prompts/list, and a malformed one stops NewServer.
+func TestPromptsHaveAContract(t *testing.T) {
+	t.Parallel()
+	unknown := mcpcore.Failure{Reason: "unknown_topic", Code: mcperr.CodeNotFound, When: "No such topic.", Recovery: "List the topics with the topics resource, then ask again."}
+	prompt := mcpcore.Prompt[struct {
+		Topic string `json:"topic"`
+	}]{Name: "explain", Errors: []mcpcore.Failure{unknown},
+		Handler: func(ctx *mcpcore.Context, in struct {
+			Topic string `json:"topic"`
+		}) ([]*mcp.PromptMessage, error) {
+			return nil, ctx.Fail(unknown, "No topic "+in.Topic, ctx.RecoveryFor(unknown))
+		}}
+	cs, _ := connect(t, prompt)
+	ctx := context.Background()
+	prompts, err := cs.ListPrompts(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if prompts.Prompts[0].Meta[mcpcore.ContractMetaKey] == nil {
+		t.Errorf("prompts/list _meta = %v, want the contract", prompts.Prompts[0].Meta)
+	}
+	_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "explain", Arguments: map[string]string{"topic": "x"}})
+	var rpc *jsonrpc.Error
+	if !errors.As(err, &rpc) || rpc.Code != int64(mcperr.CodeNotFound) || !strings.Contains(string(rpc.Data), `"reason":"unknown_topic"`) {
+		t.Errorf("prompts/get failure = %v (%s)", err, func() string {
+			if rpc != nil {
+				return string(rpc.Data)
+			}
+			return ""
+		}())
+	}
+	bad := prompt
+	bad.Errors = []mcpcore.Failure{{Reason: "no_when", Code: mcperr.CodeNotFound, Recovery: "Ask for another topic instead."}}
+	if e := newServerErr(t, bad); !strings.Contains(e.Message(), `prompt "explain"`) {
+		t.Errorf("NewServer with a malformed prompt contract: %v", e)
 	}
 }

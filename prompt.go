@@ -25,6 +25,11 @@ type Prompt[Args any] struct {
 	Title string
 	// Description tells the client what the prompt is for.
 	Description string
+	// Errors declares the failure modes, for [Context.Fail] and
+	// [Context.FailFrom], as a [Resource]'s do: checked when the server
+	// starts, published in prompts/list under _meta["mcpcore/errors"] and
+	// in the server card, and rendered as JSON-RPC errors.
+	Errors []Failure
 	// Complete suggests values for the prompt's arguments
 	// (completion/complete), by argument name.
 	Complete map[string]CompleteFunc
@@ -43,7 +48,7 @@ func (p Prompt[Args]) subscribes() bool { return false }
 func (p Prompt[Args]) completes() bool  { return len(p.Complete) > 0 }
 
 func (p Prompt[Args]) register(s *Server) error {
-	if err := checkDefinition("prompt", p.Name, p.Handler != nil, p.Scopes, nil); err != nil {
+	if err := checkDefinition("prompt", p.Name, p.Handler != nil, p.Scopes, p.Errors); err != nil {
 		return err
 	}
 	if err := s.claim("prompt", p.Name, p.Scopes); err != nil {
@@ -57,7 +62,11 @@ func (p Prompt[Args]) register(s *Server) error {
 	if err != nil {
 		return fmt.Errorf("prompt %q: arguments schema: %w", p.Name, err)
 	}
-	meta, err := publishedMeta("prompt", p.Name, nil, p.Meta)
+	var own mcp.Meta
+	if len(p.Errors) > 0 {
+		own = mcp.Meta{ContractMetaKey: publishContract(p.Errors)}
+	}
+	meta, err := publishedMeta("prompt", p.Name, own, p.Meta)
 	if err != nil {
 		return err
 	}
@@ -75,7 +84,7 @@ func (p Prompt[Args]) register(s *Server) error {
 			input += len(k) + len(v)
 		}
 		x := newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses)
-		c, e := s.begin(ctx, "prompt", p.Name, nil, request{
+		c, e := s.begin(ctx, "prompt", p.Name, p.Errors, request{
 			session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: input, version: req.ProtocolVersion(), x: x, scopes: p.Scopes})
 		if e != nil {
 			f, _ := newFailure(e)
@@ -118,7 +127,7 @@ func (p Prompt[Args]) register(s *Server) error {
 		}
 		return res, nil
 	})
-	s.listed = append(s.listed, listing{prompt: def, scopes: p.Scopes})
+	s.listed = append(s.listed, listing{prompt: def, contract: p.Errors, scopes: p.Scopes})
 	s.prompts++
 	return nil
 }

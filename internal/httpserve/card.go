@@ -159,7 +159,7 @@ func encodeCard(c *Catalog) ([]byte, error) {
 		out.Resources[i] = cr
 	}
 	for i, p := range c.Prompts {
-		cp := cardPrompt{Name: p.Name, Title: p.Title, Description: p.Description, Meta: withScopes(nil, p.Scopes)}
+		cp := cardPrompt{Name: p.Name, Title: p.Title, Description: p.Description, Meta: withScopes(p.Meta, p.Scopes)}
 		for _, a := range p.Arguments {
 			cp.Arguments = append(cp.Arguments, cardPromptArg{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
 		}

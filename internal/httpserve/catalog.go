@@ -89,6 +89,11 @@ type Prompt struct {
 	Arguments []Argument
 	// Scopes are the OAuth scopes a get needs, if the prompt declares any.
 	Scopes []string
+	// Contract is the prompt's error contract, in declaration order.
+	Contract []Failure
+	// Meta is the _meta prompts/list gives it: its error contract and
+	// the prompt's own keys.
+	Meta map[string]any
 }
 
 // An Argument is one input of a tool or prompt.

@@ -5,7 +5,7 @@
 //
 // mcpconformance: check mcpcore handlers against their error contracts
 //
-// For every Tool and Resource literal with Errors, it reads the handler
+// For every Tool, Resource and Prompt literal with Errors, it reads the handler
 // (a func literal, or a named function of the package) and reports the
 // rules below, each in a section headed by its ID, which is where a
 // finding's URL points.

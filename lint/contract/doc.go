@@ -7,7 +7,7 @@
 //
 // Each mcpcore.Failure literal, wherever it is declared (a package variable,
 // an element of Errors, a local variable of a helper that builds a tool), is
-// checked on its own; each contract (the Errors of a Tool or Resource
+// checked on its own; each contract (the Errors of a Tool, Resource or Prompt
 // literal) is checked whole. The rules are below, each in a section headed
 // by its ID, which is where a finding's URL points. The analyzer also
 // reports, once for the whole suite, the //mcplint:ignore directives that

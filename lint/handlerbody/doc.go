@@ -5,7 +5,7 @@
 //
 // mcphandlerbody: check the errors mcpcore handlers return
 //
-// It reads the body of every handler of a Tool or Resource literal, given as
+// It reads the body of every handler of a Tool, Resource or Prompt literal, given as
 // a func literal or as a named function of the package, and reports, at each
 // return statement, the rules below, each in a section headed by its ID,
 // which is where a finding's URL points.

@@ -26,7 +26,7 @@ import (
 // Analyzer finds the definitions of a package. Its result is a *Result.
 var Analyzer = &analysis.Analyzer{
 	Name:       "mcpdefs",
-	Doc:        "find mcpcore tool and resource definitions, their error contracts and handlers",
+	Doc:        "find mcpcore tool, resource and prompt definitions, their error contracts and handlers",
 	Run:        run,
 	ResultType: reflect.TypeFor[*Result](),
 	FactTypes:  []analysis.Fact{(*Contract)(nil)},
@@ -50,7 +50,7 @@ type Result struct {
 
 // A Def is one tool or resource definition.
 type Def struct {
-	Kind string // "tool" or "resource"
+	Kind string // "tool", "resource" or "prompt"
 	// Name is the constant Name, or the source text of a computed one.
 	Name string
 	Lit  *ast.CompositeLit
@@ -122,7 +122,7 @@ func run(pass *analysis.Pass) (any, error) {
 		for _, lhs := range n.Lhs {
 			if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && sel.Sel.Name == "Errors" {
 				t := pass.TypesInfo.TypeOf(sel.X)
-				if mcpapi.IsNamed(t, mcpapi.CorePath, "Tool") || mcpapi.IsNamed(t, mcpapi.CorePath, "Resource") {
+				if mcpapi.IsNamed(t, mcpapi.CorePath, "Tool") || mcpapi.IsNamed(t, mcpapi.CorePath, "Resource") || mcpapi.IsNamed(t, mcpapi.CorePath, "Prompt") {
 					res.ErrorsAssigned = true
 				}
 			}
@@ -138,6 +138,8 @@ func run(pass *analysis.Pass) (any, error) {
 			kind = "tool"
 		case mcpapi.IsNamed(t, mcpapi.CorePath, "Resource"):
 			kind = "resource"
+		case mcpapi.IsNamed(t, mcpapi.CorePath, "Prompt"):
+			kind = "prompt"
 		default:
 			return
 		}

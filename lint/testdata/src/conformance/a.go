@@ -71,3 +71,12 @@ var item = mcpcore.Resource[in, string]{
 		return "", ctx.Fail(queueFull, "Busy", ctx.RecoveryFor(queueFull)) // want `error-contract-undeclared: ctx.Fail is given Failure "queue_full", which resource item does not declare in Errors` `error-contract-conformance: resource item can return RateLimited`
 	},
 }
+
+// A prompt is checked against its contract like a tool.
+var explain = mcpcore.Prompt[in]{
+	Name:   "explain",
+	Errors: []mcpcore.Failure{noMatch}, // want `error-contract-unthrown: prompt explain declares reason "no_match"`
+	Handler: func(ctx *mcpcore.Context, i in) ([]string, error) {
+		return nil, ctx.Fail(queueFull, "Busy", ctx.RecoveryFor(queueFull)) // want `error-contract-undeclared: ctx.Fail is given Failure "queue_full", which prompt explain does not declare in Errors` `error-contract-conformance: prompt explain can return RateLimited`
+	},
+}

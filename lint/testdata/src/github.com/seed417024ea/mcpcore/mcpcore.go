@@ -66,5 +66,6 @@ type Resource[Params, Out any] struct {
 
 type Prompt[Args any] struct {
 	Name    string
+	Errors  []Failure
 	Handler func(ctx *Context, args Args) ([]string, error)
 }

@@ -98,7 +98,8 @@ type Telemetry struct {
 // With no exporter configured no SDK provider is built: the no-op providers
 // are used and the call path costs almost nothing. An unknown exporter or
 // protocol is an error, so that a typo does not silently turn telemetry
-// off.
+// off. New leaves OpenTelemetry's global providers alone; [Telemetry.InstallGlobals]
+// installs the ones it built.
 func New(cfg Config) (*Telemetry, error) {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv

@@ -62,8 +62,25 @@ type ServerOptions struct {
 	// OTEL_TRACES_EXPORTER = otlp, console or none; OTEL_EXPORTER_OTLP_*;
 	// OTEL_SERVICE_NAME); with none of it set, nothing is recorded and the
 	// call path pays almost nothing.
+	//
+	// Providers built from the environment also become OpenTelemetry's
+	// global ones (otel.SetTracerProvider, otel.SetMeterProvider, and the
+	// W3C Trace Context and Baggage propagator when the program set none),
+	// so that a span a service starts with otel.Tracer(…).Start(ctx, …)
+	// from the handler's context nests under the call span and is exported
+	// with it. A global the program installed itself is kept; between
+	// servers of one process, the last built wins. Providers given here are
+	// never installed: a program that builds its own installs them as it
+	// sees fit. [Server.TracerProvider] and [Server.MeterProvider] return
+	// the providers in use either way.
 	MeterProvider  metric.MeterProvider
 	TracerProvider trace.TracerProvider
+	// KeepOTelGlobals leaves OpenTelemetry's global providers and
+	// propagator as they are even when the server builds its providers
+	// from the environment: for a process whose globals belong to
+	// something else. A service then reaches the server's providers
+	// through [Server.TracerProvider] and [Server.MeterProvider] only.
+	KeepOTelGlobals bool
 	// SessionTimeout closes a Streamable HTTP session that has seen no
 	// request for that long, so that a client that leaves without a word
 	// costs nothing for good. Zero means MCP_SESSION_IDLE_TIMEOUT, or 30
@@ -252,11 +269,17 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
+		_ = s.telemetry.Shutdown(context.Background()) // stop the exporters of a server that will never run
 		return nil, mcperr.New(mcperr.CodeInitializationFailed, "mcpcore: invalid server definition: "+err.Error(), mcperr.WithCause(err))
 	}
 	// The issuer's keys are refreshed for as long as the process lives.
 	if s.auth, err = httpserve.NewAuth(context.Background(), cfg.Auth, s.scopes, s.logger, s.repeats); err != nil {
+		_ = s.telemetry.Shutdown(context.Background())
 		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad configuration: "+err.Error(), mcperr.WithCause(err))
+	}
+	// Last, so that a server that fails to build leaves the globals alone.
+	if !opts.KeepOTelGlobals {
+		s.telemetry.InstallGlobals()
 	}
 	return s, nil
 }
@@ -302,6 +325,17 @@ func (s *Server) MCPServer() *mcp.Server { return s.mcp }
 
 // Logger returns the server's logger.
 func (s *Server) Logger() *slog.Logger { return s.logger }
+
+// TracerProvider returns the provider the server's spans go to:
+// [ServerOptions.TracerProvider], the one built from the environment, or a
+// no-op one. A service can start its spans from it when the OpenTelemetry
+// globals are not the server's (see [ServerOptions.KeepOTelGlobals]).
+// After Run returns, a provider built from the environment is shut down.
+func (s *Server) TracerProvider() trace.TracerProvider { return s.telemetry.TracerProvider() }
+
+// MeterProvider returns the provider the server's metrics go to, as
+// [Server.TracerProvider] says for spans.
+func (s *Server) MeterProvider() metric.MeterProvider { return s.telemetry.MeterProvider() }
 
 // NewLogHandler returns the handler of the server's default logger: text (or
 // JSON) records at or above level, written to w, with [LevelNotice] printed

@@ -64,6 +64,13 @@ type Telemetry struct {
 	// is most of their cost. A provider the caller gave is always used.
 	tracing, metering bool
 
+	// tp and mp are the providers in use; builtTracer and builtMeter are
+	// true for those New built from the environment, which InstallGlobals
+	// may install.
+	tp                      trace.TracerProvider
+	mp                      metric.MeterProvider
+	builtTracer, builtMeter bool
+
 	// shutdown stops the providers New built, in order.
 	shutdown []func(context.Context) error
 }
@@ -91,7 +98,8 @@ type Telemetry struct {
 // With no exporter configured no SDK provider is built: the no-op providers
 // are used and the call path costs almost nothing. An unknown exporter or
 // protocol is an error, so that a typo does not silently turn telemetry
-// off.
+// off. New leaves OpenTelemetry's global providers alone; [Telemetry.InstallGlobals]
+// installs the ones it built.
 func New(cfg Config) (*Telemetry, error) {
 	if cfg.Getenv == nil {
 		cfg.Getenv = os.Getenv
@@ -117,7 +125,7 @@ func New(cfg Config) (*Telemetry, error) {
 		if p == nil {
 			tp, t.tracing = tracenoop.NewTracerProvider(), false
 		} else {
-			tp = p
+			tp, t.builtTracer = p, true
 			t.shutdown = append(t.shutdown, stop)
 		}
 	}
@@ -130,7 +138,7 @@ func New(cfg Config) (*Telemetry, error) {
 		if p == nil {
 			mp, t.metering = metricnoop.NewMeterProvider(), false
 		} else {
-			mp = p
+			mp, t.builtMeter = p, true
 			t.shutdown = append(t.shutdown, stop)
 		}
 	}
@@ -143,6 +151,7 @@ func New(cfg Config) (*Telemetry, error) {
 			log.Warn("mcpcore: telemetry export failed", "error", err.Error())
 		}))
 	}
+	t.tp, t.mp = tp, mp
 	t.tracer = tp.Tracer(ScopeName, trace.WithSchemaURL(semconv.SchemaURL))
 	t.inst, err = newInstruments(mp.Meter(ScopeName, metric.WithSchemaURL(semconv.SchemaURL)))
 	if err != nil {

@@ -27,16 +27,27 @@ const (
 	DefaultJitter = 0.25
 )
 
+// The values of [RetryOptions] fields that switch a feature off. A zero
+// field means its default, so that RetryOptions{} is useful as it is;
+// "none" therefore has a name of its own rather than being zero.
+const (
+	// NoRetries, as MaxRetries, makes a single attempt: no retry at all.
+	NoRetries = -1
+	// NoJitter, as Jitter, makes each backoff delay exact.
+	NoJitter = -1.0
+)
+
 // RetryOptions tune [Retry]. The zero value retries a transient failure
 // three times, waiting about 1s, 2s and 4s.
 //
 // As with [net.Dialer.KeepAlive], a zero field means its default and a
-// negative one switches the feature off: MaxRetries: -1 makes a single
-// attempt, Jitter: -1 makes the delays exact.
+// negative one switches the feature off: MaxRetries: [NoRetries] makes a
+// single attempt, Jitter: [NoJitter] makes the delays exact.
+// MaxRetries: 0 is thus not "no retries" but the default, three.
 type RetryOptions struct {
 	// MaxRetries is how many times a failed attempt is retried, so at most
-	// MaxRetries+1 attempts are made. Zero means [DefaultMaxRetries];
-	// negative means no retry at all.
+	// MaxRetries+1 attempts are made. Zero means [DefaultMaxRetries] (3,
+	// not none); [NoRetries] (any negative value) means no retry at all.
 	MaxRetries int
 
 	// BaseDelay is the wait before the first retry; each later retry waits
@@ -51,8 +62,8 @@ type RetryOptions struct {
 
 	// Jitter spreads each backoff delay d uniformly over [d−d·Jitter,
 	// d+d·Jitter], so that clients that failed together do not retry
-	// together. Zero means [DefaultJitter]; negative means no jitter; values
-	// above 1 count as 1. A Retry-After wait is never jittered.
+	// together. Zero means [DefaultJitter]; [NoJitter] (any negative value)
+	// means no jitter; values above 1 count as 1. A Retry-After wait is never jittered.
 	Jitter float64
 
 	// Operation names the work in the debug records and in the data of the

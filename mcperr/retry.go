@@ -124,7 +124,9 @@ func IsTransient(err error) bool {
 //   - an error that is not transient, or whose Retry-After is beyond
 //     MaxDelay: fn's error, unchanged;
 //   - when the attempts run out: an [*Error] with the code of fn's last
-//     error, its message followed by " (failed after N attempts)", its data
+//     error, its message followed by " (failed after N attempts)", or by
+//     " Failed after N attempts." when it ends a sentence ("Unavailable."
+//     becomes "Unavailable. Failed after 3 attempts."), its data
 //     plus "retryAttempts": N and, when Operation is set, "operation", and
 //     fn's last error as its cause;
 //   - when ctx is done before an attempt or during a wait: an [*Error] with
@@ -366,10 +368,7 @@ func attempts(n int) string {
 // exhaustedError is what Retry returns when the attempts run out.
 func exhaustedError(last error, n int, op string) *Error {
 	e := From(last)
-	msg := "(failed after " + attempts(n) + ")"
-	if e.Message() != "" {
-		msg = e.Message() + " " + msg
-	}
+	msg := withAttempts(e.Message(), n)
 	data := make(map[string]any, len(e.Data())+2)
 	maps.Copy(data, e.Data())
 	data["retryAttempts"] = n
@@ -377,6 +376,22 @@ func exhaustedError(last error, n int, op string) *Error {
 		data["operation"] = op
 	}
 	return New(e.Code(), msg, WithData(data), WithCause(last))
+}
+
+// withAttempts adds to msg, a message meant for the client, how many
+// attempts failed, so that it still reads as prose: a message that ends a
+// sentence ("Unavailable.") gets a sentence of its own ("Unavailable.
+// Failed after 3 attempts."), one that does not ("connection refused") a
+// parenthesis ("connection refused (failed after 3 attempts)"), and an
+// empty one just the sentence.
+func withAttempts(msg string, n int) string {
+	switch {
+	case msg == "":
+		return "Failed after " + attempts(n) + "."
+	case strings.HasSuffix(msg, ".") || strings.HasSuffix(msg, "!") || strings.HasSuffix(msg, "?"):
+		return msg + " Failed after " + attempts(n) + "."
+	}
+	return msg + " (failed after " + attempts(n) + ")"
 }
 
 // stoppedError is what Retry returns when ctx is done after n attempts, the

@@ -134,11 +134,21 @@ func TestRetryExhaustedSingleAttempt(t *testing.T) {
 		t.Errorf("code %v cause %v", e.Code(), e.Cause())
 	}
 
-	// An empty message leaves just the parenthesis.
-	fn, _ = script(New(CodeTimeout, ""))
-	_, err = Retry(context.Background(), RetryOptions{MaxRetries: NoRetries, sleep: clock.sleep}, fn)
-	if got := From(err).Message(); got != "(failed after 1 attempt)" {
-		t.Errorf("message = %q", got)
+	// The count reads as prose after any message: a sentence after one
+	// that ends a sentence, a parenthesis otherwise, and a sentence alone
+	// after an empty one.
+	for msg, want := range map[string]string{
+		"":                 "Failed after 1 attempt.",
+		"Unavailable.":     "Unavailable. Failed after 1 attempt.",
+		"Is it down?":      "Is it down? Failed after 1 attempt.",
+		"Down!":            "Down! Failed after 1 attempt.",
+		"upstream timeout": "upstream timeout (failed after 1 attempt)",
+	} {
+		fn, _ = script(New(CodeTimeout, msg))
+		_, err = Retry(context.Background(), RetryOptions{MaxRetries: NoRetries, sleep: clock.sleep}, fn)
+		if got := From(err).Message(); got != want {
+			t.Errorf("message %q: after the attempts %q, want %q", msg, got, want)
+		}
 	}
 }
 

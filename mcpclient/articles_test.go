@@ -461,7 +461,7 @@ func testArticles(t *testing.T, tr transport) {
 	t.Run("retry", func(t *testing.T) {
 		// What the contract declares Retryable is retried until the attempts
 		// run out; nothing else is, transient code or not.
-		opts := mcperr.RetryOptions{MaxRetries: 2, BaseDelay: time.Millisecond, Jitter: -1}
+		opts := mcperr.RetryOptions{MaxRetries: 2, BaseDelay: time.Millisecond, Jitter: mcperr.NoJitter}
 		for _, tc := range []struct {
 			pmid     string
 			attempts int

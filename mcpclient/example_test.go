@@ -124,7 +124,7 @@ func ExampleRetry() {
 		fmt.Println(err)
 		return
 	}
-	opts := mcperr.RetryOptions{BaseDelay: time.Millisecond, Jitter: -1}
+	opts := mcperr.RetryOptions{BaseDelay: time.Millisecond, Jitter: mcperr.NoJitter}
 	order := func(item string) (orderOutput, int, error) {
 		attempts := 0
 		out, err := mcpclient.Retry(ctx, opts, contracts["order_item"], func(ctx context.Context) (orderOutput, error) {

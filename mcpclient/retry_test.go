@@ -75,7 +75,7 @@ func TestRetryable(t *testing.T) {
 }
 
 // fast retries at once, without jitter.
-var fast = mcperr.RetryOptions{BaseDelay: time.Microsecond, Jitter: -1}
+var fast = mcperr.RetryOptions{BaseDelay: time.Microsecond, Jitter: mcperr.NoJitter}
 
 // TestRetry counts the attempts Retry makes for a call that always fails
 // with one error.

@@ -22,8 +22,12 @@ import (
 //
 //	func (e *QuotaError) ErrorCode() mcperr.Code { return mcperr.CodeRateLimited }
 //
-// The code is taken as it is, so a Coder may report a code this package does
-// not define.
+// A code this package does not define ([Code.Known] is false), such as
+// 12345, is not put on the wire: the error classifies as InternalError,
+// with the Coder's error kept as the cause, as anything else [From] cannot
+// classify does. It is the check NewServer makes of declared codes, made
+// where no registration can catch a mistake; a server of mcpcore logs such
+// a failure with the original error's type and message.
 type Coder interface {
 	error
 	ErrorCode() Code
@@ -194,6 +198,10 @@ func coderCode(nodes []error) (Code, bool) {
 		code = c.ErrorCode()
 		return true
 	})
+	if ok && !code.Known() {
+		// A code of no meaning to a client is a bug in the service.
+		code = CodeInternalError
+	}
 	return code, ok
 }
 

@@ -142,7 +142,11 @@ func TestCoder(t *testing.T) {
 		{"wrapped", fmt.Errorf("svc: %w", &coderErr{CodeConflict, errors.New("x")}), CodeConflict},
 		{"beats context.Canceled below it", &coderErr{CodeConflict, context.Canceled}, CodeConflict},
 		{"beats context.Canceled beside it", errors.Join(context.Canceled, &coderErr{CodeConflict, errors.New("x")}), CodeConflict},
-		{"unknown code kept", &coderErr{Code(-31000), errors.New("x")}, -31000},
+		// An unknown code is a bug, as NewServer holds a declared one to be.
+		{"unknown code", &coderErr{Code(12345), errors.New("x")}, CodeInternalError},
+		{"unknown code in the server range", &coderErr{Code(-31000), errors.New("x")}, CodeInternalError},
+		{"zero code", &coderErr{Code(0), errors.New("x")}, CodeInternalError},
+		{"unknown code beats the patterns", &coderErr{Code(12345), errors.New("not found")}, CodeInternalError},
 		{"behind an As method", asErr{target: Coder(&coderErr{CodeForbidden, errors.New("x")})}, CodeForbidden},
 	}
 	for _, tc := range tests {

@@ -22,7 +22,8 @@
 //
 //  1. An [*Error] anywhere in the chain (errors.As) is returned as it is, code,
 //     message and data intact.
-//  2. An error in the chain that implements [Coder] reports its own code.
+//  2. An error in the chain that implements [Coder] reports its own code; a
+//     code this package does not define gives InternalError.
 //  3. Go's own errors, by identity (errors.Is) or type (errors.As), as the
 //     table below lists.
 //  4. Provider patterns (cloud SDKs, HTTP clients, databases, LLM APIs), then

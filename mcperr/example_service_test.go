@@ -75,7 +75,7 @@ func ExampleRetry() {
 	n, err := mcperr.Retry(context.Background(), mcperr.RetryOptions{
 		MaxRetries: 2,
 		BaseDelay:  time.Millisecond,
-		Jitter:     -1, // exact delays: 1ms, then 2ms
+		Jitter:     mcperr.NoJitter, // exact delays: 1ms, then 2ms
 		Operation:  "fetchStudy",
 		Logger:     exampleLogger(slog.LevelDebug),
 	}, func(ctx context.Context) (int, error) {

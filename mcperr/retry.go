@@ -27,16 +27,27 @@ const (
 	DefaultJitter = 0.25
 )
 
+// The values of [RetryOptions] fields that switch a feature off. A zero
+// field means its default, so that RetryOptions{} is useful as it is;
+// "none" therefore has a name of its own rather than being zero.
+const (
+	// NoRetries, as MaxRetries, makes a single attempt: no retry at all.
+	NoRetries = -1
+	// NoJitter, as Jitter, makes each backoff delay exact.
+	NoJitter = -1.0
+)
+
 // RetryOptions tune [Retry]. The zero value retries a transient failure
 // three times, waiting about 1s, 2s and 4s.
 //
 // As with [net.Dialer.KeepAlive], a zero field means its default and a
-// negative one switches the feature off: MaxRetries: -1 makes a single
-// attempt, Jitter: -1 makes the delays exact.
+// negative one switches the feature off: MaxRetries: [NoRetries] makes a
+// single attempt, Jitter: [NoJitter] makes the delays exact.
+// MaxRetries: 0 is thus not "no retries" but the default, three.
 type RetryOptions struct {
 	// MaxRetries is how many times a failed attempt is retried, so at most
-	// MaxRetries+1 attempts are made. Zero means [DefaultMaxRetries];
-	// negative means no retry at all.
+	// MaxRetries+1 attempts are made. Zero means [DefaultMaxRetries] (3,
+	// not none); [NoRetries] (any negative value) means no retry at all.
 	MaxRetries int
 
 	// BaseDelay is the wait before the first retry; each later retry waits
@@ -51,8 +62,8 @@ type RetryOptions struct {
 
 	// Jitter spreads each backoff delay d uniformly over [d−d·Jitter,
 	// d+d·Jitter], so that clients that failed together do not retry
-	// together. Zero means [DefaultJitter]; negative means no jitter; values
-	// above 1 count as 1. A Retry-After wait is never jittered.
+	// together. Zero means [DefaultJitter]; [NoJitter] (any negative value)
+	// means no jitter; values above 1 count as 1. A Retry-After wait is never jittered.
 	Jitter float64
 
 	// Operation names the work in the debug records and in the data of the
@@ -113,7 +124,9 @@ func IsTransient(err error) bool {
 //   - an error that is not transient, or whose Retry-After is beyond
 //     MaxDelay: fn's error, unchanged;
 //   - when the attempts run out: an [*Error] with the code of fn's last
-//     error, its message followed by " (failed after N attempts)", its data
+//     error, its message followed by " (failed after N attempts)", or by
+//     " Failed after N attempts." when it ends a sentence ("Unavailable."
+//     becomes "Unavailable. Failed after 3 attempts."), its data
 //     plus "retryAttempts": N and, when Operation is set, "operation", and
 //     fn's last error as its cause;
 //   - when ctx is done before an attempt or during a wait: an [*Error] with
@@ -355,10 +368,7 @@ func attempts(n int) string {
 // exhaustedError is what Retry returns when the attempts run out.
 func exhaustedError(last error, n int, op string) *Error {
 	e := From(last)
-	msg := "(failed after " + attempts(n) + ")"
-	if e.Message() != "" {
-		msg = e.Message() + " " + msg
-	}
+	msg := withAttempts(e.Message(), n)
 	data := make(map[string]any, len(e.Data())+2)
 	maps.Copy(data, e.Data())
 	data["retryAttempts"] = n
@@ -366,6 +376,22 @@ func exhaustedError(last error, n int, op string) *Error {
 		data["operation"] = op
 	}
 	return New(e.Code(), msg, WithData(data), WithCause(last))
+}
+
+// withAttempts adds to msg, a message meant for the client, how many
+// attempts failed, so that it still reads as prose: a message that ends a
+// sentence ("Unavailable.") gets a sentence of its own ("Unavailable.
+// Failed after 3 attempts."), one that does not ("connection refused") a
+// parenthesis ("connection refused (failed after 3 attempts)"), and an
+// empty one just the sentence.
+func withAttempts(msg string, n int) string {
+	switch {
+	case msg == "":
+		return "Failed after " + attempts(n) + "."
+	case strings.HasSuffix(msg, ".") || strings.HasSuffix(msg, "!") || strings.HasSuffix(msg, "?"):
+		return msg + " Failed after " + attempts(n) + "."
+	}
+	return msg + " (failed after " + attempts(n) + ")"
 }
 
 // stoppedError is what Retry returns when ctx is done after n attempts, the

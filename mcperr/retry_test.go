@@ -42,7 +42,7 @@ func TestRetryTransientThenSuccess(t *testing.T) {
 	clock := &fakeClock{}
 	fn, calls := script(ServiceUnavailable("upstream unavailable"), Timeout("request timed out"))
 	got, err := Retry(context.Background(), RetryOptions{
-		MaxRetries: 2, BaseDelay: 10 * time.Millisecond, Jitter: -1,
+		MaxRetries: 2, BaseDelay: 10 * time.Millisecond, Jitter: NoJitter,
 		Operation: "fetchStudy", Logger: logger, sleep: clock.sleep,
 	}, fn)
 	if got != "ok" || err != nil {
@@ -116,7 +116,7 @@ func TestRetryExhaustedSingleAttempt(t *testing.T) {
 	plain := errors.New("connection refused")
 	fn, calls := script(plain)
 	_, err := Retry(context.Background(), RetryOptions{
-		MaxRetries:  -1,
+		MaxRetries:  NoRetries,
 		IsTransient: func(error) bool { return true },
 		sleep:       clock.sleep,
 	}, fn)
@@ -134,11 +134,21 @@ func TestRetryExhaustedSingleAttempt(t *testing.T) {
 		t.Errorf("code %v cause %v", e.Code(), e.Cause())
 	}
 
-	// An empty message leaves just the parenthesis.
-	fn, _ = script(New(CodeTimeout, ""))
-	_, err = Retry(context.Background(), RetryOptions{MaxRetries: -1, sleep: clock.sleep}, fn)
-	if got := From(err).Message(); got != "(failed after 1 attempt)" {
-		t.Errorf("message = %q", got)
+	// The count reads as prose after any message: a sentence after one
+	// that ends a sentence, a parenthesis otherwise, and a sentence alone
+	// after an empty one.
+	for msg, want := range map[string]string{
+		"":                 "Failed after 1 attempt.",
+		"Unavailable.":     "Unavailable. Failed after 1 attempt.",
+		"Is it down?":      "Is it down? Failed after 1 attempt.",
+		"Down!":            "Down! Failed after 1 attempt.",
+		"upstream timeout": "upstream timeout (failed after 1 attempt)",
+	} {
+		fn, _ = script(New(CodeTimeout, msg))
+		_, err = Retry(context.Background(), RetryOptions{MaxRetries: NoRetries, sleep: clock.sleep}, fn)
+		if got := From(err).Message(); got != want {
+			t.Errorf("message %q: after the attempts %q, want %q", msg, got, want)
+		}
 	}
 }
 
@@ -237,7 +247,7 @@ func TestRetryAfterHonoured(t *testing.T) {
 			clock := &fakeClock{}
 			fn, calls := script(RateLimited("slow down", WithData(map[string]any{"retryAfter": tt.retryAfter})))
 			got, err := Retry(context.Background(), RetryOptions{
-				Jitter: -1, Operation: "op", Logger: logger,
+				Jitter: NoJitter, Operation: "op", Logger: logger,
 				sleep: clock.sleep, now: func() time.Time { return now },
 			}, fn)
 			if got != "ok" || err != nil || *calls != 2 {
@@ -419,7 +429,7 @@ func TestRetryDefaults(t *testing.T) {
 }
 
 func TestRetryBackoff(t *testing.T) {
-	o := RetryOptions{BaseDelay: time.Second, MaxDelay: 30 * time.Second, Jitter: -1}.withDefaults()
+	o := RetryOptions{BaseDelay: time.Second, MaxDelay: 30 * time.Second, Jitter: NoJitter}.withDefaults()
 	want := []time.Duration{1, 2, 4, 8, 16, 30, 30, 30}
 	for n, w := range want {
 		if got := o.backoff(n); got != w*time.Second {
@@ -429,7 +439,7 @@ func TestRetryBackoff(t *testing.T) {
 	if got := o.backoff(1000); got != 30*time.Second {
 		t.Errorf("backoff(1000) = %v, want the cap", got)
 	}
-	huge := RetryOptions{BaseDelay: time.Duration(math.MaxInt64 / 3), MaxDelay: time.Duration(math.MaxInt64), Jitter: -1}.withDefaults()
+	huge := RetryOptions{BaseDelay: time.Duration(math.MaxInt64 / 3), MaxDelay: time.Duration(math.MaxInt64), Jitter: NoJitter}.withDefaults()
 	if got := huge.backoff(5); got != time.Duration(math.MaxInt64) {
 		t.Errorf("backoff near overflow = %v", got)
 	}
@@ -545,5 +555,20 @@ func TestFormatDelay(t *testing.T) {
 		if got := formatDelay(d); got != want {
 			t.Errorf("formatDelay(%v) = %q, want %q", d, got, want)
 		}
+	}
+}
+
+// The zero value means the defaults; "none" has names of its own.
+func TestRetryNamedNones(t *testing.T) {
+	if o := (RetryOptions{}).withDefaults(); o.MaxRetries != DefaultMaxRetries || o.Jitter != DefaultJitter {
+		t.Errorf("zero options: MaxRetries %d Jitter %v, want the defaults %d %v", o.MaxRetries, o.Jitter, DefaultMaxRetries, DefaultJitter)
+	}
+	if o := (RetryOptions{MaxRetries: NoRetries, Jitter: NoJitter}).withDefaults(); o.MaxRetries != 0 || o.Jitter != 0 {
+		t.Errorf("NoRetries, NoJitter: MaxRetries %d Jitter %v, want 0 0", o.MaxRetries, o.Jitter)
+	}
+	fn, calls := script(ServiceUnavailable("down"), ServiceUnavailable("down"))
+	clock := &fakeClock{}
+	if _, err := Retry(context.Background(), RetryOptions{MaxRetries: NoRetries, sleep: clock.sleep}, fn); err == nil || *calls != 1 {
+		t.Errorf("NoRetries: %d calls (err %v), want 1", *calls, err)
 	}
 }

@@ -244,7 +244,12 @@ func TestEveryRefusal(t *testing.T) {
 		{"oauth: not a JWT", oauth, "hello", 401, metadata, "not a well-formed JWT"},
 		{"oauth: valid", oauth, is.sign(goodClaims(nil)), 200, "", `"UserID":"user-1"`},
 		{"oauth: expired", oauth, is.sign(goodClaims(map[string]any{"exp": time.Now().Add(-time.Hour).Unix()})), 401, metadata, "the token has expired"},
-		{"oauth: no expiry", oauth, is.sign(goodClaims(map[string]any{"exp": nil})), 401, metadata, "lacks a required claim"},
+		{"oauth: no expiry", oauth, is.sign(goodClaims(map[string]any{"exp": nil})), 401, metadata, "the token lacks the required claim exp."},
+		{"oauth: no issuer", oauth, is.sign(goodClaims(map[string]any{"iss": nil})), 401, metadata, "the token lacks the required claim iss."},
+		{"oauth: no audience", oauth, is.sign(goodClaims(map[string]any{"aud": nil})), 401, metadata, "the token lacks the required claim aud."},
+		{"oauth: an empty audience", oauth, is.sign(goodClaims(map[string]any{"aud": ""})), 401, metadata, "the token lacks the required claim aud."},
+		{"oauth: no expiry, issuer or audience", oauth, is.sign(goodClaims(map[string]any{"exp": nil, "iss": nil, "aud": nil})), 401, metadata,
+			"the token lacks the required claims exp, iss, aud."},
 		{"oauth: another audience", oauth, is.sign(goodClaims(map[string]any{"aud": "https://other.example.com/mcp"})), 401, metadata, "issued for another audience"},
 		{"oauth: another issuer", oauth, is.sign(goodClaims(map[string]any{"iss": "https://evil.example.com"})), 401, metadata, "an issuer this server does not trust"},
 		{"oauth: a key the issuer never published", oauth, otherIssuer.sign(goodClaims(nil)), 401, metadata, "signature does not verify"},
@@ -258,6 +263,11 @@ func TestEveryRefusal(t *testing.T) {
 			return s
 		}(), 401, metadata, "signature does not verify"},
 		{"jwt: RS256 not configured", jwtMode, is.sign(goodClaims(nil)), 401, metadata, "signature does not verify"},
+		// In jwt mode the audience is MCP_SERVER_RESOURCE_IDENTIFIER (or
+		// OAUTH_AUDIENCE), and no issuer is required unless configured.
+		{"jwt: no audience", jwtMode, hs256(t, goodClaims(map[string]any{"aud": nil})), 401, metadata, "the token lacks the required claim aud."},
+		{"jwt: no issuer needed", jwtMode, hs256(t, goodClaims(map[string]any{"iss": nil})), 200, "", `"UserID":"user-1"`},
+		{"jwt: no expiry, no issuer", jwtMode, hs256(t, goodClaims(map[string]any{"exp": nil, "iss": nil})), 401, metadata, "the token lacks the required claim exp."},
 		{"jwt: expired", jwtMode, hs256(t, goodClaims(map[string]any{"exp": time.Now().Add(-time.Minute).Unix()})), 401, metadata, "the token has expired"},
 		{"jwt: another audience", jwtMode, hs256(t, goodClaims(map[string]any{"aud": "x"})), 401, metadata, "issued for another audience"},
 	} {
@@ -454,7 +464,7 @@ func TestStrictTokens(t *testing.T) {
 		{"exp as true", h, hs256Raw(t, nil, `{"sub":"u","exp":true}`), notNumber},
 		// The date the validator reads is exp itself, not a claim that
 		// matches it but for case.
-		{"EXP as a string beside no exp", h, hs256Raw(t, nil, `{"sub":"u","EXP":9999999999}`), "lacks a required claim"},
+		{"EXP as a string beside no exp", h, hs256Raw(t, nil, `{"sub":"u","EXP":9999999999}`), "lacks the required claim exp"},
 		{"crit naming an extension", h, hs256Raw(t, map[string]any{"crit": []string{"urn:example:ext"}, "urn:example:ext": true},
 			fmt.Sprintf(`{"sub":"u","exp":%d}`, exp)), critical},
 		{"crit naming b64 (RFC 7797)", h, hs256Raw(t, map[string]any{"crit": []string{"b64"}, "b64": true}, fmt.Sprintf(`{"sub":"u","exp":%d}`, exp)), critical},

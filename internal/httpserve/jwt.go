@@ -51,8 +51,9 @@ func jwtVerifier(cfg config.AuthConfig, log *refusals) (auth.TokenVerifier, erro
 		opts = append(opts, jwt.WithAudience(cfg.Audience))
 	}
 	parser := jwt.NewParser(opts...)
+	need := required{issuer: cfg.Issuer != "", audience: cfg.Audience != ""}
 	return func(_ context.Context, token string, r *http.Request) (*auth.TokenInfo, error) {
-		return verifyToken(parser, token, key, r, log)
+		return verifyToken(parser, need, token, key, r, log)
 	}, nil
 }
 
@@ -73,7 +74,7 @@ func oauthVerifier(ctx context.Context, cfg config.AuthConfig, opts jwksOptions,
 		jwt.WithIssuer(cfg.Issuer), jwt.WithAudience(cfg.Audience),
 		jwt.WithExpirationRequired(), jwt.WithLeeway(leeway))
 	return func(ctx context.Context, token string, r *http.Request) (*auth.TokenInfo, error) {
-		return verifyToken(parser, token, keys.keyfunc(ctx), r, log)
+		return verifyToken(parser, required{issuer: true, audience: true}, token, keys.keyfunc(ctx), r, log)
 	}, keys, nil
 }
 
@@ -145,7 +146,7 @@ var errCritical = errors.New("the token's header lists critical extensions (crit
 // as critical an extension the recipient does not understand, and this
 // server understands none. The check comes before any key is looked up,
 // so such a token never causes a fetch of the issuer's keys.
-func verifyToken(p *jwt.Parser, token string, key jwt.Keyfunc, r *http.Request, log *refusals) (*auth.TokenInfo, error) {
+func verifyToken(p *jwt.Parser, need required, token string, key jwt.Keyfunc, r *http.Request, log *refusals) (*auth.TokenInfo, error) {
 	var c claims
 	checked := func(t *jwt.Token) (any, error) {
 		if _, ok := t.Header["crit"]; ok {
@@ -154,7 +155,7 @@ func verifyToken(p *jwt.Parser, token string, key jwt.Keyfunc, r *http.Request, 
 		return key(t)
 	}
 	if _, err := p.ParseWithClaims(token, &c, checked); err != nil {
-		why := refusalOf(err)
+		why := refusalOf(err, need.missing(&c))
 		log.refused(r, "invalid_token", "invalid bearer token", "why", why)
 		return nil, fmt.Errorf("%w: %s", auth.ErrInvalidToken, why)
 	}
@@ -211,8 +212,33 @@ func userID(sub, clientID string) string {
 	return sub
 }
 
-// refusalOf says why a token was refused, in words of our own.
-func refusalOf(err error) string {
+// required says which claims beside exp (always required) a parser
+// requires: iss when an issuer is configured, aud when an audience is.
+type required struct{ issuer, audience bool }
+
+// missing names the required claims c lacks, in the order exp, iss, aud.
+// It reads the claims as decoded, not the validator's error text, which
+// is the library's and not a contract.
+func (need required) missing(c *claims) []string {
+	var names []string
+	if c.ExpiresAt == nil {
+		names = append(names, "exp")
+	}
+	if need.issuer && c.Issuer == "" {
+		names = append(names, "iss")
+	}
+	// An aud of "" counts as none, as the validator counts it.
+	if need.audience && (len(c.Audience) == 0 || len(c.Audience) == 1 && c.Audience[0] == "") {
+		names = append(names, "aud")
+	}
+	return names
+}
+
+// refusalOf says why a token was refused, in words of our own. missing
+// names the required claims the token lacks; only claim names go in the
+// message, never a value of the token or of the configuration (the
+// message goes to the client, in the body of the 401).
+func refusalOf(err error, missing []string) string {
 	switch {
 	case errors.Is(err, errNotNumericDate):
 		return "the token's exp, nbf or iat is not a number (RFC 7519 NumericDate)"
@@ -233,7 +259,13 @@ func refusalOf(err error) string {
 	case errors.Is(err, jwt.ErrTokenInvalidIssuer):
 		return "the token was issued by an issuer this server does not trust"
 	case errors.Is(err, jwt.ErrTokenRequiredClaimMissing):
-		return "the token lacks a required claim (exp, iss or aud)"
+		switch len(missing) {
+		case 0: // the validator saw a lack we did not; say no more than it did
+			return "the token lacks a required claim (exp, iss or aud)"
+		case 1:
+			return "the token lacks the required claim " + missing[0]
+		}
+		return "the token lacks the required claims " + strings.Join(missing, ", ")
 	case errors.Is(err, jwt.ErrTokenSignatureInvalid), errors.Is(err, jwt.ErrTokenUnverifiable),
 		errors.Is(err, jwt.ErrSignatureInvalid):
 		return "the token's signature does not verify with the server's keys"

@@ -278,3 +278,29 @@ func TestFormats(t *testing.T) {
 		}
 	}
 }
+
+// The example of Tool's documentation: keyword tags next to a default.
+func TestKeywordTagsDocExample(t *testing.T) {
+	type searchInput struct {
+		Query string   `json:"query" minLength:"1" maxLength:"200"`
+		Limit int      `json:"limit,omitempty" minimum:"1" maximum:"100" default:"10"`
+		Tags  []string `json:"tags,omitempty" maxItems:"5" pattern:"^[a-z-]+$"`
+	}
+	v := mustValidator(t, mustInput[searchInput](t))
+	got, issues, err := v.ValidateJSON([]byte(`{"query":"q"}`))
+	if err != nil || issues != nil {
+		t.Fatalf("err %v, issues %s", err, marshal(t, issues))
+	}
+	if string(got) != `{"limit":10,"query":"q"}` {
+		t.Errorf("default not filled in: %s", got)
+	}
+	_, issues, _ = v.ValidateJSON([]byte(`{"query":"","limit":0,"tags":["ok","No"]}`))
+	want := []Issue{
+		issue("minimum", "expected a number >= 1, received 0", "limit"),
+		issue("minLength", "expected a string of at least 1 character, received 0", "query"),
+		issue("pattern", `expected a string matching the pattern "^[a-z-]+$"`, "tags", 1),
+	}
+	if !reflect.DeepEqual(issues, want) {
+		t.Errorf("issues %s, want %s", marshal(t, issues), marshal(t, want))
+	}
+}

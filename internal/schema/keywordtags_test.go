@@ -1,6 +1,8 @@
 package schema
 
 import (
+	"math/rand/v2"
+	"net/mail"
 	"reflect"
 	"strings"
 	"testing"
@@ -302,5 +304,66 @@ func TestKeywordTagsDocExample(t *testing.T) {
 	}
 	if !reflect.DeepEqual(issues, want) {
 		t.Errorf("issues %s, want %s", marshal(t, issues), marshal(t, want))
+	}
+}
+
+// taggedInput constrains every kind of value with keyword tags.
+type taggedInput struct {
+	Query string   `json:"query" minLength:"1" maxLength:"200" pattern:"^[a-z ]+$"`
+	Limit int      `json:"limit" minimum:"1" maximum:"100" multipleOf:"5"`
+	IDs   []string `json:"ids" maxItems:"10" uniqueItems:"true" format:"uuid"`
+	Day   string   `json:"day" format:"date"`
+	Email string   `json:"email" format:"email"`
+}
+
+const taggedValid = `{"query":"asthma","limit":10,"ids":["123e4567-e89b-12d3-a456-426614174000"],"day":"2026-12-02","email":"ada@example.com"}`
+
+// The keywords are compiled with the schema: a valid value costs no
+// allocation.
+func TestKeywordTagsAllocations(t *testing.T) {
+	v := mustValidator(t, mustInput[taggedInput](t))
+	inst := decode(t, taggedValid)
+	if r := v.Check(inst); !r.Valid() {
+		t.Fatalf("issues %s", marshal(t, r.Issues))
+	}
+	if n := testing.AllocsPerRun(100, func() { v.Check(inst) }); n != 0 {
+		t.Errorf("%v allocations per valid check", n)
+	}
+}
+
+// Validation of a value that every keyword tag constrains.
+func BenchmarkKeywordTagsValid(b *testing.B) {
+	v := mustValidator(b, mustInput[taggedInput](b))
+	inst := decode(b, taggedValid)
+	b.ReportAllocs()
+	for b.Loop() {
+		if !v.Check(inst).Valid() {
+			b.Fatal("invalid")
+		}
+	}
+}
+
+// plainEmail, the fast path of the email format, accepts only what
+// mail.ParseAddress accepts as an address alone.
+func TestPlainEmailAgreesWithParseAddress(t *testing.T) {
+	alphabet := []string{"a", "Z", "0", ".", "@", "-", "+", "_", "é", " ", "<", ">", "\"", "(", ")", ","}
+	r := rand.New(rand.NewPCG(3, 5))
+	accepted := 0
+	for range 200000 {
+		var b strings.Builder
+		for range 1 + r.IntN(8) {
+			b.WriteString(alphabet[r.IntN(len(alphabet))])
+		}
+		s := b.String()
+		if !plainEmail(s) {
+			continue
+		}
+		accepted++
+		if a, err := mail.ParseAddress(s); err != nil || a.Name != "" || a.Address != s {
+			t.Fatalf("plainEmail(%q) = true, ParseAddress: %v, %v", s, a, err)
+		}
+	}
+	if accepted < 100 {
+		t.Fatalf("only %d strings accepted: the test says nothing", accepted)
 	}
 }

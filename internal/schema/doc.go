@@ -16,7 +16,8 @@
 // every server its compiled meta-schemas, a third of a megabyte of live
 // heap that each garbage collection scans. [NewValidator] compiles the
 // schema into a small graph of nodes; a validity walk answers valid values
-// without allocating, and a report walk lists the issues of the others,
+// without allocating (but in url.Parse, for the uri format),
+// and a report walk lists the issues of the others,
 // its loops stopping at the cap (see [Validator.Check]). Every keyword of
 // draft 2020-12 asserts as the specification says; format asserts for
 // email, uri (absolute), date, date-time (RFC 3339) and uuid, and is an

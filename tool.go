@@ -15,6 +15,25 @@ import (
 // contract. In and Out are structs; their JSON schemas are inferred from
 // their fields, with descriptions from `jsonschema:"..."` struct tags.
 //
+// The constraints of In's fields, at any depth, are struct tags named as the
+// JSON Schema keyword they set, published in tools/list and enforced before
+// the handler runs (every broken one an issue of the ValidationError):
+// `default`, `enum` (with `enumTitles` or `enumNames`), minLength,
+// maxLength, pattern, format (email, uri, date, date-time, uuid), minimum,
+// maximum, exclusiveMinimum, exclusiveMaximum, multipleOf, minItems,
+// maxItems, uniqueItems, minProperties and maxProperties:
+//
+//	type SearchInput struct {
+//		Query string   `json:"query" minLength:"1" maxLength:"200"`
+//		Limit int      `json:"limit,omitempty" minimum:"1" maximum:"100" default:"10"`
+//		Tags  []string `json:"tags,omitempty" maxItems:"5" pattern:"^[a-z-]+$"`
+//	}
+//
+// A string or number keyword on a slice or map field constrains its
+// elements (pattern on Tags above checks each tag; maxItems the list). A tag
+// that does not parse or does not fit its field stops [NewServer] with an
+// error naming the type, the field and the tag.
+//
 // Declare a tool as a package-level composite literal next to its failures
 // and its handler, so that a reader (and mcplint) sees the whole surface in
 // one place:

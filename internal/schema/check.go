@@ -551,6 +551,10 @@ func (w *walker) string(n *compiled, s string) bool {
 		w.fail("pattern", "expected a string matching the pattern "+show(n.pattern.String()))
 		ok = false
 	}
+	if n.format != nil && (ok || w.report) && !n.format(s) {
+		w.fail("format", "expected a string in the format "+show(n.formatName))
+		ok = false
+	}
 	return ok
 }
 

@@ -307,6 +307,10 @@ func (c *compiler) fill(n *compiled, s *jsonschema.Schema, info *schemaInfo) err
 		}
 	}
 
+	if f, ok := formats[s.Format]; ok {
+		n.format, n.formatName = f, s.Format
+	}
+
 	n.minItems, n.maxItems = count("minItems", s.MinItems), count("maxItems", s.MaxItems)
 	n.uniqueItems = s.UniqueItems
 	switch {

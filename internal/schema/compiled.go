@@ -30,6 +30,10 @@ type compiled struct {
 
 	minLength, maxLength int // -1: absent
 	pattern              *regexp.Regexp
+	// format is the check of an asserted format (see formats.go), nil for
+	// none or an annotation; formatName names it in messages.
+	format     func(string) bool
+	formatName string
 
 	minItems, maxItems int // -1: absent
 	uniqueItems        bool

@@ -16,11 +16,14 @@
 // every server its compiled meta-schemas, a third of a megabyte of live
 // heap that each garbage collection scans. [NewValidator] compiles the
 // schema into a small graph of nodes; a validity walk answers valid values
-// without allocating, and a report walk lists the issues of the others,
+// without allocating (but in url.Parse, for the uri format),
+// and a report walk lists the issues of the others,
 // its loops stopping at the cap (see [Validator.Check]). Every keyword of
-// draft 2020-12 asserts as the specification says, except format, an
-// annotation; references resolve within the document only: nothing is ever
-// loaded from the network or the file system.
+// draft 2020-12 asserts as the specification says; format asserts for
+// email, uri (absolute), date, date-time (RFC 3339) and uuid, and is an
+// annotation for any other name (formats.go). References resolve within the
+// document only: nothing is ever loaded from the network or the file
+// system.
 //
 // # Inference rules
 //
@@ -52,10 +55,29 @@
 //   - an output schema may not declare a top-level "error" property, which
 //     belongs to the failure envelope ([Envelope]).
 //
-//   - a `default:"…"` tag on a top-level input field is the property's
-//     default, as JSON (a string field also takes plain text); jsonschema-go
-//     has no tag for defaults. [Validator.ValidateJSON] fills defaults in.
+//   - struct tags that jsonschema-go does not read apply at any depth (the
+//     fields of nested structs, of slice and array elements, of map values,
+//     of recursive types), the tag named as the keyword it sets:
 //
-//   - a `pattern:"…"` tag on a top-level string field is the property's
-//     pattern (RE2, unanchored unless written with ^ and $).
+//     `default:"…"` is the property's default, as JSON (a string field
+//     also takes plain text), which [Validator.ValidateJSON] fills in;
+//     `enum:"a,b"` limits a string (or each []string element) to the
+//     listed values, enumTitles or enumNames giving them display titles;
+//     minLength, maxLength, pattern (RE2, unanchored unless written with ^
+//     and $) and format (email, uri, date, date-time, uuid) constrain
+//     strings; minimum, maximum, exclusiveMinimum, exclusiveMaximum and
+//     multipleOf numbers; minItems, maxItems and uniqueItems
+//     (`uniqueItems:"true"`) slices and arrays; minProperties and
+//     maxProperties maps.
+//
+//     A keyword goes on the field's own schema when it fits the field's
+//     type. A string or number keyword on a slice, array or map field goes
+//     on its elements: on a []string, `minLength:"1" maxItems:"5"` bounds
+//     each string and the list; on a map[string]int, minimum bounds each
+//     value. A tag that does not parse, fits neither the field nor its
+//     elements (minLength on an int), or contradicts its pair (minLength
+//     above maxLength) is an error of [Input] naming the type, the field
+//     and the tag, which stops NewServer. Every keyword is compiled once,
+//     with the schema (a pattern's regular expression included), not on
+//     each call.
 package schema

@@ -39,6 +39,9 @@ func Elicitation(t reflect.Type) (*jsonschema.Schema, error) {
 		if p.Pattern != "" {
 			return nil, fmt.Errorf("schema: elicitation type %v: property %q has a pattern, which MCP's elicitation forms do not carry: the client could not enforce it; check the answer in the handler", t, name)
 		}
+		if kw := formless(p); kw != "" {
+			return nil, fmt.Errorf("schema: elicitation type %v: property %q has %s, which MCP's elicitation forms do not carry: the client could not enforce it; check the answer in the handler", t, name, kw)
+		}
 		if !primitive(p) {
 			return nil, fmt.Errorf("schema: elicitation type %v: property %q is %s; an elicitation form holds only strings, numbers, integers, booleans and lists of enum strings",
 				t, name, marshalOr(p))
@@ -61,4 +64,24 @@ func primitive(p *jsonschema.Schema) bool {
 		return it != nil && ((it.Type == "string" && len(it.Enum) > 0) || (it.Type == "" && len(it.AnyOf) > 0))
 	}
 	return false
+}
+
+// formless names the keyword of p, a form field, that MCP's elicitation
+// schemas have no place for ("" when none): a string takes minLength,
+// maxLength and four formats, a number minimum and maximum, a
+// multi-select minItems and maxItems.
+func formless(p *jsonschema.Schema) string {
+	switch {
+	case p.Format != "" && !slices.Contains([]string{"email", "uri", "date", "date-time"}, p.Format):
+		return fmt.Sprintf("format %q", p.Format)
+	case p.ExclusiveMinimum != nil:
+		return "exclusiveMinimum"
+	case p.ExclusiveMaximum != nil:
+		return "exclusiveMaximum"
+	case p.MultipleOf != nil:
+		return "multipleOf"
+	case p.UniqueItems:
+		return "uniqueItems"
+	}
+	return ""
 }

@@ -111,3 +111,41 @@ func TestElicitationRefusesWhatAFormCannotHold(t *testing.T) {
 		})
 	}
 }
+
+// A form carries the keyword tags MCP's elicitation schemas have, and
+// refuses the others.
+func TestElicitationKeywordTags(t *testing.T) {
+	type form struct {
+		Email string   `json:"email" format:"email" minLength:"3" maxLength:"100"`
+		Age   int      `json:"age" minimum:"0" maximum:"150"`
+		Picks []string `json:"picks,omitempty" enum:"a,b,c" minItems:"1" maxItems:"2"`
+	}
+	s, err := Elicitation(reflect.TypeFor[form]())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := schemaJSON(t, s.Properties["email"]), `{"type":"string","minLength":3,"maxLength":100,"format":"email"}`; got != want {
+		t.Errorf("email: %s, want %s", got, want)
+	}
+	if got, want := schemaJSON(t, s.Properties["picks"]), `{"type":"array","items":{"type":"string","enum":["a","b","c"]},"minItems":1,"maxItems":2}`; got != want {
+		t.Errorf("picks: %s, want %s", got, want)
+	}
+	for _, tc := range []struct {
+		typ  reflect.Type
+		want string
+	}{
+		{reflect.TypeFor[struct {
+			ID string `json:"id" format:"uuid"`
+		}](), `property "id" has format "uuid"`},
+		{reflect.TypeFor[struct {
+			N int `json:"n" multipleOf:"2"`
+		}](), `property "n" has multipleOf`},
+		{reflect.TypeFor[struct {
+			N float64 `json:"n" exclusiveMinimum:"0"`
+		}](), `property "n" has exclusiveMinimum`},
+	} {
+		if _, err := Elicitation(tc.typ); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Elicitation(%v): err = %v, want %q", tc.typ, err, tc.want)
+		}
+	}
+}

@@ -5,25 +5,22 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
 
-// applyTags reads the struct tags jsonschema-go does not, on each top-level
-// property of t:
+// applyTags reads the struct tags jsonschema-go does not, on every property
+// of s, the schema inferred from t, at any depth: the fields of t, of the
+// structs it holds, and of the elements of its slices, arrays and maps
+// (through $ref for recursive types):
 //
 //   - `default:"…"` sets the property's default. The tag holds the default
 //     as JSON (`default:"true"`, `default:"10"`, `default:"[\"a\"]"`); for a
 //     string field, text that is not a JSON string is taken as the string
 //     itself (`default:"asc"`). The default must decode into the field's
 //     type.
-//   - `pattern:"…"` constrains a string field to a regular expression
-//     (RE2 syntax, unanchored as JSON Schema's pattern is: write ^…$ to
-//     match the whole value). It is how a URI-template variable or a prompt
-//     argument is kept to a safe alphabet.
 //   - `enum:"a,b,c"` limits a string field, or the elements of a []string
 //     field, to the listed values (comma-separated; a value cannot hold a
 //     comma).
@@ -33,11 +30,74 @@ import (
 //     titled enums of MCP elicitation (SEP-1330).
 //   - `enumNames:"First,Second,Third"` gives the titles in the older
 //     enumNames form, for clients that predate titled enums.
+//   - one tag per validation keyword, named as the keyword (see
+//     [keywordTags]): `minLength:"1"`, `pattern:"^[a-z]+$"`,
+//     `format:"email"`, `minimum:"0"`, `maxItems:"10"`, … A keyword goes on
+//     the field's own schema when it applies to the field's type; a string
+//     or number keyword on a slice or map field goes on its elements (on a
+//     []string, minLength bounds each string and minItems the list).
+//
+// A tag that does not parse, or fits neither the field's type nor its
+// elements', is an error naming the type, the field and the tag.
 func applyTags(s *jsonschema.Schema, t reflect.Type) error {
+	a := &tagger{root: s, seen: map[*jsonschema.Schema]bool{}}
+	return a.walk(s, t)
+}
+
+// tagger applies the tags of one inferred schema.
+type tagger struct {
+	root *jsonschema.Schema
+	seen map[*jsonschema.Schema]bool // schemas already walked (shared $defs)
+}
+
+// resolve returns the schema s stands for: the definition a $ref names
+// (the document is inferred: its refs are "#/$defs/<name>"), the non-null
+// branch of the anyOf [null, $ref] of a pointer to a recursive type, or s.
+func (a *tagger) resolve(s *jsonschema.Schema) *jsonschema.Schema {
+	for range 4 {
+		switch {
+		case s == nil:
+			return nil
+		case s.Ref != "":
+			name, ok := strings.CutPrefix(s.Ref, "#/$defs/")
+			d := a.root.Defs[name]
+			if !ok || d == nil {
+				return s
+			}
+			s = d
+		case len(s.AnyOf) == 2 && s.AnyOf[0].Type == "null" && s.Type == "" && len(s.Types) == 0:
+			s = s.AnyOf[1]
+		default:
+			return s
+		}
+	}
+	return s
+}
+
+// walk applies the tags of the fields of t, and of the types t holds, to
+// s, the schema inferred from t.
+func (a *tagger) walk(s *jsonschema.Schema, t reflect.Type) error {
+	s = a.resolve(s)
+	if s == nil || a.seen[s] {
+		return nil
+	}
+	a.seen[s] = true
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if t.Kind() != reflect.Struct {
+	if _, ok := encodedTypes()[t]; ok {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Slice, reflect.Array:
+		return a.walk(s.Items, t.Elem())
+	case reflect.Map:
+		if s.AdditionalProperties != nil && !isFalse(s.AdditionalProperties) {
+			return a.walk(s.AdditionalProperties, t.Elem())
+		}
+		return nil
+	case reflect.Struct:
+	default:
 		return nil
 	}
 	for _, f := range jsonFields(t) {
@@ -49,30 +109,32 @@ func applyTags(s *jsonschema.Schema, t reflect.Type) error {
 		if prop == nil {
 			continue
 		}
-		if tag, ok := f.Tag.Lookup("default"); ok {
-			raw := json.RawMessage(tag)
-			if !json.Valid(raw) && f.Type.Kind() == reflect.String {
-				raw, _ = json.Marshal(tag)
-			}
-			if err := json.Unmarshal(raw, reflect.New(f.Type).Interface()); err != nil {
-				return fmt.Errorf("field %v.%s: default %q does not decode into %v: %v", t, f.Name, tag, f.Type, err)
-			}
-			prop.Default = raw
-		}
-		if tag, ok := f.Tag.Lookup("pattern"); ok {
-			if ft := f.Type; ft.Kind() != reflect.String && !(ft.Kind() == reflect.Pointer && ft.Elem().Kind() == reflect.String) {
-				return fmt.Errorf("field %v.%s: a pattern tag needs a string field, not %v", t, f.Name, f.Type)
-			}
-			if _, err := regexp.Compile(tag); err != nil {
-				return fmt.Errorf("field %v.%s: pattern %q: %v", t, f.Name, tag, err)
-			}
-			prop.Pattern = tag
-		}
-		if err := applyEnum(prop, f); err != nil {
+		if err := applyFieldTags(a, prop, f); err != nil {
 			return fmt.Errorf("field %v.%s: %w", t, f.Name, err)
+		}
+		if err := a.walk(prop, f.Type); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// applyFieldTags applies the tags of field f to prop, its schema.
+func applyFieldTags(a *tagger, prop *jsonschema.Schema, f reflect.StructField) error {
+	if tag, ok := f.Tag.Lookup("default"); ok {
+		raw := json.RawMessage(tag)
+		if !json.Valid(raw) && f.Type.Kind() == reflect.String {
+			raw, _ = json.Marshal(tag)
+		}
+		if err := json.Unmarshal(raw, reflect.New(f.Type).Interface()); err != nil {
+			return fmt.Errorf("default %q does not decode into %v: %v", tag, f.Type, err)
+		}
+		prop.Default = raw
+	}
+	if err := applyEnum(prop, f); err != nil {
+		return err
+	}
+	return applyKeywords(a, prop, f)
 }
 
 // applyEnum applies the enum, enumTitles and enumNames tags of f to prop.

@@ -151,6 +151,10 @@ func decodeArgs[T any](v *schema.Validator, raw json.RawMessage) (T, error) {
 	if err := json.Unmarshal(args, &t); err != nil {
 		return t, mcperr.ValidationError("Invalid arguments: "+err.Error(), mistake(err))
 	}
+	// What the schema cannot say, the input type's Validate method checks.
+	if err := validateInput(&t); err != nil {
+		return t, err
+	}
 	return t, nil
 }
 

@@ -1,0 +1,95 @@
+package mcpcore
+
+import (
+	"errors"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/seed417024ea/mcpcore/internal/schema"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// inputValidator is an input type with a Validate method (see InputIssues).
+type inputValidator interface{ Validate() error }
+
+// An InputIssue is one problem a Validate method finds: Path locates the
+// value in the arguments as the schema's issues do (property names and
+// array indices; empty for the whole input), and Message says what is
+// wrong and what to send instead, for a model to read.
+type InputIssue struct {
+	Path    []any
+	Message string
+}
+
+// An input type (a tool's In, a resource's Params, a prompt's Args) checks
+// what its schema cannot say with a Validate method, on the type or its
+// pointer:
+//
+//	func (in FetchInput) Validate() error {
+//		if len(in.PMIDs) > 0 && in.Query != "" {
+//			return mcpcore.InputIssues{{Path: []any{"query"}, Message: "give pmids or query, not both"}}
+//		}
+//		return nil
+//	}
+//
+// InputIssues is the error such a method returns to report one or more
+// problems, each at its path. Validate runs once the arguments have passed the schema and decoded, before
+// the handler. What it returns joins the same ValidationError the schema's
+// issues make: each [InputIssue] of an [InputIssues], or any other error
+// as one issue about the whole input, with its message. Its keyword in
+// data.issues is "validate".
+type InputIssues []InputIssue
+
+// Error joins the messages.
+func (is InputIssues) Error() string {
+	msgs := make([]string, len(is))
+	for i, x := range is {
+		msgs[i] = x.Message
+	}
+	return strings.Join(msgs, "; ")
+}
+
+// maxIssueMessage bounds the message of an issue a Validate method gives.
+const maxIssueMessage = 500
+
+// validateInput runs v's Validate method, if its type (or a pointer to it)
+// has one, and returns its issues as a ValidationError.
+func validateInput(v any) error {
+	iv, ok := v.(inputValidator)
+	if !ok {
+		return nil
+	}
+	err := iv.Validate()
+	if err == nil {
+		return nil
+	}
+	var given InputIssues
+	if !errors.As(err, &given) || len(given) == 0 {
+		given = InputIssues{{Message: err.Error()}}
+	}
+	res := schema.Result{}
+	for _, x := range given {
+		if len(res.Issues) == schema.MaxIssues {
+			res.Omitted++
+			continue
+		}
+		path := x.Path
+		if path == nil {
+			path = []any{}
+		}
+		res.Issues = append(res.Issues, schema.Issue{Path: path, Message: cutMessage(x.Message), Keyword: "validate"})
+	}
+	return mcperr.ValidationError(res.Summary(), mcperr.WithData(issuesData(res)), mistake(nil))
+}
+
+// cutMessage bounds a message on a character boundary.
+func cutMessage(s string) string {
+	if len(s) <= maxIssueMessage {
+		return s
+	}
+	i := maxIssueMessage
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}

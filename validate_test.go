@@ -1,0 +1,76 @@
+package mcpcore_test
+
+import (
+	"errors"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/internal/wiretest"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+type lookupInput struct {
+	PMIDs []string `json:"pmids,omitempty"`
+	Query string   `json:"query,omitempty" minLength:"2"`
+}
+
+// Validate checks what the schema cannot: one of the two, not both.
+func (in lookupInput) Validate() error {
+	switch {
+	case len(in.PMIDs) > 0 && in.Query != "":
+		return mcpcore.InputIssues{
+			{Path: []any{"query"}, Message: "give pmids or query, not both"},
+			{Path: []any{"pmids", 0}, Message: "remove the pmids to search by query"},
+		}
+	case len(in.PMIDs) == 0 && in.Query == "":
+		return errors.New("give pmids or a query")
+	}
+	return nil
+}
+
+// TestValidateJoinsTheValidationError calls a tool whose input type has a
+// Validate method: its issues come back in the ValidationError, as the
+// schema's do; it runs only on input the schema accepts.
+func TestValidateJoinsTheValidationError(t *testing.T) {
+	t.Parallel()
+	var handled atomic.Int32
+	tool := mcpcore.Tool[lookupInput, struct{}]{Name: "search", Description: "d",
+		Handler: func(*mcpcore.Context, lookupInput) (struct{}, error) { handled.Add(1); return struct{}{}, nil }}
+	cs, _ := connect(t, tool)
+	errorOf := func(args map[string]any) map[string]any {
+		res := wiretest.CallTool(t, cs, "search", args)
+		sc, _ := wiretest.JSON(t, res.StructuredContent).(map[string]any)
+		e, _ := sc["error"].(map[string]any)
+		if !res.IsError || e == nil {
+			t.Fatalf("%v: not a failure: %s", args, wiretest.Text(t, res))
+		}
+		return e
+	}
+	e := errorOf(map[string]any{"pmids": []string{"1"}, "query": "cats"})
+	if e["code"] != float64(mcperr.CodeValidationError) || !strings.Contains(e["message"].(string), `2 issues: at pmids[0]: remove the pmids to search by query; at query: give pmids or query, not both`) &&
+		!strings.Contains(e["message"].(string), `2 issues: at query: give pmids or query, not both; at pmids[0]: remove the pmids to search by query`) {
+		t.Errorf("both = %v", e)
+	}
+	issues := wiretest.Canonical(t, e["data"].(map[string]any)["issues"])
+	if !strings.Contains(issues, `{"keyword":"validate","message":"give pmids or query, not both","path":["query"]}`) ||
+		!strings.Contains(issues, `"path":["pmids",0]`) {
+		t.Errorf("data.issues = %s", issues)
+	}
+	e = errorOf(map[string]any{})
+	if e["message"] != "give pmids or a query" || !strings.Contains(wiretest.Canonical(t, e["data"].(map[string]any)["issues"]), `"path":[]`) {
+		t.Errorf("a plain error = %v", e)
+	}
+	// The schema's own issue first: Validate does not run on such input.
+	e = errorOf(map[string]any{"query": "x"})
+	if !strings.Contains(e["message"].(string), "at query:") || strings.Contains(e["message"].(string), "pmids") {
+		t.Errorf("a schema issue = %v", e)
+	}
+	if n := handled.Load(); n != 0 {
+		t.Errorf("the handler ran %d times on invalid input", n)
+	}
+	if res := wiretest.CallTool(t, cs, "search", map[string]any{"query": "cats"}); res.IsError || handled.Load() != 1 {
+		t.Errorf("a valid call: %s (handled %d)", wiretest.Text(t, res), handled.Load())
+	}
+}

@@ -32,7 +32,10 @@ import (
 // A string or number keyword on a slice or map field constrains its
 // elements (pattern on Tags above checks each tag; maxItems the list). A tag
 // that does not parse or does not fit its field stops [NewServer] with an
-// error naming the type, the field and the tag.
+// error naming the type, the field and the tag. A string or number
+// keyword's issue message can be replaced by a tag named after it, such as
+// `patternMessage:"PMID must be numeric (e.g. 13054692)."`; an input type's
+// Validate method checks what no keyword can (see [InputIssues]).
 //
 // Declare a tool as a package-level composite literal next to its failures
 // and its handler, so that a reader (and mcplint) sees the whole surface in

@@ -1,6 +1,7 @@
 package mcpcore_test
 
 import (
+	"context"
 	"errors"
 	"strings"
 	"sync/atomic"
@@ -72,5 +73,45 @@ func TestValidateJoinsTheValidationError(t *testing.T) {
 	}
 	if res := wiretest.CallTool(t, cs, "search", map[string]any{"query": "cats"}); res.IsError || handled.Load() != 1 {
 		t.Errorf("a valid call: %s (handled %d)", wiretest.Text(t, res), handled.Load())
+	}
+}
+
+type pmidArgs struct {
+	PMID  string `json:"pmid" pattern:"^[0-9]+$" patternMessage:"PMID must be a numeric identifier (e.g. 13054692). Remove any whitespace or prefix such as PMID:."`
+	Limit int    `json:"limit,omitempty" maximum:"100" maximumMessage:"Ask for at most 100 articles; page with the cursor for more."`
+}
+
+// TestConstraintMessages: a keyword's own message, given as a
+// <keyword>Message tag, replaces its issue message on the wire and is
+// published as errorMessage; a message tag without its keyword stops
+// NewServer.
+func TestConstraintMessages(t *testing.T) {
+	t.Parallel()
+	tool := mcpcore.Tool[pmidArgs, struct{}]{Name: "fetch", Description: "d",
+		Handler: func(*mcpcore.Context, pmidArgs) (struct{}, error) { return struct{}{}, nil }}
+	cs, _ := connect(t, tool)
+	res := wiretest.CallTool(t, cs, "fetch", map[string]any{"pmid": "PMID: 1", "limit": 500})
+	sc, _ := wiretest.JSON(t, res.StructuredContent).(map[string]any)
+	e, _ := sc["error"].(map[string]any)
+	msg, _ := e["message"].(string)
+	if !strings.Contains(msg, "at pmid: PMID must be a numeric identifier (e.g. 13054692).") || !strings.Contains(msg, "at limit: Ask for at most 100 articles") {
+		t.Errorf("message = %q", msg)
+	}
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := wiretest.Canonical(t, tools.Tools[0].InputSchema); !strings.Contains(s, `"errorMessage":{"pattern":"PMID must be a numeric identifier`) {
+		t.Errorf("published schema = %s", s)
+	}
+	bad := mcpcore.Tool[struct {
+		ID string `json:"id" patternMessage:"digits only"`
+	}, struct{}]{Name: "bad", Description: "d", Handler: func(*mcpcore.Context, struct {
+		ID string `json:"id" patternMessage:"digits only"`
+	}) (struct{}, error) {
+		return struct{}{}, nil
+	}}
+	if e := newServerErr(t, bad); !strings.Contains(e.Message(), "a patternMessage tag needs a pattern tag beside it") {
+		t.Errorf("NewServer with a lone patternMessage: %v", e)
 	}
 }

@@ -539,20 +539,20 @@ func (w *walker) string(n *compiled, s string) bool {
 	if n.minLength >= 0 || n.maxLength >= 0 {
 		l := utf8.RuneCountInString(s)
 		if n.minLength >= 0 && l < n.minLength {
-			w.fail("minLength", fmt.Sprintf("expected a string of at least %s, received %d", plural(n.minLength, "character"), l))
+			w.fail("minLength", n.message("minLength", fmt.Sprintf("expected a string of at least %s, received %d", plural(n.minLength, "character"), l)))
 			ok = false
 		}
 		if n.maxLength >= 0 && l > n.maxLength {
-			w.fail("maxLength", fmt.Sprintf("expected a string of at most %s, received %d", plural(n.maxLength, "character"), l))
+			w.fail("maxLength", n.message("maxLength", fmt.Sprintf("expected a string of at most %s, received %d", plural(n.maxLength, "character"), l)))
 			ok = false
 		}
 	}
 	if n.pattern != nil && (ok || w.report) && !n.pattern.MatchString(s) {
-		w.fail("pattern", "expected a string matching the pattern "+show(n.pattern.String()))
+		w.fail("pattern", n.message("pattern", "expected a string matching the pattern "+show(n.pattern.String())))
 		ok = false
 	}
 	if n.format != nil && (ok || w.report) && !n.format(s) {
-		w.fail("format", "expected a string in the format "+show(n.formatName))
+		w.fail("format", n.message("format", "expected a string in the format "+show(n.formatName)))
 		ok = false
 	}
 	return ok
@@ -562,7 +562,7 @@ func (w *walker) number(n *compiled, v any) bool {
 	ok := true
 	check := func(b *bound, failed func(int) bool, keyword, op string) {
 		if b != nil && (ok || w.report) && failed(compareBound(v, b)) {
-			w.fail(keyword, fmt.Sprintf("expected a number %s %s, received %s", op, formatNumber(b), formatNumber(v)))
+			w.fail(keyword, n.message(keyword, fmt.Sprintf("expected a number %s %s, received %s", op, formatNumber(b), formatNumber(v))))
 			ok = false
 		}
 	}
@@ -571,7 +571,7 @@ func (w *walker) number(n *compiled, v any) bool {
 	check(n.exclusiveMinimum, func(c int) bool { return c <= 0 }, "exclusiveMinimum", ">")
 	check(n.exclusiveMaximum, func(c int) bool { return c >= 0 }, "exclusiveMaximum", "<")
 	if n.multipleOf != nil && (ok || w.report) && !multipleOf(v, n.multipleOf) {
-		w.fail("multipleOf", fmt.Sprintf("expected a multiple of %s, received %s", formatNumber(n.multipleOf), formatNumber(v)))
+		w.fail("multipleOf", n.message("multipleOf", fmt.Sprintf("expected a multiple of %s, received %s", formatNumber(n.multipleOf), formatNumber(v))))
 		ok = false
 	}
 	return ok

@@ -310,6 +310,11 @@ func (c *compiler) fill(n *compiled, s *jsonschema.Schema, info *schemaInfo) err
 	if f, ok := formats[s.Format]; ok {
 		n.format, n.formatName = f, s.Format
 	}
+	if m, ok := s.Extra["errorMessage"]; ok {
+		if n.messages, err = errorMessages(m); err != nil {
+			return bad("errorMessage: %v", err)
+		}
+	}
 
 	n.minItems, n.maxItems = count("minItems", s.MinItems), count("maxItems", s.MaxItems)
 	n.uniqueItems = s.UniqueItems
@@ -554,4 +559,26 @@ func (c *compiler) extra(s *jsonschema.Schema, v any, toks []string, at string) 
 		return nil, err
 	}
 	return &sub, nil
+}
+
+// errorMessages reads errorMessage in its object form: the keywords whose
+// issue messages it replaces, each with its message (a string form, one
+// message for every keyword, is not read: say which keyword it is for).
+func errorMessages(v any) (map[string]string, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		if ms, ok := v.(map[string]string); ok {
+			return ms, nil
+		}
+		return nil, fmt.Errorf("want an object of keyword to message, not %T", v)
+	}
+	out := make(map[string]string, len(m))
+	for k, x := range m {
+		s, ok := x.(string)
+		if !ok || s == "" {
+			return nil, fmt.Errorf("the message of %s is not a non-empty string", k)
+		}
+		out[k] = s
+	}
+	return out, nil
 }

@@ -34,6 +34,9 @@ type compiled struct {
 	// none or an annotation; formatName names it in messages.
 	format     func(string) bool
 	formatName string
+	// messages replace the issue message of a string or number keyword
+	// (errorMessage, in ajv-errors' object form: keyword to message).
+	messages map[string]string
 
 	minItems, maxItems int // -1: absent
 	uniqueItems        bool
@@ -156,4 +159,13 @@ func typeName(t typeSet) string {
 		return "string"
 	}
 	return "invalid"
+}
+
+// message is the issue message of keyword on n: the schema's own, when
+// its errorMessage gives one, else def.
+func (n *compiled) message(keyword, def string) string {
+	if m, ok := n.messages[keyword]; ok {
+		return m
+	}
+	return def
 }

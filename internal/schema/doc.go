@@ -80,4 +80,10 @@
 //     and the tag, which stops NewServer. Every keyword is compiled once,
 //     with the schema (a pattern's regular expression included), not on
 //     each call.
+//
+//     A string or number keyword takes a message of its own in a tag
+//     named after it, `patternMessage:"…"` beside `pattern:"…"`: the issue
+//     says it instead of the default, and the schema publishes it as
+//     errorMessage in ajv-errors' object form ({"pattern": "…"}). A message
+//     tag without its keyword is an error of [Input].
 package schema

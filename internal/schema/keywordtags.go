@@ -148,8 +148,20 @@ func applyKeywords(a *tagger, prop *jsonschema.Schema, f reflect.StructField) er
 		if err := kw.set(target, v); err != nil {
 			return fmt.Errorf("%s %q: %v", kw.name, v, err)
 		}
+		if msg, ok := f.Tag.Lookup(kw.name + "Message"); ok {
+			if err := setMessage(target, kw, msg); err != nil {
+				return err
+			}
+		}
 		if !slices.Contains(targets, target) {
 			targets = append(targets, target)
+		}
+	}
+	for _, kw := range keywordTags {
+		if _, ok := f.Tag.Lookup(kw.name + "Message"); ok {
+			if _, ok := f.Tag.Lookup(kw.name); !ok {
+				return fmt.Errorf("a %sMessage tag needs a %s tag beside it", kw.name, kw.name)
+			}
 		}
 	}
 	for _, t := range targets {
@@ -212,5 +224,29 @@ func contradiction(s *jsonschema.Schema) error {
 	if s.Minimum != nil && s.Maximum != nil && *s.Minimum > *s.Maximum {
 		return fmt.Errorf("minimum %v is above maximum %v: no value fits", *s.Minimum, *s.Maximum)
 	}
+	return nil
+}
+
+// setMessage gives the keyword kw of target an issue message of its own
+// (a `patternMessage:"…"` tag beside `pattern:"…"`), published as
+// errorMessage in ajv-errors' object form. Only string and number keywords
+// take one: they are the ones whose default message says what the model
+// must change.
+func setMessage(target *jsonschema.Schema, kw keywordTag, msg string) error {
+	if kw.class != classString && kw.class != classNumber {
+		return fmt.Errorf("a %sMessage tag is not supported: messages replace those of string and number keywords", kw.name)
+	}
+	if strings.TrimSpace(msg) == "" {
+		return fmt.Errorf("a %sMessage tag is empty", kw.name)
+	}
+	if target.Extra == nil {
+		target.Extra = map[string]any{}
+	}
+	m, _ := target.Extra["errorMessage"].(map[string]any)
+	if m == nil {
+		m = map[string]any{}
+		target.Extra["errorMessage"] = m
+	}
+	m[kw.name] = msg
 	return nil
 }

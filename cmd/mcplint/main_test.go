@@ -2,12 +2,12 @@ package main
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/seed417024ea/mcpcore/cmd/mcplint/internal/driver"
+	"github.com/seed417024ea/mcpcore/internal/testmodule"
 	"github.com/seed417024ea/mcpcore/lint"
 )
 
@@ -42,31 +42,12 @@ func TestEveryRuleFires(t *testing.T) {
 }
 
 // demoModule copies testdata/demo to a temporary directory, as a module
-// that requires this repository as it is: its go.mod names the repository
-// by absolute path and takes the repository's go.sum, so that a change of
-// the repository's dependencies needs no change of the demo.
+// that requires this repository as it is (see testmodule.Copy).
 func demoModule(t *testing.T) string {
 	t.Helper()
 	root, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("testdata/demo")); err != nil {
-		t.Fatal(err)
-	}
-	mod := "module example.com/demo\n\ngo 1.26\n\nrequire github.com/seed417024ea/mcpcore v0.0.0\n\nreplace github.com/seed417024ea/mcpcore => " + root + "\n"
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	// The copy's requirements follow the repository's.
-	t.Setenv("GOFLAGS", "-mod=mod")
-	return dir
+	return testmodule.Copy(t, "testdata/demo", "example.com/demo", root)
 }

@@ -22,15 +22,6 @@ import (
 // that its contract does not declare (conformance), and those ctx.FailFrom
 // passes on without mapping them to an entry (failfrom-unmapped).
 func checkCodes(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, body *ast.BlockStmt, flow *carry, es []declaredEntry) {
-	declaring := func(c mcperr.Code) []declaredEntry {
-		var with []declaredEntry
-		for _, e := range es {
-			if e.code == c {
-				with = append(with, e)
-			}
-		}
-		return with
-	}
 	branched := branchedOn(pass.TypesInfo, body)
 	type key struct {
 		at   *ast.CallExpr
@@ -49,7 +40,7 @@ func checkCodes(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, body 
 		if done[k] {
 			continue
 		}
-		declared := declaring(it.code)
+		declared := withCode(es, it.code)
 		switch {
 		case len(declared) == 0:
 			done[k] = true

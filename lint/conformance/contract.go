@@ -55,6 +55,17 @@ func entries(rs *raises.Result, d *defs.Def) (es []declaredEntry, ok bool) {
 	return es, ok
 }
 
+// withCode returns the entries of es with code c.
+func withCode(es []declaredEntry, c mcperr.Code) []declaredEntry {
+	var with []declaredEntry
+	for _, e := range es {
+		if e.code == c {
+			with = append(with, e)
+		}
+	}
+	return with
+}
+
 // checkContract runs the rules that judge a handler, and the services it
 // calls, by what can reach its returns: conformance, failfrom-unmapped,
 // prefer-fail and unthrown.

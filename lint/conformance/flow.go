@@ -241,23 +241,7 @@ func (t *tracer) stores(ptr ssa.Value) *carry {
 	c := &carry{}
 	switch p := ptr.(type) {
 	case *ssa.Alloc:
-		for _, ref := range *p.Referrers() {
-			switch ref := ref.(type) {
-			case *ssa.Store:
-				if ref.Addr == p {
-					c.add(t.value(ref.Val))
-				}
-			case *ssa.MakeClosure:
-				for i, b := range ref.Bindings {
-					if b == p {
-						c.add(t.captured(ref.Fn.(*ssa.Function).FreeVars[i]))
-					}
-				}
-			case *ssa.UnOp, *ssa.DebugRef:
-			default:
-				c.opaque = true // its address escapes
-			}
-		}
+		c.add(t.storedVia(p))
 	case *ssa.FreeVar:
 		// The variable of the function that made the closure.
 		parent := p.Parent().Parent()
@@ -282,21 +266,26 @@ func (t *tracer) stores(ptr ssa.Value) *carry {
 	return c
 }
 
-// captured is what a closure stores to a variable it captures.
-func (t *tracer) captured(fv *ssa.FreeVar) *carry {
+// storedVia is what is stored through ptr, a variable (an Alloc) or a
+// closure's captured variable (a FreeVar), in its function or in a closure
+// that captures it in turn.
+func (t *tracer) storedVia(ptr ssa.Value) *carry {
 	c := &carry{}
-	for _, ref := range *fv.Referrers() {
+	for _, ref := range *ptr.Referrers() {
 		switch ref := ref.(type) {
 		case *ssa.Store:
-			if ref.Addr == fv {
+			if ref.Addr == ptr {
 				c.add(t.value(ref.Val))
 			}
 		case *ssa.MakeClosure:
 			for i, b := range ref.Bindings {
-				if b == fv {
-					c.add(t.captured(ref.Fn.(*ssa.Function).FreeVars[i]))
+				if b == ptr {
+					c.add(t.storedVia(ref.Fn.(*ssa.Function).FreeVars[i]))
 				}
 			}
+		case *ssa.UnOp, *ssa.DebugRef:
+		default:
+			c.opaque = true // its address escapes
 		}
 	}
 	return c
@@ -509,15 +498,6 @@ func (t *tracer) failFrom(site *ast.CallExpr, args []ssa.Value) *carry {
 			entries = append(entries, declaredEntry{expr: a, reason: f.Reason, code: f.Code})
 		}
 	}
-	with := func(code mcperr.Code) []declaredEntry {
-		var es []declaredEntry
-		for _, e := range entries {
-			if e.code == code {
-				es = append(es, e)
-			}
-		}
-		return es
-	}
 	// An entry named by the reason a service stamps wins over the code
 	// (FailFrom's rule); the code the same service raises with it is then
 	// mapped too.
@@ -552,7 +532,7 @@ func (t *tracer) failFrom(site *ast.CallExpr, args []ssa.Value) *carry {
 			c.items = append(c.items, it)
 			continue
 		}
-		if es := with(it.code); len(es) == 1 {
+		if es := withCode(entries, it.code); len(es) == 1 {
 			// The entry's reason is written last, over the service's.
 			c.items = append(c.items, item{code: es[0].code, reason: es[0].reason, site: site})
 			if it.reason != "" && it.via != "" {
@@ -568,7 +548,7 @@ func (t *tracer) failFrom(site *ast.CallExpr, args []ssa.Value) *carry {
 		// where the analysis cannot see, one with a code an HTTP status
 		// gives from mcperr.FromResponse.
 		for _, e := range entries {
-			if len(with(e.code)) == 1 && (in.opaque || slices.Contains(raises.ResponseCodes, e.code)) {
+			if len(withCode(entries, e.code)) == 1 && (in.opaque || slices.Contains(raises.ResponseCodes, e.code)) {
 				c.items = append(c.items, item{code: e.code, reason: e.reason, site: site})
 			}
 		}

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/seed417024ea/mcpcore/internal/testmodule"
 )
 
 // customGCLEnv names a golangci-lint binary with mcplint built in, as
@@ -77,24 +79,8 @@ func golangci(t *testing.T, bin, dir, config string, patterns ...string) (string
 }
 
 // plantedModule copies testdata/planted to a temporary directory, as a
-// module that requires this repository as it is, with its go.sum.
+// module that requires this repository as it is (see testmodule.Copy).
 func plantedModule(t *testing.T, root string) string {
 	t.Helper()
-	dir := t.TempDir()
-	if err := os.CopyFS(dir, os.DirFS("testdata/planted")); err != nil {
-		t.Fatal(err)
-	}
-	mod := "module example.com/planted\n\ngo 1.26\n\nrequire github.com/seed417024ea/mcpcore v0.0.0\n\nreplace github.com/seed417024ea/mcpcore => " + root + "\n"
-	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("GOFLAGS", "-mod=mod") // the copy's requirements follow the repository's
-	return dir
+	return testmodule.Copy(t, "testdata/planted", "example.com/planted", root)
 }

@@ -1,0 +1,37 @@
+// Package testmodule makes throwaway Go modules for tests that run a tool
+// (mcplint, a golangci-lint binary) on code outside this module.
+package testmodule
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Copy copies the module template in the directory src to a temporary
+// directory (a go.mod there is replaced), as the module path that requires
+// this repository as it is: its go.mod names the repository at root by
+// absolute path, and it takes the repository's go.sum, so that a change of
+// the repository's dependencies needs no change of the template. It sets
+// GOFLAGS=-mod=mod for the test, since the copy's requirements follow the
+// repository's.
+func Copy(t testing.TB, src, path, root string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.CopyFS(dir, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	mod := "module " + path + "\n\ngo 1.26\n\nrequire github.com/seed417024ea/mcpcore v0.0.0\n\nreplace github.com/seed417024ea/mcpcore => " + root + "\n"
+	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte(mod), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GOFLAGS", "-mod=mod")
+	return dir
+}

@@ -146,8 +146,11 @@ func (c *Context) RecoveryFor(f Failure) mcperr.Option {
 // That entry is returned as [Context.Fail] builds it, with:
 //   - err's message, and err as its cause;
 //   - err's data (data set deliberately, so client-safe: retryAfter,
-//     status, …), under the entry's reason, which is written last;
-//   - the entry's declared Recovery as the hint, unless err has its own.
+//     status, a recovery hint the service set, …), under the entry's
+//     reason, which is written last.
+//
+// The entry's declared Recovery is not added, as Fail does not add it:
+// use [Context.FailFromWithRecovery] to send it.
 //
 // When neither decides (err nil, no *mcperr.Error in it, a data.reason no
 // entry has and no entry with its code, or several entries with its code
@@ -155,12 +158,23 @@ func (c *Context) RecoveryFor(f Failure) mcperr.Option {
 // framework to render as it is. With no entries, the definition's whole
 // contract is searched. (mcplint sees the reasons of the entries passed,
 // not of a whole-contract search.)
+func (c *Context) FailFrom(err error, entries ...Failure) error {
+	return c.failFrom(err, entries, false)
+}
+
+// FailFromWithRecovery is [Context.FailFrom] sending the declared Recovery
+// of the entry err becomes as its hint, unless err has a hint of its own:
+// what [Context.RecoveryFor] is to Fail.
 //
 //	articles, err := ncbi.Fetch(ctx, in.PMIDs)
 //	if err != nil {
-//		return out, ctx.FailFrom(err, queueFull, ncbiDown)
+//		return out, ctx.FailFromWithRecovery(err, queueFull, ncbiDown)
 //	}
-func (c *Context) FailFrom(err error, entries ...Failure) error {
+func (c *Context) FailFromWithRecovery(err error, entries ...Failure) error {
+	return c.failFrom(err, entries, true)
+}
+
+func (c *Context) failFrom(err error, entries []Failure, recovery bool) error {
 	if err == nil || c == nil {
 		return err
 	}
@@ -180,7 +194,7 @@ func (c *Context) FailFrom(err error, entries ...Failure) error {
 	if data := e.Data(); len(data) > 0 {
 		opts = append(opts, mcperr.WithData(data))
 	}
-	if e.RecoveryHint() == "" {
+	if recovery && e.RecoveryHint() == "" {
 		opts = append(opts, c.RecoveryFor(*match))
 	}
 	return c.Fail(*match, e.Message(), opts...)

@@ -474,7 +474,9 @@ func TestFailFromMapsServiceErrorsOntoTheContract(t *testing.T) {
 				ctx.FailFrom(mcperr.NotFound("gone"), busy, down),                            // no entry: unchanged
 				ctx.FailFrom(errors.New("plain"), busy),                                      // no *mcperr.Error: unchanged
 				ctx.FailFrom(nil, busy),                                                      // nil stays nil
-				ctx.FailFrom(mcperr.RateLimited("x", mcperr.WithRecovery("own hint")), busy), // its own hint wins
+				ctx.FailFrom(mcperr.RateLimited("x", mcperr.WithRecovery("own hint")), busy), // its own hint is kept
+				ctx.FailFromWithRecovery(service, busy),
+				ctx.FailFromWithRecovery(mcperr.RateLimited("x", mcperr.WithRecovery("own hint")), busy), // its own hint wins
 			}
 			return struct{}{}, nil
 		}}
@@ -484,7 +486,7 @@ func TestFailFromMapsServiceErrorsOntoTheContract(t *testing.T) {
 	for _, i := range []int{0, 1} {
 		d := e(i).Data()
 		if e(i).Code() != mcperr.CodeRateLimited || e(i).Message() != "Upstream quota exhausted" || d["reason"] != "busy" ||
-			d["retryAfter"] != 30 || d["retryable"] != true || e(i).RecoveryHint() != busy.Recovery || !errors.Is(got[i], service) {
+			d["retryAfter"] != 30 || d["retryable"] != true || e(i).RecoveryHint() != "" || !errors.Is(got[i], service) {
 			t.Errorf("FailFrom #%d = %v %v", i, e(i), d)
 		}
 	}
@@ -500,8 +502,12 @@ func TestFailFromMapsServiceErrorsOntoTheContract(t *testing.T) {
 	if got[5].Error() != "plain" || got[6] != nil {
 		t.Errorf("unchanged errors changed: %v, %v", got[5], got[6])
 	}
-	if e(7).RecoveryHint() != "own hint" {
-		t.Errorf("the service's own hint was replaced: %q", e(7).RecoveryHint())
+	if e(7).RecoveryHint() != "own hint" || e(9).RecoveryHint() != "own hint" {
+		t.Errorf("the service's own hint was replaced: %q, %q", e(7).RecoveryHint(), e(9).RecoveryHint())
+	}
+	// The declared hint goes out only when asked for.
+	if e(8).RecoveryHint() != busy.Recovery || e(8).Data()["reason"] != "busy" {
+		t.Errorf("FailFromWithRecovery = %v %v, want busy with its declared hint", e(8), e(8).Data())
 	}
 }
 
@@ -526,7 +532,7 @@ func TestFailFromPrefersTheReasonTheServiceNamed(t *testing.T) {
 			case "no_reason":
 				err = mcperr.RateLimited("slow down")
 			}
-			return struct{}{}, ctx.FailFrom(err, queueFull, rateLimited, down)
+			return struct{}{}, ctx.FailFromWithRecovery(err, queueFull, rateLimited, down)
 		}}
 	cs, _ := connect(t, tool)
 	errorOf := func(c string) map[string]any {

@@ -40,9 +40,12 @@
 // shipping, as its error-level rule error-contract-undeclared.
 //
 // An error from a service is mapped onto the contract by
-// [Context.FailFrom]: the declared entry whose code is the error's, with the
-// service's message, data and cause kept; any other error is returned
-// unchanged.
+// [Context.FailFrom]: the declared entry whose reason the service stamped,
+// else the one whose code is the error's, with the service's message, data
+// and cause kept; any other error is returned unchanged. A declared
+// Recovery is sent only where the handler asks for it: [Context.RecoveryFor]
+// at a Fail, [Context.FailFromWithRecovery] for a mapped error,
+// [RecoveryOnDecline] for a declined question.
 //
 // # Where errors are handled
 //

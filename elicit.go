@@ -29,7 +29,10 @@ var ErrDeclined = errors.New("mcpcore: the user declined to answer")
 // [Context.Sample], [Context.Roots]).
 type AskOption func(*ask)
 
-type ask struct{ key string }
+type ask struct {
+	key      string
+	recovery bool // RecoveryOnDecline
+}
 
 // Key names a question. Under MCP 2026-07-28 and later the client answers
 // each question of a round under its key (see [ErrInputRequired]); without
@@ -38,6 +41,13 @@ type ask struct{ key string }
 // asks them in the same order every round. Each question of a run needs
 // its own key: asking one key twice is an InternalError.
 func Key(key string) AskOption { return func(a *ask) { a.key = key } }
+
+// RecoveryOnDecline asks [Elicit] to send, when the user declines or
+// dismisses the question, the declared Recovery of the definition's
+// consent_declined failure as the hint: what [Context.RecoveryFor] is to
+// [Context.Fail]. Without it the declined error carries the entry's code,
+// reason and severity, and no hint. Other questions ignore it.
+func RecoveryOnDecline() AskOption { return func(a *ask) { a.recovery = true } }
 
 func askOptions(opts []AskOption) ask {
 	var a ask
@@ -62,8 +72,9 @@ func askOptions(opts []AskOption) ask {
 //     InvalidRequest and data.reason "consent_declined" (and data.action,
 //     "decline" or "cancel"), which wraps [ErrDeclined]. A tool that declares
 //     a Failure with reason "consent_declined" in its Errors gets that
-//     failure instead, with its code, severity and recovery hint: declare
-//     one (severity notice) when declining is an ordinary answer;
+//     failure instead, with its code and severity, and its recovery hint
+//     when the call passes [RecoveryOnDecline]: declare one (severity
+//     notice) when declining is an ordinary answer;
 //   - the client did not declare the elicitation capability: the protocol
 //     error of [Context.RequireClient];
 //   - under MCP 2026-07-28 and later, before the client has answered: an
@@ -77,7 +88,8 @@ func Elicit[T any](ctx *Context, message string, opts ...AskOption) (T, error) {
 		return zero, mcperr.InternalError("Elicit: "+err.Error(), mcperr.WithCause(err))
 	}
 	params := &mcp.ElicitParams{Mode: "form", Message: message, RequestedSchema: form.schema}
-	res, err := askClient(ctx, CapabilityElicitation, askOptions(opts).key, "Elicit", "elicitation/create", params,
+	asked := askOptions(opts)
+	res, err := askClient(ctx, CapabilityElicitation, asked.key, "Elicit", "elicitation/create", params,
 		func(ss *mcp.ServerSession) (*mcp.ElicitResult, error) {
 			return ss.Elicit(context.WithValue(ctx, formKey{}, form), params)
 		})
@@ -87,7 +99,7 @@ func Elicit[T any](ctx *Context, message string, opts ...AskOption) (T, error) {
 	switch res.Action {
 	case "accept":
 	case "decline", "cancel":
-		return zero, ctx.declined(res.Action)
+		return zero, ctx.declined(res.Action, asked.recovery)
 	default:
 		return zero, mcperr.ValidationError(fmt.Sprintf("The client answered the elicitation with the unknown action %q.", res.Action))
 	}
@@ -129,14 +141,19 @@ func checkAnswers(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // declined is the error of a declined or dismissed question: the contract's
-// own consent_declined failure when there is one.
-func (c *Context) declined(action string) *mcperr.Error {
+// own consent_declined failure when there is one, with its Recovery when
+// the handler asked for it.
+func (c *Context) declined(action string, recovery bool) *mcperr.Error {
 	msg := "The user declined to answer."
 	if action == "cancel" {
 		msg = "The user dismissed the question without answering."
 	}
 	if f, ok := byReason(c.contract, ReasonConsentDeclined); ok {
-		return c.Fail(f, msg, mcperr.WithCause(ErrDeclined), mcperr.WithData(map[string]any{"action": action}), c.RecoveryFor(f))
+		opts := []mcperr.Option{mcperr.WithCause(ErrDeclined), mcperr.WithData(map[string]any{"action": action})}
+		if recovery {
+			opts = append(opts, c.RecoveryFor(f))
+		}
+		return c.Fail(f, msg, opts...)
 	}
 	return mcperr.InvalidRequest(msg, mcperr.WithCause(ErrDeclined),
 		mcperr.WithData(map[string]any{"reason": ReasonConsentDeclined, "action": action}))

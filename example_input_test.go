@@ -56,7 +56,8 @@ func ExampleInputIssues() {
 
 // FailFrom maps a service's error onto the contract: the entry whose
 // reason the service stamped, else the one with the error's code.
-func ExampleContext_FailFrom() {
+// FailFromWithRecovery also sends that entry's declared Recovery.
+func ExampleContext_FailFromWithRecovery() {
 	queueFull := mcpcore.Failure{Reason: "queue_full", Code: mcperr.CodeRateLimited,
 		When: "Our request queue is full.", Recovery: "Retry after 1-2 seconds."}
 	rateLimited := mcpcore.Failure{Reason: "rate_limited", Code: mcperr.CodeRateLimited,
@@ -68,7 +69,7 @@ func ExampleContext_FailFrom() {
 			// What a service returns for NCBI's own 429.
 			err := mcperr.RateLimited("NCBI answered 429",
 				mcperr.WithData(map[string]any{"reason": "rate_limited", "retryAfter": 120}))
-			return struct{}{}, ctx.FailFrom(err, queueFull, rateLimited)
+			return struct{}{}, ctx.FailFromWithRecovery(err, queueFull, rateLimited)
 		},
 	}
 	cs, err := exampleClient(fetch)

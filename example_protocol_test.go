@@ -33,9 +33,9 @@ var deleteOrder = mcpcore.Tool[orderInput, orderOutput]{
 	Description: "Delete an order, after the user confirms.",
 	Errors:      []mcpcore.Failure{consentDeclined},
 	Handler: func(ctx *mcpcore.Context, in orderInput) (orderOutput, error) {
-		d, err := mcpcore.Elicit[Deletion](ctx, "Delete the order of "+in.Item+"?")
+		d, err := mcpcore.Elicit[Deletion](ctx, "Delete the order of "+in.Item+"?", mcpcore.RecoveryOnDecline())
 		if err != nil {
-			return orderOutput{}, err // declined: the declared consent_declined
+			return orderOutput{}, err // declined: the declared consent_declined, with its Recovery
 		}
 		if !d.Confirm {
 			return orderOutput{}, ctx.Fail(consentDeclined, "The user did not confirm.", ctx.RecoveryFor(consentDeclined))

@@ -187,11 +187,11 @@ var declinedFailure = mcpcore.Failure{
 	When: "The user declined.", Recovery: "Ask the user before calling the tool again.",
 }
 
-func signup(declares bool) mcpcore.Tool[none, said] {
+func signup(declares bool, opts ...mcpcore.AskOption) mcpcore.Tool[none, said] {
 	tool := mcpcore.Tool[none, said]{
 		Name: "signup", Description: "Asks the user.",
 		Handler: func(ctx *mcpcore.Context, _ none) (said, error) {
-			a, err := mcpcore.Elicit[Account](ctx, "Pick a username")
+			a, err := mcpcore.Elicit[Account](ctx, "Pick a username", opts...)
 			if err != nil {
 				return said{}, err
 			}
@@ -241,13 +241,20 @@ func TestElicitDeclined(t *testing.T) {
 	for _, action := range []string{"decline", "cancel"} {
 		t.Run(action+" declared", func(t *testing.T) {
 			t.Parallel()
-			c := start(t, answering(action, nil, nil), sessionEra, signup(true))
+			c := start(t, answering(action, nil, nil), sessionEra, signup(true, mcpcore.RecoveryOnDecline()))
 			mcptest.AssertFailure(t, c.CallTool("signup", map[string]any{}), declinedFailure,
 				mcptest.DeclaredRecovery(), mcptest.Data("action", action))
 			recs := c.Logs().Find("Error in tool:signup")
 			if len(recs) != 1 || recs[0]["level"] != "NOTICE" {
 				t.Errorf("failure records = %v, want one at the declared severity NOTICE", recs)
 			}
+		})
+		// The declared hint reaches the wire only when the handler asks.
+		t.Run(action+" declared, no hint asked", func(t *testing.T) {
+			t.Parallel()
+			c := start(t, answering(action, nil, nil), sessionEra, signup(true))
+			mcptest.AssertFailure(t, c.CallTool("signup", map[string]any{}), declinedFailure,
+				mcptest.NoRecovery(), mcptest.Data("action", action))
 		})
 	}
 	t.Run("undeclared", func(t *testing.T) {

@@ -104,7 +104,7 @@ func fetch(ctx *mcpcore.Context, in fetchInput) (fetchOutput, error) {
 		// data (status, retryAfter in seconds, …) kept.
 		articles, err := ncbiFetch(ctx, in.PMIDs)
 		if err != nil {
-			return fetchOutput{}, ctx.FailFrom(err, queueFull, ncbiDown)
+			return fetchOutput{}, ctx.FailFromWithRecovery(err, queueFull, ncbiDown)
 		}
 		return fetchOutput{Articles: articles}, nil
 	case "slow":
@@ -288,7 +288,8 @@ func retractOne(ctx *mcpcore.Context, in retractInput) (retractOutput, error) {
 			ctx.RecoveryFor(alreadyRetracted))
 	}
 	r, err := mcpcore.Elicit[retraction](ctx,
-		fmt.Sprintf("Retract %q (PMID %s)? Every client will see it marked as retracted.", a.Title, a.PMID))
+		fmt.Sprintf("Retract %q (PMID %s)? Every client will see it marked as retracted.", a.Title, a.PMID),
+		mcpcore.RecoveryOnDecline())
 	if err != nil {
 		// Declined or dismissed: consentDeclined, with its recovery hint.
 		return retractOutput{}, err

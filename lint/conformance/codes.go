@@ -47,7 +47,7 @@ func checkCodes(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, body 
 			passed := ""
 			if it.unmapped != nil {
 				pos := pass.Fset.Position(it.site.Pos())
-				passed = fmt.Sprintf("; this ctx.FailFrom passes it on unchanged (it comes in at %s:%d, and no entry given has that code)", filepath.Base(pos.Filename), pos.Line)
+				passed = fmt.Sprintf("; this %s passes it on unchanged (it comes in at %s:%d, and no entry given has that code)", types.ExprString(it.unmapped.Fun), filepath.Base(pos.Filename), pos.Line)
 			}
 			ds.Report(pass, "error-contract-conformance", at, fmt.Sprintf(
 				"%s can return %s%s, which its contract does not declare (nor is it a baseline code: InternalError, ServiceUnavailable, Timeout, ValidationError, SerializationError, MissingClientCapability)%s; declare a failure with that code, or map the error to a declared one",
@@ -77,6 +77,7 @@ func through(it item) string {
 // unmappedMessage says why ctx.FailFrom lets a declared code out without
 // its entry: no entry given has it, or several do.
 func unmappedMessage(it item, declared []declaredEntry, whole bool) string {
+	call := types.ExprString(it.unmapped.Fun)
 	quote := func(es []declaredEntry) string {
 		var rs []string
 		for _, e := range es {
@@ -87,16 +88,16 @@ func unmappedMessage(it item, declared []declaredEntry, whole bool) string {
 	switch {
 	case whole:
 		return fmt.Sprintf(
-			"%s%s reaches ctx.FailFrom, which without entries searches the whole contract; the contract declares that code %d times (%s), so it maps to none and goes out without a reason or recovery: pass the entry to choose",
-			it.code, through(it), len(declared), quote(declared))
+			"%s%s reaches %s, which without entries searches the whole contract; the contract declares that code %d times (%s), so it maps to none and goes out without a reason or recovery: pass the entry to choose",
+			it.code, through(it), call, len(declared), quote(declared))
 	case len(it.ambiguous) > 1:
 		return fmt.Sprintf(
-			"%s%s reaches ctx.FailFrom, which is given %d entries with that code (%s) and so maps it to none: it goes out without a reason or recovery; pass only the entry meant",
-			it.code, through(it), len(it.ambiguous), quote(it.ambiguous))
+			"%s%s reaches %s, which is given %d entries with that code (%s) and so maps it to none: it goes out without a reason or recovery; pass only the entry meant",
+			it.code, through(it), call, len(it.ambiguous), quote(it.ambiguous))
 	}
 	return fmt.Sprintf(
-		"%s%s reaches ctx.FailFrom, which is given no entry with that code: it goes out unmapped, without the reason and recovery the contract declares for it (%s); pass that entry to FailFrom",
-		it.code, through(it), quote(declared))
+		"%s%s reaches %s, which is given no entry with that code: it goes out unmapped, without the reason and recovery the contract declares for it (%s); pass that entry to it",
+		it.code, through(it), call, quote(declared))
 }
 
 // branchedOn returns the codes body compares with or switches on (mcperr

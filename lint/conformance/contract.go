@@ -110,7 +110,7 @@ func named(pass *analysis.Pass, rs *raises.Result, body *ast.BlockStmt) map[stri
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.CallExpr:
-			if mcpapi.IsContextMethod(mcpapi.Callee(pass.TypesInfo, n), "FailFrom") {
+			if mcpapi.IsFailFrom(mcpapi.Callee(pass.TypesInfo, n)) {
 				for _, a := range n.Args[min(len(n.Args), 1):] {
 					skip[ast.Unparen(a)] = true
 				}

@@ -22,7 +22,8 @@
 // depends on the upstream's status, never makes a conformance finding on
 // its own.
 //
-// ctx.FailFrom(err, entries...) is followed as it runs: what err can carry
+// ctx.FailFrom(err, entries...) (and ctx.FailFromWithRecovery, which maps
+// the same way) is followed as it runs: what err can carry
 // becomes the entry whose reason a service stamped on it, else the one
 // entry given with its code (its reason, raised there), and passes on
 // unchanged when neither decides; with no entries, the definition's whole
@@ -47,16 +48,25 @@
 //
 // # error-contract-recovery-unforwarded
 //
-// Level warning. A ctx.Fail that carries neither RecoveryFor nor a hint of
-// its own (mcperr.WithRecovery, or WithData with a "recovery" key): the
-// declared Recovery then reaches no client. The fix adds
-// ctx.RecoveryFor(entry). Wrong:
+// Level warning. A site that sends a declared failure without asking for
+// its hint, so that the declared Recovery reaches no client:
+//   - a ctx.Fail that carries neither RecoveryFor nor a hint of its own
+//     (mcperr.WithRecovery, or WithData with a "recovery" key); the fix
+//     adds ctx.RecoveryFor(entry);
+//   - a ctx.FailFrom, which sends only a hint the service set; the fix
+//     calls ctx.FailFromWithRecovery, which sends the entry's otherwise;
+//   - an Elicit, in a definition whose contract declares consent_declined,
+//     without mcpcore.RecoveryOnDecline(); the fix adds it.
+//
+// Wrong:
 //
 //	return out, ctx.Fail(noMatch, "No item "+id)
+//	return out, ctx.FailFrom(err, queueFull, ncbiDown)
 //
 // Right:
 //
 //	return out, ctx.Fail(noMatch, "No item "+id, ctx.RecoveryFor(noMatch))
+//	return out, ctx.FailFromWithRecovery(err, queueFull, ncbiDown)
 //
 // # error-contract-conformance
 //
@@ -79,12 +89,12 @@
 //
 //	doc, err := svc.Article(ctx, id) // can return NotFound and RateLimited
 //	if err != nil {
-//		return out, ctx.FailFrom(err, busy) // NotFound goes out unmapped
+//		return out, ctx.FailFromWithRecovery(err, busy) // NotFound goes out unmapped
 //	}
 //
 // Right:
 //
-//	return out, ctx.FailFrom(err, busy, missing)
+//	return out, ctx.FailFromWithRecovery(err, busy, missing)
 //
 // # error-contract-reason-undeclared
 //
@@ -105,8 +115,8 @@
 // # error-contract-unthrown
 //
 // Level warning. A declared entry whose reason neither this definition's
-// handler (ctx.Fail, or ctx.FailFrom given the entry over an error that can
-// have its code) nor a service it calls (mcpcore.RecoveryFor, data.reason)
+// handler (ctx.Fail, ctx.FailFrom given the entry over an error that can
+// have its code, or Elicit for a consent_declined entry) nor a service it calls (mcpcore.RecoveryFor, data.reason)
 // raises. It is decided per definition: an entry of a shared contract that
 // another tool raises is still reported for the one that does not. Entries
 // marked ThrownBy: mcpcore.ThrownByService are not reported; the others

@@ -14,9 +14,11 @@ import (
 
 // failSites checks each ctx.Fail call of a handler's body: that its entry
 // is declared (error-contract-undeclared) and that it forwards a recovery
-// (error-contract-recovery-unforwarded). With a nil d, body is a helper's,
-// and only the recovery is checked: what a helper may fail with is for
-// each tool that calls it to say (see helperFails).
+// (error-contract-recovery-unforwarded); and the other sites where a
+// declared hint is asked for, ctx.FailFrom and Elicit (see askSites).
+// With a nil d, body is a helper's, and only the recovery is checked: what
+// a helper may fail with is for each tool that calls it to say (see
+// helperFails).
 func failSites(pass *analysis.Pass, ds *suppress.Directives, res *defs.Result, d *defs.Def, body *ast.BlockStmt, seen map[ast.Node]bool) {
 	// Without Errors, no Failure is declared, unless the package sets
 	// Errors after the literal.
@@ -29,6 +31,9 @@ func failSites(pass *analysis.Pass, ds *suppress.Directives, res *defs.Result, d
 			return true
 		}
 		fn := mcpapi.Callee(pass.TypesInfo, call)
+		if !seen[call] && askSite(pass, ds, d, call, fn) {
+			seen[call] = true
+		}
 		if !mcpapi.IsContextMethod(fn, "Fail") || len(call.Args) == 0 {
 			return true
 		}
@@ -52,9 +57,102 @@ func failSites(pass *analysis.Pass, ds *suppress.Directives, res *defs.Result, d
 	})
 }
 
+// askSite reports, at a ctx.FailFrom or an Elicit that sends no declared
+// hint, that the hint of the entry it fails with stays off the wire
+// (error-contract-recovery-unforwarded), and whether it did. ctx.FailFrom
+// sends only a hint the service set; ctx.FailFromWithRecovery sends the
+// entry's. Elicit's consent_declined carries its hint only with
+// RecoveryOnDecline, and is judged only where the contract is known to
+// declare one.
+func askSite(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, call *ast.CallExpr, fn *types.Func) bool {
+	switch {
+	case mcpapi.IsContextMethod(fn, "FailFrom"):
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return false
+		}
+		ds.Report(pass, "error-contract-recovery-unforwarded", call,
+			fmt.Sprintf("this %s sends no declared recovery hint: the Recovery of the entry the error becomes reaches neither client surface (only a hint the service set does); call %s.FailFromWithRecovery, which sends it unless the error has its own", types.ExprString(call.Fun), types.ExprString(sel.X)),
+			[]analysis.SuggestedFix{{
+				Message:   "Call FailFromWithRecovery",
+				TextEdits: []analysis.TextEdit{{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte("FailFromWithRecovery")}},
+			}})
+		return true
+	case mcpapi.IsFunc(fn, mcpapi.CorePath, "Elicit"):
+		declined, lit := consentDeclined(d)
+		if declined == "" || call.Ellipsis.IsValid() || asksRecoveryOnDecline(pass, call.Args[min(len(call.Args), 2):]) {
+			return false
+		}
+		ds.Report(pass, "error-contract-recovery-unforwarded", call,
+			fmt.Sprintf("this Elicit sends no recovery hint when the user declines: the declared Recovery of %q reaches neither client surface; pass %s", declined, qualified(pass, call, "RecoveryOnDecline()")),
+			[]analysis.SuggestedFix{{
+				Message:   "Add RecoveryOnDecline()",
+				TextEdits: []analysis.TextEdit{{Pos: call.Rparen, End: call.Rparen, NewText: []byte(", " + qualified(pass, call, "RecoveryOnDecline()"))}},
+			}}, lit)
+		return true
+	}
+	return false
+}
+
+// consentDeclined returns the reason of the contract's consent_declined
+// entry, which Elicit fails with when the user declines, and its literal
+// when this package writes it; "" when there is none, or the contract is
+// not known.
+func consentDeclined(d *defs.Def) (string, ast.Node) {
+	if d == nil || !d.ErrorsKnown {
+		return "", nil
+	}
+	for _, e := range d.Entries {
+		switch {
+		case e.Failure != nil && e.Failure.Reason == mcpapi.ReasonConsentDeclined && e.Failure.Const["Reason"]:
+			return e.Failure.Reason, entryNode(e.Failure)
+		case e.Imported != nil && e.Imported.Reason == mcpapi.ReasonConsentDeclined:
+			return e.Imported.Reason, nil
+		}
+	}
+	return "", nil
+}
+
+// asksRecoveryOnDecline reports whether Elicit's options may hold
+// RecoveryOnDecline: one of them is that call, or is not a call of
+// mcpcore's own options (a variable may hold it).
+func asksRecoveryOnDecline(pass *analysis.Pass, opts []ast.Expr) bool {
+	for _, o := range opts {
+		call, ok := ast.Unparen(o).(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn := mcpapi.Callee(pass.TypesInfo, call)
+		if !mcpapi.IsFunc(fn, mcpapi.CorePath, "Key") {
+			return true
+		}
+	}
+	return false
+}
+
+// qualified writes name as the file of call refers to mcpcore's: with the
+// qualifier its Elicit is called with.
+func qualified(pass *analysis.Pass, call *ast.CallExpr, name string) string {
+	fun := ast.Unparen(call.Fun)
+	switch f := fun.(type) {
+	case *ast.IndexExpr:
+		fun = f.X
+	case *ast.IndexListExpr:
+		fun = f.X
+	}
+	if sel, ok := fun.(*ast.SelectorExpr); ok {
+		if id, ok := sel.X.(*ast.Ident); ok {
+			if _, isPkg := pass.TypesInfo.Uses[id].(*types.PkgName); isPkg {
+				return id.Name + "." + name
+			}
+		}
+	}
+	return name
+}
+
 // entryNode is the literal of an entry, for suppressions written on it.
 func entryNode(f *mcpapi.Failure) ast.Node {
-	if f == nil {
+	if f == nil || f.Lit == nil {
 		return nil
 	}
 	return f.Lit

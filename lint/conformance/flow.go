@@ -323,8 +323,18 @@ func (t *tracer) call(call *ssa.Call) *carry {
 		args = args[1:] // a static method call: the receiver comes first
 	}
 	switch {
-	case mcpapi.IsContextMethod(fn, "FailFrom"):
+	case mcpapi.IsFailFrom(fn):
 		return t.failFrom(site, args)
+	case mcpapi.IsFunc(fn, mcpapi.CorePath, "Elicit"):
+		// A declined question is the contract's consent_declined. (Without
+		// one it is the framework's own InvalidRequest, which a tool may
+		// leave undeclared; its other outcomes are baseline codes.)
+		for _, e := range t.contract {
+			if e.reason == mcpapi.ReasonConsentDeclined {
+				c.items = append(c.items, item{code: e.code, reason: e.reason, site: site})
+			}
+		}
+		return c
 	case mcpapi.IsFunc(fn, "fmt", "Errorf"):
 		format, ok := mcpapi.ConstString(t.pass.TypesInfo, site.Args[0])
 		if !ok || len(args) != 2 {

@@ -21,6 +21,10 @@ const (
 	ErrPath  = CorePath + "/mcperr"
 )
 
+// ReasonConsentDeclined is the reason of the failure mcpcore.Elicit
+// returns when the user declines.
+const ReasonConsentDeclined = "consent_declined"
+
 // Factories maps each mcperr factory to the code it builds.
 var Factories = map[string]mcperr.Code{
 	"InvalidParams":      mcperr.CodeInvalidParams,
@@ -76,6 +80,12 @@ func IsContextMethod(fn *types.Func, name string) bool {
 	}
 	recv := fn.Type().(*types.Signature).Recv()
 	return recv != nil && IsNamed(recv.Type(), CorePath, "Context")
+}
+
+// IsFailFrom reports whether fn maps a service's error onto the contract:
+// ctx.FailFrom, or ctx.FailFromWithRecovery, which maps it the same way.
+func IsFailFrom(fn *types.Func) bool {
+	return IsContextMethod(fn, "FailFrom") || IsContextMethod(fn, "FailFromWithRecovery")
 }
 
 // IsNamed reports whether t, or what t points to, is the named type

@@ -302,7 +302,7 @@ func (s *summarizer) evalCall(call *ast.CallExpr) value {
 			return nil
 		}
 		return s.entryValue(args[0], src)
-	case mcpapi.IsContextMethod(fn, "FailFrom"):
+	case mcpapi.IsFailFrom(fn):
 		// FailFrom turns err into one of the entries passed when the
 		// codes match, and returns it unchanged otherwise.
 		if len(args) == 0 {

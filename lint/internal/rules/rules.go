@@ -118,7 +118,7 @@ var All = slices.Concat(in("contract", []row{
 	{"error-contract-failfrom-unmapped", Warning, "a declared code that ctx.FailFrom passes on without its entry (none given has it, or several do)", "pass the entry for that code to FailFrom"},
 	{"error-contract-prefer-fail", Warning, "a declared code built with a factory or mcperr.New instead of ctx.Fail", "use ctx.Fail with the declared entry (mcplint -fix does)"},
 	{"error-contract-unthrown", Warning, "a declared entry nothing raises", "raise it, drop it, or mark it ThrownBy: mcpcore.ThrownByService"},
-	{"error-contract-recovery-unforwarded", Warning, "a ctx.Fail that carries neither RecoveryFor nor a hint of its own", "add ctx.RecoveryFor(entry) (mcplint -fix does)"},
+	{"error-contract-recovery-unforwarded", Warning, "a ctx.Fail that carries neither RecoveryFor nor a hint of its own, a ctx.FailFrom, or an Elicit without RecoveryOnDecline where consent_declined is declared", "add ctx.RecoveryFor(entry), call FailFromWithRecovery, pass RecoveryOnDecline() (mcplint -fix does)"},
 	{"error-contract-unanalyzable", Info, "an Errors whose entries mcplint cannot compute (a call it cannot evaluate, a variable assigned again), which skips the contract checks", "write the contract as a literal, a package variable, append, slices.Concat or a helper returning one"},
 	{"error-contract-reason-undeclared", Warning, "a reason a service stamps (data.reason, RecoveryFor) that no tool its errors reach declares", "fix the reason, or declare it"},
 	{"error-contract-undeclared", Error, "ctx.Fail with a Failure that is not in this definition's Errors", "declare it in Errors, or fail with a declared entry"},

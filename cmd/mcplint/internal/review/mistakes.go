@@ -41,7 +41,7 @@ var Mistakes = []Mistake{
 	return r, nil`,
 		}, {
 			File: "tools/shelf.go",
-			Old:  "\t\t\t\treturn store.Entry{}, ctx.FailFrom(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
+			Old:  "\t\t\t\treturn store.Entry{}, ctx.FailFromWithRecovery(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
 			New:  "\t\t\t\treturn store.Entry{}, err\n",
 		}},
 		Rules: []string{"error-contract-conformance"},
@@ -56,8 +56,8 @@ var Mistakes = []Mistake{
 			New:  "\t\tErrors:      withService(emptyQuery, indexStale),",
 		}, {
 			File: "tools/search.go",
-			Old:  "\t\t\t\treturn searchOutput{}, ctx.FailFrom(err)\n",
-			New:  "\t\t\t\treturn searchOutput{}, ctx.FailFrom(err, indexStale, queueFull, upstreamDown, apiKeyRejected)\n",
+			Old:  "\t\t\t\treturn searchOutput{}, ctx.FailFromWithRecovery(err)\n",
+			New:  "\t\t\t\treturn searchOutput{}, ctx.FailFromWithRecovery(err, indexStale, queueFull, upstreamDown, apiKeyRejected)\n",
 		}, {
 			File: "tools/search.go",
 			Old:  "// cmpLimit is",
@@ -104,7 +104,7 @@ var Mistakes = []Mistake{
 }`,
 		}, {
 			File: "tools/record.go",
-			Old:  "\t\t\t\treturn upstream.Record{}, ctx.FailFrom(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
+			Old:  "\t\t\t\treturn upstream.Record{}, ctx.FailFromWithRecovery(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
 			New:  "\t\t\t\treturn upstream.Record{}, err\n",
 		}},
 		Rules: []string{"error-contract-conformance"},
@@ -254,6 +254,16 @@ var Mistakes = []Mistake{
 		Rules: []string{"error-contract-recovery-unforwarded"},
 	},
 	{
+		ID:      "M14b-failfrom-recovery-unforwarded",
+		Mistake: "get_record maps the service's errors with ctx.FailFrom, which sends no declared hint, where FailFromWithRecovery was meant",
+		Edits: []Edit{{
+			File: "tools/record.go",
+			Old:  "ctx.FailFromWithRecovery(err, noRecord, queueFull, upstreamDown, apiKeyRejected)",
+			New:  "ctx.FailFrom(err, noRecord, queueFull, upstreamDown, apiKeyRejected)",
+		}},
+		Rules: []string{"error-contract-recovery-unforwarded"},
+	},
+	{
 		ID:      "M15-contract-from-loop",
 		Mistake: "withService builds the contract in a loop, which mcplint cannot evaluate",
 		Edits: []Edit{{
@@ -308,7 +318,7 @@ var Mistakes = []Mistake{
 			New:  "\t\"net/url\"\n\t\"strings\"\n",
 		}, {
 			File: "tools/shelf.go",
-			Old:  "\t\t\t\treturn store.Entry{}, ctx.FailFrom(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
+			Old:  "\t\t\t\treturn store.Entry{}, ctx.FailFromWithRecovery(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
 			New:  "\t\t\t\treturn store.Entry{}, err\n",
 		}},
 		// Every caller passes a constant op other than catalog.Deposit:
@@ -329,7 +339,7 @@ var Mistakes = []Mistake{
 			New:  "\t\"fmt\"\n\t\"log/slog\"\n",
 		}, {
 			File: "tools/shelf.go",
-			Old:  "\t\t\t\treturn store.Entry{}, ctx.FailFrom(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
+			Old:  "\t\t\t\treturn store.Entry{}, ctx.FailFromWithRecovery(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
 			New:  "\t\t\t\treturn store.Entry{}, err\n",
 		}},
 	},
@@ -338,7 +348,7 @@ var Mistakes = []Mistake{
 		Mistake: "cite_record rethrows the service's error as fmt.Errorf(\"citation failed: %v\", err)",
 		Edits: []Edit{{
 			File: "tools/cite.go",
-			Old:  "\t\t\t\treturn citeOutput{}, ctx.FailFrom(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
+			Old:  "\t\t\t\treturn citeOutput{}, ctx.FailFromWithRecovery(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
 			New:  "\t\t\t\treturn citeOutput{}, fmt.Errorf(\"citation failed: %v\", err)\n",
 		}, {
 			File: "tools/cite.go",

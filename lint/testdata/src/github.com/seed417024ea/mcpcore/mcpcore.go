@@ -47,6 +47,21 @@ type Context struct{ context.Context }
 func (c *Context) Fail(f Failure, message string, opts ...mcperr.Option) *mcperr.Error { return nil }
 func (c *Context) RecoveryFor(f Failure) mcperr.Option                                 { return nil }
 func (c *Context) FailFrom(err error, entries ...Failure) error                        { return nil }
+func (c *Context) FailFromWithRecovery(err error, entries ...Failure) error            { return nil }
+
+const ReasonConsentDeclined = "consent_declined"
+
+type AskOption func(*ask)
+
+type ask struct{}
+
+func Key(key string) AskOption     { return nil }
+func RecoveryOnDecline() AskOption { return nil }
+
+func Elicit[T any](ctx *Context, message string, opts ...AskOption) (T, error) {
+	var zero T
+	return zero, nil
+}
 
 func RecoveryFor(ctx context.Context, reason string) mcperr.Option { return nil }
 

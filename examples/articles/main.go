@@ -3,9 +3,11 @@
 // exchange a tool can have with its client. Clients, interop tests and the
 // README compare against it.
 //
-// It serves five tools, one resource template and one prompt:
+// It serves six tools, one resource template and one prompt:
 //   - echo sends back its message;
 //   - fetch_articles fails in a different way for each magic first PMID;
+//   - search_articles searches the library; its input declares its
+//     constraints in struct tags only;
 //   - notice_tool fails with a declared failure logged at notice;
 //   - summarize_abstract reports its progress and asks the client's model
 //     for a summary (sampling);
@@ -31,14 +33,14 @@ var info = mcpcore.Info{
 	Name:    "articles",
 	Version: "1.0.0",
 	Title:   "Articles (mcpcore reference server)",
-	Instructions: "Fetch articles by PMID with fetch_articles; read one item with the articles://items/{itemId} resource. " +
+	Instructions: "Fetch articles by PMID with fetch_articles, or find them with search_articles; read one item with the articles://items/{itemId} resource. " +
 		"summarize_abstract summarizes an article of the library with the client's model; retract_article retracts one once the user confirms. " +
 		"Every failure carries a code, a reason and, where there is one, a recovery hint.",
 }
 
 // definitions is everything the server serves.
 func definitions() []mcpcore.Definition {
-	return []mcpcore.Definition{echoTool, fetchArticles, noticeTool, summarizeAbstract, retractArticle, itemResource, summarizePrompt}
+	return []mcpcore.Definition{echoTool, fetchArticles, searchArticles, noticeTool, summarizeAbstract, retractArticle, itemResource, summarizePrompt}
 }
 
 func main() {

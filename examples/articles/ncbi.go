@@ -7,6 +7,9 @@ import (
 	"net/url"
 	"strings"
 
+	"go.opentelemetry.io/otel"
+	"go.opentelemetry.io/otel/codes"
+
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -16,7 +19,13 @@ import (
 // handler maps that onto its contract with ctx.FailFrom. The magic first
 // PMIDs "upstream_busy" and "upstream_down" make the upstream answer 429
 // (with Retry-After) and 503.
-func ncbiFetch(_ context.Context, pmids []string) ([]string, error) {
+//
+// Its span, started from the call's context with the global tracer, nests
+// under the tools/call span: mcpcore installs the providers it builds from
+// OTEL_* as the OpenTelemetry globals.
+func ncbiFetch(ctx context.Context, pmids []string) ([]string, error) {
+	_, span := otel.Tracer("articles/ncbi").Start(ctx, "ncbi efetch")
+	defer span.End()
 	resp := &http.Response{StatusCode: http.StatusOK, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(""))}
 	switch pmids[0] {
 	case "upstream_busy":
@@ -30,6 +39,7 @@ func ncbiFetch(_ context.Context, pmids []string) ([]string, error) {
 	resp.Request = &http.Request{Method: http.MethodGet, URL: &url.URL{Scheme: "https", Host: "eutils.ncbi.nlm.nih.gov",
 		Path: "/entrez/eutils/efetch.fcgi", RawQuery: "db=pubmed&id=" + url.QueryEscape(strings.Join(pmids, ",")) + "&api_key=c0ffee-secret"}}
 	if resp.StatusCode != http.StatusOK {
+		span.SetStatus(codes.Error, resp.Status)
 		return nil, mcperr.FromResponse(resp, mcperr.WithService("NCBI"))
 	}
 	return pmids, nil

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"runtime/debug"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/internal/errchain"
@@ -23,91 +22,47 @@ func (s *Server) addTool(def *mcp.Tool, rt *toolRuntime) {
 	s.tools++
 }
 
-// callTool runs one tools/call: decode and validate the input, run the
-// handler with panic recovery, validate the output, render. Every failure,
+// callTool runs one tools/call through the pipeline. Every failure,
 // whatever its kind, becomes an error result, so the model always sees what
 // went wrong; but for the two that MCP defines as protocol errors (see
 // protocolError), which are JSON-RPC errors.
 func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	x := newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses)
-	c, refused := s.begin(ctx, "tool", rt.name, rt.contract, request{
-		session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: len(req.Params.Arguments), version: req.ProtocolVersion(), x: x, scopes: rt.scopes})
-	if refused != nil {
-		f, _ := newFailure(refused)
-		return f.toolResult(), nil
-	}
-	bind := func() string { return binding("tool", rt.name, tokenOf(req.Extra), req.Params.Arguments) }
-	res, err := guard(func() (*mcp.CallToolResult, error) {
-		if err := s.admit(c, bind, req.Params.RequestState); err != nil {
-			return nil, err
-		}
-		return s.runTool(c, rt, req.Params.Arguments)
-	})
-	if questions, state := s.questions(c, bind, err); questions != nil {
-		return &mcp.CallToolResult{InputRequests: questions, RequestState: state}, nil
-	}
-	size := 0
-	if res != nil {
-		size = len(res.StructuredContent.(json.RawMessage))
-	}
-	if f := s.end(c, err, size); f != nil {
-		if protocolError(f.err) {
-			return nil, f.rpcError()
-		}
-		return f.toolResult(), nil
-	}
-	return res, nil
+	return serve(s, ctx, &callHead{
+		kind: "tool", name: rt.name, contract: rt.contract,
+		req: request{session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: len(req.Params.Arguments), version: req.ProtocolVersion(),
+			x: newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses), scopes: rt.scopes},
+		bind:  func() string { return binding("tool", rt.name, tokenOf(req.Extra), req.Params.Arguments) },
+		state: req.Params.RequestState,
+	}, toolCall{s, rt, req.Params.Arguments})
 }
 
-// admit runs before the handler: it admits the call within its session's
-// limit of calls in flight and the server's, checks the definition's Scopes
-// against the caller's token, then verifies the requestState a client
-// echoed and resumes the call's exchange from the round it carries. bind
-// names the call (see binding); it is computed only when there is a state.
-func (s *Server) admit(c *call, bind func() string, wire string) error {
-	if ss := c.ctx.session; ss != nil && s.cfg.MaxCallsSession > 0 {
-		if !s.inflight.enterSession(ss, s.cfg.MaxCallsSession) {
-			return mcperr.RateLimited(fmt.Sprintf("Too many calls in flight on this session: at most %d run at once (MCP_MAX_CALLS_PER_SESSION). Wait for some to finish, then retry.",
-				s.cfg.MaxCallsSession), mcperr.WithData(map[string]any{"limit": s.cfg.MaxCallsSession}), mistake(errSessionBusy))
-		}
-		c.sessionCounted = true
-	}
-	// The count ends when the call leaves s.inflight.
-	if n := s.cfg.MaxCallsInFlight; n > 0 && !s.inflight.enterServer(c.token, n) {
-		return mcperr.RateLimited(fmt.Sprintf("Too many calls in flight on this server: at most %d run at once (MCP_MAX_CALLS_IN_FLIGHT). Wait for some of yours to finish, then retry.",
-			n), mcperr.WithData(map[string]any{"limit": n}), mistake(errServerBusy))
-	}
-	if err := c.ctx.RequireScopes(c.scopes...); err != nil {
-		return err
-	}
-	if wire == "" {
-		return nil
-	}
-	r, err := s.openState(bind(), wire)
-	if err != nil {
-		return badState()
-	}
-	if c.ctx.x != nil {
-		c.ctx.x.resume(r)
-	}
-	return nil
+// toolCall is a tools/call in the pipeline.
+type toolCall struct {
+	s    *Server
+	rt   *toolRuntime
+	args json.RawMessage
 }
 
-// questions returns, when a call ended because the client must answer
-// first (see ErrInputRequired), the questions to send and the signed
-// requestState; the call is then observed as a success of its round.
-func (s *Server) questions(c *call, bind func() string, err error) (mcp.InputRequestMap, string) {
-	questions, next := c.ctx.x.inputRequired(err)
-	if questions == nil {
-		return nil, ""
+func (t toolCall) run(c *callState) (*mcp.CallToolResult, error) { return t.s.runTool(c, t.rt, t.args) }
+
+func (toolCall) size(res *mcp.CallToolResult) int {
+	return len(res.StructuredContent.(json.RawMessage))
+}
+
+func (toolCall) ask(questions mcp.InputRequestMap, state string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{InputRequests: questions, RequestState: state}
+}
+
+func (toolCall) fail(f *failure) (*mcp.CallToolResult, error) {
+	if protocolError(f.err) {
+		return nil, f.rpcError()
 	}
-	s.end(c, nil, 0)
-	return questions, s.signState(bind(), next)
+	return f.toolResult(), nil
 }
 
 // runTool produces a call's result, or whatever it failed with. Panics are
 // recovered by the caller.
-func (s *Server) runTool(c *call, rt *toolRuntime, raw json.RawMessage) (*mcp.CallToolResult, error) {
+func (s *Server) runTool(c *callState, rt *toolRuntime, raw json.RawMessage) (*mcp.CallToolResult, error) {
 	out, err := rt.run(c.ctx, raw)
 	if err != nil {
 		return nil, err
@@ -183,27 +138,6 @@ func decodeStrings[T any](v *schema.Validator, args map[string]string) (T, error
 		return t, err
 	}
 	return decodeArgs[T](v, raw)
-}
-
-// A panicError carries a recovered panic to the place where the call's
-// failure is observed. Its value and stack are logged, never sent.
-type panicError struct {
-	value any
-	stack []byte
-}
-
-// Error describes the panic for logs.
-func (p *panicError) Error() string { return fmt.Sprintf("panic: %v", p.value) }
-
-// guard runs f, turning a panic into a *panicError, so that a handler's panic
-// never takes the server down.
-func guard[T any](f func() (T, error)) (v T, err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = &panicError{value: r, stack: debug.Stack()}
-		}
-	}()
-	return f()
 }
 
 // failureOf turns whatever a call failed with into the error sent to the

@@ -15,9 +15,9 @@ import (
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
-// A call is one tool call, resource read or prompt request, from the moment
+// A callState is one tool call, resource read or prompt request, from the moment
 // the dispatch accepts it until its outcome is observed.
-type call struct {
+type callState struct {
 	kind     string
 	name     string
 	contract []Failure
@@ -55,7 +55,7 @@ type request struct {
 // begin admits a call: it refuses new work while the server shuts down,
 // starts its span, and builds the handler's Context, cancelled when the
 // client cancels or the server stops waiting for in-flight calls.
-func (s *Server) begin(ctx context.Context, kind, name string, contract []Failure, req request) (*call, *mcperr.Error) {
+func (s *Server) begin(ctx context.Context, kind, name string, contract []Failure, req request) (*callState, *mcperr.Error) {
 	// The SDK does not hand the JSON-RPC id to handlers: jsonrpc.request.id
 	// stays unset rather than carry another id.
 	info := telemetry.CallInfo{Kind: kind, Name: name, URI: req.uri, Template: req.tmpl,
@@ -93,7 +93,7 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 		srv:        s,
 	}
 	cc.ctx = mcperr.WithRequestLoggerFunc(ctx, cc.reqLog)
-	return &call{
+	return &callState{
 		kind:       kind,
 		name:       name,
 		contract:   contract,
@@ -111,7 +111,7 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 // release frees what the call held: its exchange, its context, its place
 // among the calls in flight (and its session's). It runs once, when the
 // call is observed.
-func (s *Server) release(c *call) {
+func (s *Server) release(c *callState) {
 	if c.released {
 		return
 	}
@@ -137,7 +137,7 @@ func (s *Server) release(c *call) {
 //
 // outputBytes is the size of a successful result; a failure's is that of
 // its error object.
-func (s *Server) end(c *call, err error, outputBytes int) *failure {
+func (s *Server) end(c *callState, err error, outputBytes int) *failure {
 	defer s.release(c)
 	var f *failure
 	if err != nil {
@@ -156,7 +156,7 @@ func (s *Server) end(c *call, err error, outputBytes int) *failure {
 
 // record ends the call's span and metric points. A declared severity adds
 // mcp.error.severity to mcp.errors.classified and changes nothing else.
-func (s *Server) record(c *call, f *failure, original error, outputBytes int) {
+func (s *Server) record(c *callState, f *failure, original error, outputBytes int) {
 	defer func() { _ = recover() }() // telemetry is not worth a call
 	o := telemetry.Outcome{OutputBytes: outputBytes, Messages: c.messages}
 	if f != nil {
@@ -170,7 +170,7 @@ func (s *Server) record(c *call, f *failure, original error, outputBytes int) {
 
 // complete writes the call's completion record, at debug: with
 // MCP_LOG_LEVEL=debug every call shows, and info stays quiet on success.
-func (s *Server) complete(c *call, f *failure, outputBytes int) {
+func (s *Server) complete(c *callState, f *failure, outputBytes int) {
 	defer func() { _ = recover() }() // a record is not worth a call
 	if !s.logger.Enabled(context.Background(), slog.LevelDebug) {
 		return
@@ -189,7 +189,7 @@ func (s *Server) complete(c *call, f *failure, outputBytes int) {
 }
 
 // observe classifies, encodes and logs a call's failure.
-func (s *Server) observe(c *call, err error) *failure {
+func (s *Server) observe(c *callState, err error) *failure {
 	e := failureOf(c.ctx, c.kind, c.name, err)
 	f, dropped := newFailure(e)
 	s.logFailure(c, f, err, dropped)
@@ -204,7 +204,7 @@ func internalError(kind, name string, opts ...mcperr.Option) *mcperr.Error {
 }
 
 // logBug logs a failure of the failure handling itself, as best it can.
-func (s *Server) logBug(c *call, bug error) {
+func (s *Server) logBug(c *callState, bug error) {
 	defer func() { _ = recover() }()
 	attrs := []slog.Attr{slog.String("bug", bug.Error())}
 	if p, ok := bug.(*panicError); ok {
@@ -221,7 +221,7 @@ func (s *Server) logBug(c *call, bug error) {
 // do not fit the schema, is logged at notice; a tool's declared failure is logged at its
 // declared severity (see declaredSeverity); everything else at error. dropped lists the data that
 // could not be sent.
-func (s *Server) logFailure(c *call, f *failure, original error, dropped []string) {
+func (s *Server) logFailure(c *callState, f *failure, original error, dropped []string) {
 	e := f.err
 	level := slog.LevelError
 	if e.Code() == mcperr.CodeRequestCancelled {

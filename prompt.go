@@ -78,59 +78,71 @@ func (p Prompt[Args]) register(s *Server) error {
 	if err := s.addCompletions("ref/prompt:"+p.Name, p.Complete, names); err != nil {
 		return fmt.Errorf("prompt %q: %w", p.Name, err)
 	}
+	get := func(c *Context, args map[string]string) (*mcp.GetPromptResult, error) {
+		return p.get(c, validator, args)
+	}
 	s.mcp.AddPrompt(def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		input := 0
 		for k, v := range req.Params.Arguments {
 			input += len(k) + len(v)
 		}
-		x := newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses)
-		c, e := s.begin(ctx, "prompt", p.Name, p.Errors, request{
-			session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: input, version: req.ProtocolVersion(), x: x, scopes: p.Scopes})
-		if e != nil {
-			f, _ := newFailure(e)
-			return nil, f.rpcError()
-		}
-		bind := func() string { return binding("prompt", p.Name, tokenOf(req.Extra), req.Params.Arguments) }
-		res, err := guard(func() (*mcp.GetPromptResult, error) {
-			if err := s.admit(c, bind, req.Params.RequestState); err != nil {
-				return nil, err
-			}
-			res, err := p.get(c.ctx, validator, req.Params.Arguments)
-			if err == nil {
-				size := 0
-				for _, m := range res.Messages {
-					if m != nil {
-						size += contentBytes([]mcp.Content{m.Content})
-					}
-				}
-				err = s.tooLarge("messages of prompt "+p.Name, size)
-			}
-			if err != nil {
-				return nil, err
-			}
-			return res, nil
-		})
-		if questions, state := s.questions(c, bind, err); questions != nil {
-			return &mcp.GetPromptResult{InputRequests: questions, RequestState: state}, nil
-		}
-		size := 0
-		if res != nil {
-			c.messages = len(res.Messages)
-			for _, m := range res.Messages {
-				if t, ok := m.Content.(*mcp.TextContent); ok {
-					size += len(t.Text)
-				}
-			}
-		}
-		if f := s.end(c, err, size); f != nil {
-			return nil, f.rpcError()
-		}
-		return res, nil
+		return serve(s, ctx, &callHead{
+			kind: "prompt", name: p.Name, contract: p.Errors,
+			req: request{session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: input, version: req.ProtocolVersion(),
+				x: newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses), scopes: p.Scopes},
+			bind:  func() string { return binding("prompt", p.Name, tokenOf(req.Extra), req.Params.Arguments) },
+			state: req.Params.RequestState,
+		}, promptGet{s, p.Name, req.Params.Arguments, get})
 	})
 	s.listed = append(s.listed, listing{prompt: def, contract: p.Errors, scopes: p.Scopes})
 	s.prompts++
 	return nil
 }
+
+// promptGet is a prompts/get in the pipeline.
+type promptGet struct {
+	s    *Server
+	name string
+	args map[string]string
+	get  func(c *Context, args map[string]string) (*mcp.GetPromptResult, error)
+}
+
+func (p promptGet) run(c *callState) (*mcp.GetPromptResult, error) {
+	res, err := p.get(c.ctx, p.args)
+	if err != nil {
+		return nil, err
+	}
+	size := 0
+	for _, m := range res.Messages {
+		if m != nil {
+			size += contentBytes([]mcp.Content{m.Content})
+		}
+	}
+	if err := p.s.tooLarge("messages of prompt "+p.name, size); err != nil {
+		return nil, err
+	}
+	c.messages = len(res.Messages)
+	return res, nil
+}
+
+func (promptGet) size(res *mcp.GetPromptResult) int {
+	size := 0
+	for _, m := range res.Messages {
+		if m == nil {
+			continue
+		}
+		if t, ok := m.Content.(*mcp.TextContent); ok {
+			size += len(t.Text)
+		}
+	}
+	return size
+}
+
+func (promptGet) ask(questions mcp.InputRequestMap, state string) *mcp.GetPromptResult {
+	return &mcp.GetPromptResult{InputRequests: questions, RequestState: state}
+}
+
+func (promptGet) fail(f *failure) (*mcp.GetPromptResult, error) { return nil, f.rpcError() }
 
 func (p Prompt[Args]) get(c *Context, v *schema.Validator, given map[string]string) (*mcp.GetPromptResult, error) {
 	a, err := decodeStrings[Args](v, given)

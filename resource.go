@@ -126,45 +126,15 @@ func (r Resource[Params, Out]) register(s *Server) error {
 			return err == nil
 		})
 	}
+	read := func(c *Context) (*mcp.ReadResourceResult, error) { return r.read(c, tmpl, validator, mime) }
 	handler := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		x := newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses)
-		c, e := s.begin(ctx, "resource", r.Name, r.Errors, request{
-			session: req.Session, meta: req.Params.Meta, extra: req.Extra, uri: req.Params.URI, tmpl: r.URITemplate, input: len(req.Params.URI), version: req.ProtocolVersion(), x: x, scopes: r.Scopes})
-		if e != nil {
-			f, _ := newFailure(e)
-			return nil, f.rpcError()
-		}
-		bind := func() string { return binding("resource", r.URITemplate, tokenOf(req.Extra), req.Params.URI) }
-		res, err := guard(func() (*mcp.ReadResourceResult, error) {
-			if err := s.admit(c, bind, req.Params.RequestState); err != nil {
-				return nil, err
-			}
-			res, err := r.read(c.ctx, tmpl, validator, mime)
-			if err == nil {
-				size := 0
-				for _, rc := range res.Contents {
-					size += resourceBytes(rc)
-				}
-				err = s.tooLarge("contents of resource "+r.Name, size)
-			}
-			if err != nil {
-				return nil, err
-			}
-			return res, nil
-		})
-		if questions, state := s.questions(c, bind, err); questions != nil {
-			return &mcp.ReadResourceResult{InputRequests: questions, RequestState: state}, nil
-		}
-		size := 0
-		if res != nil {
-			for _, rc := range res.Contents {
-				size += len(rc.Text) + len(rc.Blob)
-			}
-		}
-		if f := s.end(c, err, size); f != nil {
-			return nil, f.rpcError()
-		}
-		return res, nil
+		return serve(s, ctx, &callHead{
+			kind: "resource", name: r.Name, contract: r.Errors,
+			req: request{session: req.Session, meta: req.Params.Meta, extra: req.Extra, uri: req.Params.URI, tmpl: r.URITemplate, input: len(req.Params.URI), version: req.ProtocolVersion(),
+				x: newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses), scopes: r.Scopes},
+			bind:  func() string { return binding("resource", r.URITemplate, tokenOf(req.Extra), req.Params.URI) },
+			state: req.Params.RequestState,
+		}, resourceRead{s, r.Name, read})
 	}
 	meta, err := publishedMeta("resource", r.Name, nil, r.Meta)
 	if err != nil {
@@ -179,6 +149,42 @@ func (r Resource[Params, Out]) register(s *Server) error {
 	s.resources++
 	return nil
 }
+
+// resourceRead is a resources/read in the pipeline.
+type resourceRead struct {
+	s    *Server
+	name string
+	read func(c *Context) (*mcp.ReadResourceResult, error)
+}
+
+func (r resourceRead) run(c *callState) (*mcp.ReadResourceResult, error) {
+	res, err := r.read(c.ctx)
+	if err != nil {
+		return nil, err
+	}
+	size := 0
+	for _, rc := range res.Contents {
+		size += resourceBytes(rc)
+	}
+	if err := r.s.tooLarge("contents of resource "+r.name, size); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+func (resourceRead) size(res *mcp.ReadResourceResult) int {
+	size := 0
+	for _, rc := range res.Contents {
+		size += len(rc.Text) + len(rc.Blob)
+	}
+	return size
+}
+
+func (resourceRead) ask(questions mcp.InputRequestMap, state string) *mcp.ReadResourceResult {
+	return &mcp.ReadResourceResult{InputRequests: questions, RequestState: state}
+}
+
+func (resourceRead) fail(f *failure) (*mcp.ReadResourceResult, error) { return nil, f.rpcError() }
 
 // checkVariables refuses a template whose variables and Params fields do
 // not match: a variable no field receives, or a required field no variable

@@ -77,6 +77,14 @@
 // -32700 or -32600 before the SDK sees it, and the server goes on serving;
 // see [Server.ServeTransport] and [Server.Handler].
 //
+// # Around every handler
+//
+// [ServerOptions].Interceptors wrap the handler of every tool, resource and
+// prompt (see [Interceptor]): caching, audit records, quotas or argument
+// rewriting, seeing the definition, the decoded input and the outcome. They
+// run inside the dispatch, after validation and before rendering, so what
+// they return or panic with is handled as a handler's.
+//
 // # The rest of the protocol
 //
 // A handler's [Context] also speaks the rest of MCP: [Context.Progress],

@@ -48,10 +48,15 @@ func exampleClient(defs ...mcpcore.Definition) (*mcp.ClientSession, error) {
 // exampleClientWith is exampleClient for a client with opts: the handlers
 // with which it answers the server's questions.
 func exampleClientWith(opts *mcp.ClientOptions, defs ...mcpcore.Definition) (*mcp.ClientSession, error) {
-	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "shop", Version: "1.0.0"}, &mcpcore.ServerOptions{
-		Logger: slog.New(slog.DiscardHandler),
-		Getenv: func(string) string { return "" },
-	}, defs...)
+	return exampleServe(&mcpcore.ServerOptions{}, opts, defs...)
+}
+
+// exampleServe connects a client with copts to a server with opts (its
+// log discarded, the environment unread) serving defs.
+func exampleServe(opts *mcpcore.ServerOptions, copts *mcp.ClientOptions, defs ...mcpcore.Definition) (*mcp.ClientSession, error) {
+	opts.Logger = slog.New(slog.DiscardHandler)
+	opts.Getenv = func(string) string { return "" }
+	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "shop", Version: "1.0.0"}, opts, defs...)
 	if err != nil {
 		return nil, err
 	}
@@ -60,7 +65,7 @@ func exampleClientWith(opts *mcp.ClientOptions, defs ...mcpcore.Definition) (*mc
 	if _, err := srv.MCPServer().Connect(ctx, serverTransport, nil); err != nil {
 		return nil, err
 	}
-	return mcp.NewClient(&mcp.Implementation{Name: "example-client"}, opts).Connect(ctx, clientTransport, nil)
+	return mcp.NewClient(&mcp.Implementation{Name: "example-client"}, copts).Connect(ctx, clientTransport, nil)
 }
 
 // A tool declares how it fails; a failing call reaches the client as an

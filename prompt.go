@@ -51,6 +51,12 @@ func (p Prompt[Args]) register(s *Server) error {
 	if err := checkDefinition("prompt", p.Name, p.Handler != nil, p.Scopes, p.Errors); err != nil {
 		return err
 	}
+	// The closures below run this copy's Handler: the interceptors' chain.
+	handler, err := intercepted(s, "prompt", p.Name, p.Handler)
+	if err != nil {
+		return err
+	}
+	p.Handler = handler
 	if err := s.claim("prompt", p.Name, p.Scopes); err != nil {
 		return err
 	}

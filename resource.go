@@ -83,6 +83,12 @@ func (r Resource[Params, Out]) register(s *Server) error {
 	if err := checkDefinition("resource", r.Name, r.Handler != nil, r.Scopes, r.Errors); err != nil {
 		return err
 	}
+	// The closures below run this copy's Handler: the interceptors' chain.
+	intercept, err := intercepted(s, "resource", r.Name, r.Handler)
+	if err != nil {
+		return err
+	}
+	r.Handler = intercept
 	// The SDK keys resources and templates by their URI (template).
 	if err := s.claim("resource", r.URITemplate, r.Scopes); err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -81,6 +82,9 @@ type ServerOptions struct {
 	// something else. A service then reaches the server's providers
 	// through [Server.TracerProvider] and [Server.MeterProvider] only.
 	KeepOTelGlobals bool
+	// Interceptors wrap the handler of every tool, resource and prompt,
+	// the first outermost (see [Interceptor]).
+	Interceptors []Interceptor
 	// SessionTimeout closes a Streamable HTTP session that has seen no
 	// request for that long, so that a client that leaves without a word
 	// costs nothing for good. Zero means MCP_SESSION_IDLE_TIMEOUT, or 30
@@ -115,16 +119,17 @@ type Definition interface {
 // A Server serves tools, resources and prompts over MCP, with the error
 // behaviour of the package documentation.
 type Server struct {
-	info      Info
-	cfg       config.Config
-	logger    *slog.Logger
-	shutdown  time.Duration
-	mcp       *mcp.Server
-	inflight  *inflight
-	repeats   *repeats.Collapser
-	telemetry *telemetry.Telemetry
-	transport string // "stdio" or "http", as served; for network.transport
-	stateKey  []byte // signs requestState (see input.go)
+	info         Info
+	interceptors []Interceptor
+	cfg          config.Config
+	logger       *slog.Logger
+	shutdown     time.Duration
+	mcp          *mcp.Server
+	inflight     *inflight
+	repeats      *repeats.Collapser
+	telemetry    *telemetry.Telemetry
+	transport    string // "stdio" or "http", as served; for network.transport
+	stateKey     []byte // signs requestState (see input.go)
 	// maxResult bounds the bytes of one answer (see
 	// ServerOptions.MaxResultBytes); zero means no bound.
 	maxResult int64
@@ -258,6 +263,11 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	var errs []error
 	if info.Name == "" {
 		errs = append(errs, errors.New("Info.Name is empty"))
+	}
+	if slices.ContainsFunc(opts.Interceptors, func(i Interceptor) bool { return i == nil }) {
+		errs = append(errs, errNilInterceptor)
+	} else {
+		s.interceptors = slices.Clone(opts.Interceptors)
 	}
 	for _, d := range defs {
 		if d == nil {

@@ -98,6 +98,12 @@ func (t Tool[In, Out]) register(s *Server) error {
 	if err := checkDefinition("tool", t.Name, t.Handler != nil, t.Scopes, t.Errors); err != nil {
 		return err
 	}
+	// The closures below run this copy's Handler: the interceptors' chain.
+	handler, err := intercepted(s, "tool", t.Name, t.Handler)
+	if err != nil {
+		return err
+	}
+	t.Handler = handler
 	if err := s.claim("tool", t.Name, t.Scopes); err != nil {
 		return err
 	}

@@ -14,13 +14,13 @@ import (
 // variable of a resource template, as the user types (completion/complete):
 // value is what the user typed so far, and args holds the values the client
 // has already filled in for the other arguments or variables. Return the
-// best suggestions first; the client is sent at most [MaxCompletions].
+// best suggestions first; the client is sent at most 100, MCP's limit.
 // An error is sent to the client as a JSON-RPC error, as a prompt's is.
 type CompleteFunc func(ctx context.Context, value string, args map[string]string) ([]string, error)
 
-// MaxCompletions is the number of suggestions MCP lets a server send in one
+// maxCompletions is the number of suggestions MCP lets a server send in one
 // answer; the answer says when there were more.
-const MaxCompletions = 100
+const maxCompletions = 100
 
 // addCompletions registers the completers of a definition, keyed by
 // reference ("ref/prompt:<name>" or "ref/resource:<template>"), after
@@ -66,8 +66,8 @@ func (s *Server) completion(ctx context.Context, req *mcp.CompleteRequest) (*mcp
 	}
 	values, err := guard(func() ([]string, error) { return f(ctx, p.Argument.Value, args) })
 	total := len(values)
-	if len(values) > MaxCompletions {
-		values, res.Completion.HasMore = values[:MaxCompletions], true
+	if len(values) > maxCompletions {
+		values, res.Completion.HasMore = values[:maxCompletions], true
 	}
 	if err == nil {
 		size := 0

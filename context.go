@@ -58,7 +58,7 @@ type Context struct {
 
 // contextKey finds the *Context among a request context's values, so that
 // services holding only a derived context.Context can still reach the
-// contract through [RecoveryFor].
+// contract through [RecoveryForReason].
 type contextKey struct{}
 
 // parent is the request's context.Context, or context.Background() for a
@@ -223,11 +223,11 @@ func mapped(candidates []Failure, e *mcperr.Error) *Failure {
 	return match
 }
 
-// RecoveryFor is [Context.RecoveryFor] for code that has only a
+// RecoveryForReason is [Context.RecoveryFor] for code that has only a
 // context.Context, such as a service called by a handler: it looks the reason
 // up in the contract of the tool or resource being served. When ctx carries
 // no contract or the contract has no such reason, the option does nothing.
-func RecoveryFor(ctx context.Context, reason string) mcperr.Option {
+func RecoveryForReason(ctx context.Context, reason string) mcperr.Option {
 	c, _ := ctx.Value(contextKey{}).(*Context)
 	if c == nil {
 		return noOption
@@ -291,13 +291,13 @@ func (c *Context) requestAttrs() []slog.Attr {
 	return attrs
 }
 
-// Log returns the logger of this request. Its records carry the request
+// Logger returns the logger of this request. Its records carry the request
 // id, the definition (operation, such as tool:fetch_articles) and the
 // session, and are redacted (see [ServerOptions.Logger]). They go to the
 // server's log and, when the client has asked for log notifications with
 // logging/setLevel, to the client as notifications/message at or above its
 // level, with the server's name as the logger name.
-func (c *Context) Log() *slog.Logger {
+func (c *Context) Logger() *slog.Logger {
 	c.buildLogs()
 	return c.userLog
 }
@@ -364,11 +364,11 @@ func (h callContext) WithGroup(name string) slog.Handler {
 }
 
 // Logger returns the logger of the request ctx belongs to, as
-// [Context.Log] does, for services that hold only a context.Context; or
+// [Context.Logger] does, for services that hold only a context.Context; or
 // slog.Default() outside a served call.
 func Logger(ctx context.Context) *slog.Logger {
 	if c, _ := ctx.Value(contextKey{}).(*Context); c != nil {
-		return c.Log()
+		return c.Logger()
 	}
 	return slog.Default()
 }

@@ -65,11 +65,11 @@ type okOutput struct {
 }
 
 // lookupItem is a service: it has only a context.Context, and still carries
-// the calling tool's declared recovery through mcpcore.RecoveryFor.
+// the calling tool's declared recovery through mcpcore.RecoveryForReason.
 func lookupItem(ctx context.Context, id string) error {
 	return mcperr.NotFound("No item "+id,
 		mcperr.WithData(map[string]any{"reason": "no_match", "itemId": id}),
-		mcpcore.RecoveryFor(ctx, "no_match"))
+		mcpcore.RecoveryForReason(ctx, "no_match"))
 }
 
 // failCases is a handler that fails in the way its input names, for the
@@ -287,7 +287,7 @@ func quote(s string) string {
 func TestRecoveryForOutsideACall(t *testing.T) {
 	t.Parallel()
 	// Any context.Context is accepted; one that no call made adds nothing.
-	e := mcperr.NotFound("x", mcpcore.RecoveryFor(context.Background(), "no_match"))
+	e := mcperr.NotFound("x", mcpcore.RecoveryForReason(context.Background(), "no_match"))
 	if e.Data() != nil {
 		t.Errorf("data = %v, want none", e.Data())
 	}
@@ -449,9 +449,9 @@ func TestZeroContextReportsTheMistake(t *testing.T) {
 	if c.Err() != nil || c.Done() != nil || c.Value("k") != nil {
 		t.Error("a zero Context is not a background context")
 	}
-	c.Log().Debug("a zero Context logs to slog.Default")
+	c.Logger().Debug("a zero Context logs to slog.Default")
 	c.Progress(1, 2, "nothing to report to")
-	if _, err := c.Sample(mcpcore.Sampling{Prompt: "p"}); mcperr.CodeOf(err) != mcperr.CodeMissingClientCapability {
+	if _, err := c.Sample(mcpcore.SamplingRequest{Prompt: "p"}); mcperr.CodeOf(err) != mcperr.CodeMissingClientCapability {
 		t.Errorf("Sample on a zero Context = %v", err)
 	}
 }

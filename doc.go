@@ -88,7 +88,7 @@
 // # The rest of the protocol
 //
 // A handler's [Context] also speaks the rest of MCP: [Context.Progress],
-// [Context.Sample], [Elicit], [Context.Roots], [Context.Log] (sent to the
+// [Context.Sample], [Elicit], [Context.Roots], [Context.Logger] (sent to the
 // client as log messages too), and [Context.NotifyResourceUpdated] for
 // resources that accept subscriptions ([Resource].Subscribe). Prompts and
 // resource templates declare completers ([CompleteFunc]). Each failure of

@@ -34,13 +34,13 @@ type ask struct {
 	recovery bool // RecoveryOnDecline
 }
 
-// Key names a question. Under MCP 2026-07-28 and later the client answers
+// QuestionKey names a question. Under MCP 2026-07-28 and later the client answers
 // each question of a round under its key (see [ErrInputRequired]); without
-// Key, questions are numbered in the order the handler asks them
+// QuestionKey, questions are numbered in the order the handler asks them
 // ("mcpcore/elicitation-1", …), which is stable as long as the handler
 // asks them in the same order every round. Each question of a run needs
 // its own key: asking one key twice is an InternalError.
-func Key(key string) AskOption { return func(a *ask) { a.key = key } }
+func QuestionKey(key string) AskOption { return func(a *ask) { a.key = key } }
 
 // RecoveryOnDecline asks [Elicit] to send, when the user declines or
 // dismisses the question, the declared Recovery of the definition's

@@ -83,7 +83,7 @@ var writeHaiku = mcpcore.Tool[topic, haiku]{
 	Description: "Write a haiku with the client's model, reporting progress.",
 	Handler: func(ctx *mcpcore.Context, in topic) (haiku, error) {
 		ctx.Progress(0, 2, "asking the model")
-		s, err := ctx.Sample(mcpcore.Sampling{Prompt: "A haiku about " + in.Topic, MaxTokens: 60})
+		s, err := ctx.Sample(mcpcore.SamplingRequest{Prompt: "A haiku about " + in.Topic, MaxTokens: 60})
 		if err != nil {
 			return haiku{}, err // no sampling capability: -32021; the client failing: ServiceUnavailable
 		}

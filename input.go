@@ -37,14 +37,14 @@ import (
 // and the first one not yet answered ends the round. An answer is kept for
 // its question: a question asked under the same key with other content is
 // asked again. Keep the order of a handler's unnamed questions stable, or
-// name them with [Key]. A handler should have no effect before its last
+// name them with [QuestionKey]. A handler should have no effect before its last
 // question is answered, since it runs once per round.
 var ErrInputRequired = errors.New("mcpcore: the client must answer the server's questions first")
 
-// RequestStateTTL is how long a call's rounds of questions may take: a
+// requestStateTTL is how long a call's rounds of questions may take: a
 // requestState older than this is refused, so that an answer cannot be
 // replayed for good.
-const RequestStateTTL = time.Hour
+const requestStateTTL = time.Hour
 
 // mrtrVersion is the first protocol version in which a server asks for
 // input in the result of the call (SEP-2322), not by a request of its own.
@@ -351,7 +351,7 @@ func (s *Server) openState(binding, wire string) (*round, error) {
 	if err := json.Unmarshal(payload, &r); err != nil {
 		return nil, errBadState
 	}
-	if age := time.Since(time.Unix(r.Issued, 0)); age > RequestStateTTL || age < -time.Minute {
+	if age := time.Since(time.Unix(r.Issued, 0)); age > requestStateTTL || age < -time.Minute {
 		return nil, errBadState
 	}
 	return &r, nil

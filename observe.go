@@ -11,6 +11,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
+	"github.com/seed417024ea/mcpcore/internal/reqlog"
 	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -92,7 +93,7 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 		x:          req.x,
 		srv:        s,
 	}
-	cc.ctx = mcperr.WithRequestLoggerFunc(ctx, cc.reqLog)
+	cc.ctx = reqlog.WithFunc(ctx, cc.reqLog)
 	return &callState{
 		kind:       kind,
 		name:       name,

@@ -11,12 +11,12 @@ import (
 	"github.com/seed417024ea/mcpcore/internal/redact"
 )
 
-// Progress throttling: a burst of ProgressBurst notifications, then at most
-// one every ProgressInterval, so that a handler reporting from a tight loop
+// Progress throttling: a burst of progressBurst notifications, then at most
+// one every progressInterval, so that a handler reporting from a tight loop
 // cannot flood the client (or a slow client's stream).
 const (
-	ProgressBurst    = 10
-	ProgressInterval = 50 * time.Millisecond
+	progressBurst    = 10
+	progressInterval = 50 * time.Millisecond
 )
 
 // progress is the progress state of one call.
@@ -35,7 +35,7 @@ type progress struct {
 //
 // Progress only ever moves forward: a report whose done is not greater
 // than the last one sent is dropped, as MCP requires. Reports are
-// throttled (see [ProgressBurst]); a dropped report costs nothing, and the
+// throttled (a burst of 10, then one every 50 ms); a dropped report costs nothing, and the
 // first report that completes the work (done >= total > 0) is always sent.
 // A done that is not a finite number is dropped; a total that is not a
 // finite positive number is sent as 0, unknown. The message is scrubbed of
@@ -56,7 +56,7 @@ func (c *Context) Progress(done, total float64, message string) {
 		return
 	}
 	if p.limiter == nil {
-		p.limiter = rate.NewLimiter(rate.Every(ProgressInterval), ProgressBurst)
+		p.limiter = rate.NewLimiter(rate.Every(progressInterval), progressBurst)
 	}
 	final := total > 0 && done >= total && !p.final
 	if !p.limiter.Allow() && !final {

@@ -88,8 +88,8 @@ func TestProgressIsThrottledForwardOnlyAndComplete(t *testing.T) {
 			})
 			mu.Lock()
 			defer mu.Unlock()
-			if len(got) > mcpcore.ProgressBurst+20 {
-				t.Errorf("%d notifications for %d reports in a tight loop; want the throttle to keep about %d", len(got), 2*(total+1), mcpcore.ProgressBurst)
+			if len(got) > mcpcore.TestProgressBurst+20 {
+				t.Errorf("%d notifications for %d reports in a tight loop; want the throttle to keep about %d", len(got), 2*(total+1), mcpcore.TestProgressBurst)
 			}
 			for i, p := range got {
 				if p.ProgressToken != "tok-1" || p.Total != total {
@@ -121,7 +121,7 @@ func TestProgressIsThrottledForwardOnlyAndComplete(t *testing.T) {
 var ask = mcpcore.Tool[none, said]{
 	Name: "ask", Description: "Asks the model.",
 	Handler: func(ctx *mcpcore.Context, _ none) (said, error) {
-		s, err := ctx.Sample(mcpcore.Sampling{Prompt: "Capital of France?", MaxTokens: 10})
+		s, err := ctx.Sample(mcpcore.SamplingRequest{Prompt: "Capital of France?", MaxTokens: 10})
 		if err != nil {
 			return said{}, err
 		}
@@ -293,8 +293,8 @@ var greet = mcpcore.Tool[none, said]{
 	Name: "greet", Description: "d",
 	Handler: func(ctx *mcpcore.Context, _ none) (said, error) {
 		ctx.SetRequestState("round-1")
-		a, errName := mcpcore.Elicit[Account](ctx, "Name?", mcpcore.Key("name"))
-		s, errModel := ctx.Sample(mcpcore.Sampling{Prompt: "Greeting?"}, mcpcore.Key("greeting"))
+		a, errName := mcpcore.Elicit[Account](ctx, "Name?", mcpcore.QuestionKey("name"))
+		s, errModel := ctx.Sample(mcpcore.SamplingRequest{Prompt: "Greeting?"}, mcpcore.QuestionKey("greeting"))
 		if err := errors.Join(errName, errModel); err != nil {
 			return said{}, err
 		}
@@ -516,7 +516,7 @@ func TestCompletion(t *testing.T) {
 		t.Errorf("complete(fruit, ap) = %v, %v", res, err)
 	}
 	res, err = complete("size", "")
-	if err != nil || len(res.Completion.Values) != mcpcore.MaxCompletions || !res.Completion.HasMore || res.Completion.Total != 150 {
+	if err != nil || len(res.Completion.Values) != mcpcore.TestMaxCompletions || !res.Completion.HasMore || res.Completion.Total != 150 {
 		t.Errorf("complete(size) = %d values, hasMore %v, total %d, %v; want 100, true, 150", len(res.Completion.Values), res.Completion.HasMore, res.Completion.Total, err)
 	}
 	for value, code := range map[string]mcperr.Code{"boom": mcperr.CodeServiceUnavailable, "panic": mcperr.CodeInternalError} {
@@ -633,12 +633,12 @@ func TestQuestionKeysAreTheHandlersToKeepApart(t *testing.T) {
 	opts := answering("accept", map[string]any{"name": "ada"}, nil)
 	for name, handler := range map[string]func(*mcpcore.Context, none) (said, error){
 		"twice": func(ctx *mcpcore.Context, _ none) (said, error) {
-			_, err1 := mcpcore.Elicit[Name](ctx, "a", mcpcore.Key("q"))
-			_, err2 := mcpcore.Elicit[Name](ctx, "b", mcpcore.Key("q"))
+			_, err1 := mcpcore.Elicit[Name](ctx, "a", mcpcore.QuestionKey("q"))
+			_, err2 := mcpcore.Elicit[Name](ctx, "b", mcpcore.QuestionKey("q"))
 			return said{}, errors.Join(err1, err2)
 		},
 		"reserved": func(ctx *mcpcore.Context, _ none) (said, error) {
-			_, err := mcpcore.Elicit[Name](ctx, "a", mcpcore.Key("mcpcore/elicitation-2"))
+			_, err := mcpcore.Elicit[Name](ctx, "a", mcpcore.QuestionKey("mcpcore/elicitation-2"))
 			return said{}, err
 		},
 	} {
@@ -660,7 +660,7 @@ func TestRequestStateIsBoundToTheArguments(t *testing.T) {
 		Name: "del", Description: "d",
 		Handler: func(ctx *mcpcore.Context, in itemParams) (said, error) {
 			ctx.SetRequestState("checked " + in.ID)
-			if _, err := mcpcore.Elicit[Confirm](ctx, "Delete "+in.ID+"?", mcpcore.Key("ok")); err != nil {
+			if _, err := mcpcore.Elicit[Confirm](ctx, "Delete "+in.ID+"?", mcpcore.QuestionKey("ok")); err != nil {
 				return said{}, err
 			}
 			return said{ctx.RequestState()}, nil
@@ -740,7 +740,7 @@ func TestProgressDropsWhatIsNotANumber(t *testing.T) {
 	mcptest.WaitFor(t, "the first notifications", func() bool { mu.Lock(); defer mu.Unlock(); return len(got) >= 2 })
 	mu.Lock()
 	defer mu.Unlock()
-	if len(got) > mcpcore.ProgressBurst+5 {
+	if len(got) > mcpcore.TestProgressBurst+5 {
 		t.Errorf("%d notifications; reports past the total must stay throttled", len(got))
 	}
 	for i, p := range got {

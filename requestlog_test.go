@@ -51,7 +51,7 @@ func TestRequestScopedLogs(t *testing.T) {
 		Name:   "echo_secret",
 		Errors: []mcpcore.Failure{noMatch},
 		Handler: func(ctx *mcpcore.Context, in secretInput) (okOutput, error) {
-			ctx.Log().Info("handling", "input", in, "token", in.Token)
+			ctx.Logger().Info("handling", "input", in, "token", in.Token)
 			// A service with only a context.Context logs to the request too.
 			mcpcore.Logger(ctx).Debug("service step")
 			_, _ = mcperr.TryCatch(ctx, mcperr.TryCatchOptions{Operation: "Store.Get"}, func(context.Context) (int, error) {
@@ -179,7 +179,7 @@ func TestLogNotificationsOverHTTP(t *testing.T) {
 		Name:   "logs",
 		Errors: []mcpcore.Failure{noMatch},
 		Handler: func(ctx *mcpcore.Context, in secretInput) (okOutput, error) {
-			ctx.Log().Info("hello")
+			ctx.Logger().Info("hello")
 			return okOutput{}, ctx.Fail(noMatch, "No items", ctx.RecoveryFor(noMatch))
 		},
 	}

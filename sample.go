@@ -8,10 +8,10 @@ import (
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
-// A Sampling asks the client's model for a completion
+// A SamplingRequest asks the client's model for a completion
 // (sampling/createMessage). Give Prompt for a single user message, or
 // Messages for a conversation.
-type Sampling struct {
+type SamplingRequest struct {
 	// Prompt is the text of a single user message.
 	Prompt string
 	// Messages is the conversation to complete, when Prompt is empty.
@@ -27,8 +27,8 @@ type Sampling struct {
 	ModelPreferences *mcp.ModelPreferences
 }
 
-// A Sample is the client's completion.
-type Sample struct {
+// A SamplingResult is the client's completion.
+type SamplingResult struct {
 	// Text is the text of the completion: its text blocks, joined.
 	Text string
 	// Content is every block of the completion.
@@ -50,9 +50,9 @@ type Sample struct {
 // has answered, an error wrapping [ErrInputRequired] (see it); under earlier
 // versions, the client refusing or failing, ServiceUnavailable with
 // data.method. (Under 2026-07-28 a client that refuses does not call again:
-// its refusal stays on its side.) A Sampling with neither Prompt nor Messages
+// its refusal stays on its side.) A SamplingRequest with neither Prompt nor Messages
 // is the handler's bug: InternalError.
-func (c *Context) Sample(s Sampling, opts ...AskOption) (*Sample, error) {
+func (c *Context) Sample(s SamplingRequest, opts ...AskOption) (*SamplingResult, error) {
 	if err := c.RequireClient(CapabilitySampling); err != nil {
 		return nil, err
 	}
@@ -62,7 +62,7 @@ func (c *Context) Sample(s Sampling, opts ...AskOption) (*Sample, error) {
 	}
 	if len(msgs) == 0 {
 		// The handler's bug, not the client's.
-		return nil, mcperr.InternalError("Sample: a Sampling needs a Prompt or Messages.")
+		return nil, mcperr.InternalError("Sample: a SamplingRequest needs a Prompt or Messages.")
 	}
 	maxTokens := s.MaxTokens
 	if maxTokens == 0 {
@@ -85,8 +85,8 @@ func (c *Context) Sample(s Sampling, opts ...AskOption) (*Sample, error) {
 	return newSample(r.Content, r.Model, r.StopReason), nil
 }
 
-func newSample(content []mcp.Content, model, stop string) *Sample {
-	s := &Sample{Content: content, Model: model, StopReason: stop}
+func newSample(content []mcp.Content, model, stop string) *SamplingResult {
+	s := &SamplingResult{Content: content, Model: model, StopReason: stop}
 	for _, b := range content {
 		if t, ok := b.(*mcp.TextContent); ok {
 			s.Text += t.Text

@@ -93,9 +93,9 @@ var secretShapes = []func(ctx *mcpcore.Context, s, t string) error{
 			User  string `json:"user"`
 			Token string `json:"token"`
 		}
-		ctx.Log().Info("calling upstream", "password", s, "apiKey", t, "authorization", "Bearer "+s,
+		ctx.Logger().Info("calling upstream", "password", s, "apiKey", t, "authorization", "Bearer "+s,
 			"nested", map[string]any{"deeper": map[string]any{"secret": s}}, "creds", creds{"me", t})
-		ctx.Log().WithGroup("req").Info("headers", "cookie", s)
+		ctx.Logger().WithGroup("req").Info("headers", "cookie", s)
 		return fmt.Errorf("done with %d", len(s))
 	},
 }

@@ -44,7 +44,7 @@ func (h *Harness) WithContext(ctx context.Context) *Harness {
 	return &Harness{t: h.t, ctx: ctx, cancel: cancel, logs: h.logs}
 }
 
-// Logs returns the records the handlers logged through ctx.Log().
+// Logs returns the records the handlers logged through ctx.Logger().
 func (h *Harness) Logs() *Logs { return h.logs }
 
 // RunTool runs tool's handler with in, as the server would after

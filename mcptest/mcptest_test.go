@@ -37,7 +37,7 @@ var orderItem = mcpcore.Tool[orderIn, orderOut]{
 		case "teapot":
 			return orderOut{}, ctx.Fail(outOfStock, in.Item+" is out of stock", ctx.RecoveryFor(outOfStock))
 		case "kettle":
-			ctx.Log().Info("no kettles", "password", "hunter2")
+			ctx.Logger().Info("no kettles", "password", "hunter2")
 			return orderOut{}, errors.New("warehouse offline")
 		case "slow":
 			<-ctx.Done()

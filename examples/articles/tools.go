@@ -108,7 +108,7 @@ func fetch(ctx *mcpcore.Context, in fetchInput) (fetchOutput, error) {
 		}
 		return fetchOutput{Articles: articles}, nil
 	case "slow":
-		ctx.Log().Info("slow: waiting 5 s unless cancelled")
+		ctx.Logger().Info("slow: waiting 5 s unless cancelled")
 		select {
 		case <-time.After(5 * time.Second):
 		case <-ctx.Done():
@@ -200,7 +200,7 @@ func summarize(ctx *mcpcore.Context, in summarizeInput) (summarizeOutput, error)
 			ctx.RecoveryFor(unknownPMID))
 	}
 	ctx.Progress(1, steps, "Asking the client's model for a summary")
-	s, err := ctx.Sample(mcpcore.Sampling{
+	s, err := ctx.Sample(mcpcore.SamplingRequest{
 		SystemPrompt: "You summarize scientific abstracts for a general reader.",
 		Prompt:       "Summarize this abstract in one sentence.\n\nTitle: " + a.Title + "\n\n" + a.Abstract,
 		MaxTokens:    200,
@@ -306,7 +306,7 @@ func retractOne(ctx *mcpcore.Context, in retractInput) (retractOutput, error) {
 	uri := itemURI(a.PMID)
 	if err := ctx.NotifyResourceUpdated(uri); err != nil {
 		// The change is made: a subscriber missing the news does not undo it.
-		ctx.Log().Warn("retract_article: the item's subscribers could not be notified", "uri", uri, "error", err.Error())
+		ctx.Logger().Warn("retract_article: the item's subscribers could not be notified", "uri", uri, "error", err.Error())
 	}
 	return retractOutput{PMID: a.PMID, Title: a.Title, Reason: a.RetractionReason, URI: uri}, nil
 }

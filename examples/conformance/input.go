@@ -38,7 +38,7 @@ var inputElicitation = mcpcore.Tool[None, Message]{
 	Description: "Asks for the caller's name, then greets them.",
 	Errors:      []mcpcore.Failure{consentDeclined},
 	Handler: func(ctx *mcpcore.Context, _ None) (Message, error) {
-		n, err := mcpcore.Elicit[Name](ctx, "What is your name?", mcpcore.Key("user_name"), mcpcore.RecoveryOnDecline())
+		n, err := mcpcore.Elicit[Name](ctx, "What is your name?", mcpcore.QuestionKey("user_name"), mcpcore.RecoveryOnDecline())
 		if err != nil {
 			return Message{}, err
 		}
@@ -51,7 +51,7 @@ var inputSampling = mcpcore.Tool[None, Message]{
 	Name:        "test_input_required_result_sampling",
 	Description: "Asks the client's model a question.",
 	Handler: func(ctx *mcpcore.Context, _ None) (Message, error) {
-		s, err := ctx.Sample(mcpcore.Sampling{Prompt: "What is the capital of France?", MaxTokens: 100}, mcpcore.Key("capital_question"))
+		s, err := ctx.Sample(mcpcore.SamplingRequest{Prompt: "What is the capital of France?", MaxTokens: 100}, mcpcore.QuestionKey("capital_question"))
 		if err != nil {
 			return Message{}, err
 		}
@@ -64,7 +64,7 @@ var inputRoots = mcpcore.Tool[None, Message]{
 	Name:        "test_input_required_result_list_roots",
 	Description: "Lists the client's roots.",
 	Handler: func(ctx *mcpcore.Context, _ None) (Message, error) {
-		roots, err := ctx.Roots(mcpcore.Key("client_roots"))
+		roots, err := ctx.Roots(mcpcore.QuestionKey("client_roots"))
 		if err != nil {
 			return Message{}, err
 		}
@@ -81,7 +81,7 @@ var inputRoots = mcpcore.Tool[None, Message]{
 // state, which the framework signs and verifies.
 func confirmed(ctx *mcpcore.Context, done string) (Message, error) {
 	ctx.SetRequestState("awaiting confirmation")
-	if _, err := mcpcore.Elicit[Confirmation](ctx, "Please confirm", mcpcore.Key("confirm")); err != nil {
+	if _, err := mcpcore.Elicit[Confirmation](ctx, "Please confirm", mcpcore.QuestionKey("confirm")); err != nil {
 		return Message{}, err
 	}
 	if ctx.RequestState() != "awaiting confirmation" {
@@ -117,9 +117,9 @@ var inputMultiple = mcpcore.Tool[None, Message]{
 	Errors:      []mcpcore.Failure{consentDeclined},
 	Handler: func(ctx *mcpcore.Context, _ None) (Message, error) {
 		// Ask all three before returning, so that they travel together.
-		n, errName := mcpcore.Elicit[Name](ctx, "What is your name?", mcpcore.Key("user_name"), mcpcore.RecoveryOnDecline())
-		g, errGreeting := ctx.Sample(mcpcore.Sampling{Prompt: "Generate a greeting", MaxTokens: 50}, mcpcore.Key("greeting"))
-		roots, errRoots := ctx.Roots(mcpcore.Key("client_roots"))
+		n, errName := mcpcore.Elicit[Name](ctx, "What is your name?", mcpcore.QuestionKey("user_name"), mcpcore.RecoveryOnDecline())
+		g, errGreeting := ctx.Sample(mcpcore.SamplingRequest{Prompt: "Generate a greeting", MaxTokens: 50}, mcpcore.QuestionKey("greeting"))
+		roots, errRoots := ctx.Roots(mcpcore.QuestionKey("client_roots"))
 		if err := errors.Join(errName, errGreeting, errRoots); err != nil {
 			return Message{}, err
 		}
@@ -135,14 +135,14 @@ var inputMultiRound = mcpcore.Tool[None, Message]{
 	Handler: func(ctx *mcpcore.Context, _ None) (Message, error) {
 		name, ok := strings.CutPrefix(ctx.RequestState(), "name=")
 		if !ok {
-			n, err := mcpcore.Elicit[Name](ctx, "Step 1: What is your name?", mcpcore.Key("step1"), mcpcore.RecoveryOnDecline())
+			n, err := mcpcore.Elicit[Name](ctx, "Step 1: What is your name?", mcpcore.QuestionKey("step1"), mcpcore.RecoveryOnDecline())
 			if err != nil {
 				return Message{}, err
 			}
 			name = n.Name
 			ctx.SetRequestState("name=" + name)
 		}
-		c, err := mcpcore.Elicit[Color](ctx, "Step 2: What is your favorite color?", mcpcore.Key("step2"), mcpcore.RecoveryOnDecline())
+		c, err := mcpcore.Elicit[Color](ctx, "Step 2: What is your favorite color?", mcpcore.QuestionKey("step2"), mcpcore.RecoveryOnDecline())
 		if err != nil {
 			return Message{}, err
 		}
@@ -159,15 +159,15 @@ var inputCapabilities = mcpcore.Tool[None, Message]{
 		var errName, errGreeting, errRoots error
 		asked := 0
 		if ctx.ClientSupports(mcpcore.CapabilityElicitation) {
-			_, errName = mcpcore.Elicit[Name](ctx, "What is your name?", mcpcore.Key("user_name"), mcpcore.RecoveryOnDecline())
+			_, errName = mcpcore.Elicit[Name](ctx, "What is your name?", mcpcore.QuestionKey("user_name"), mcpcore.RecoveryOnDecline())
 			asked++
 		}
 		if ctx.ClientSupports(mcpcore.CapabilitySampling) {
-			_, errGreeting = ctx.Sample(mcpcore.Sampling{Prompt: "Generate a short greeting", MaxTokens: 50}, mcpcore.Key("greeting"))
+			_, errGreeting = ctx.Sample(mcpcore.SamplingRequest{Prompt: "Generate a short greeting", MaxTokens: 50}, mcpcore.QuestionKey("greeting"))
 			asked++
 		}
 		if ctx.ClientSupports(mcpcore.CapabilityRoots) {
-			_, errRoots = ctx.Roots(mcpcore.Key("client_roots"))
+			_, errRoots = ctx.Roots(mcpcore.QuestionKey("client_roots"))
 			asked++
 		}
 		if err := errors.Join(errName, errGreeting, errRoots); err != nil {

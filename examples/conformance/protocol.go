@@ -88,7 +88,7 @@ var loggingTool = mcpcore.Tool[None, Message]{
 	Name:        "test_logging_tool",
 	Description: "Logs one message, which reaches the client only if it asked for log messages.",
 	Handler: func(ctx *mcpcore.Context, _ None) (Message, error) {
-		ctx.Log().Info("test_logging_tool executed")
+		ctx.Logger().Info("test_logging_tool executed")
 		return Message{"Log attempted."}, nil
 	},
 	Format: text,

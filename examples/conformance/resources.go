@@ -138,7 +138,7 @@ var inputPrompt = mcpcore.Prompt[struct{}]{
 	Name:        "test_input_required_result_prompt",
 	Description: "Asks the user for context, then builds the prompt from it (SEP-2322).",
 	Handler: func(ctx *mcpcore.Context, _ struct{}) ([]*mcp.PromptMessage, error) {
-		c, err := mcpcore.Elicit[Context](ctx, "Please provide context for the prompt", mcpcore.Key("user_context"))
+		c, err := mcpcore.Elicit[Context](ctx, "Please provide context for the prompt", mcpcore.QuestionKey("user_context"))
 		if err != nil {
 			return nil, err
 		}

@@ -73,7 +73,7 @@ var toolWithLogging = mcpcore.Tool[None, Message]{
 			if i > 0 {
 				time.Sleep(50 * time.Millisecond)
 			}
-			ctx.Log().Info(step)
+			ctx.Logger().Info(step)
 		}
 		return Message{"Tool with logging executed successfully"}, nil
 	},
@@ -120,7 +120,7 @@ var sampling = mcpcore.Tool[SamplingInput, Message]{
 	Name:        "test_sampling",
 	Description: "Asks the client's model to complete a prompt (sampling).",
 	Handler: func(ctx *mcpcore.Context, in SamplingInput) (Message, error) {
-		s, err := ctx.Sample(mcpcore.Sampling{Prompt: in.Prompt, MaxTokens: 100})
+		s, err := ctx.Sample(mcpcore.SamplingRequest{Prompt: in.Prompt, MaxTokens: 100})
 		if err != nil {
 			return Message{}, err
 		}

@@ -99,7 +99,7 @@
 // # error-contract-reason-undeclared
 //
 // Level warning. A service stamps a reason on the errors it returns
-// (mcperr.WithData with "reason", mcpcore.RecoveryFor(ctx, "…")) and no
+// (mcperr.WithData with "reason", mcpcore.RecoveryForReason(ctx, "…")) and no
 // definition whose handler they reach declares it: a misspelt
 // "upstream_unreachble" reaches the wire under a reason no published
 // contract names. It is reported once per reason and service, at the first
@@ -116,7 +116,7 @@
 //
 // Level warning. A declared entry whose reason neither this definition's
 // handler (ctx.Fail, ctx.FailFrom given the entry over an error that can
-// have its code, or Elicit for a consent_declined entry) nor a service it calls (mcpcore.RecoveryFor, data.reason)
+// have its code, or Elicit for a consent_declined entry) nor a service it calls (mcpcore.RecoveryForReason, data.reason)
 // raises. It is decided per definition: an entry of a shared contract that
 // another tool raises is still reported for the one that does not. Entries
 // marked ThrownBy: mcpcore.ThrownByService are not reported; the others

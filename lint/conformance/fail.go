@@ -123,7 +123,7 @@ func asksRecoveryOnDecline(pass *analysis.Pass, opts []ast.Expr) bool {
 			return true
 		}
 		fn := mcpapi.Callee(pass.TypesInfo, call)
-		if !mcpapi.IsFunc(fn, mcpapi.CorePath, "Key") {
+		if !mcpapi.IsFunc(fn, mcpapi.CorePath, "QuestionKey") {
 			return true
 		}
 	}
@@ -224,7 +224,7 @@ func forwardsRecovery(pass *analysis.Pass, opts []ast.Expr) bool {
 		}
 		fn := mcpapi.Callee(pass.TypesInfo, call)
 		switch {
-		case mcpapi.IsContextMethod(fn, "RecoveryFor"), mcpapi.IsFunc(fn, mcpapi.CorePath, "RecoveryFor"),
+		case mcpapi.IsContextMethod(fn, "RecoveryFor"), mcpapi.IsFunc(fn, mcpapi.CorePath, "RecoveryForReason"),
 			mcpapi.IsFunc(fn, mcpapi.ErrPath, "WithRecovery"):
 			return true
 		case mcpapi.IsFunc(fn, mcpapi.ErrPath, "WithData"):

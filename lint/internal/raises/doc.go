@@ -14,7 +14,7 @@
 //
 //   - an mcperr factory, or mcperr.New with a constant code: that code;
 //     its options mcperr.WithData(map[string]any{"reason": "x"}) with a
-//     constant reason, mcpcore.RecoveryFor(ctx, "x") and
+//     constant reason, mcpcore.RecoveryForReason(ctx, "x") and
 //     ctx.RecoveryFor(entry): that reason, with the error's code (a
 //     service that attaches the recovery of a reason raises it);
 //   - ctx.Fail(entry, …) on *mcpcore.Context: the entry's Code and Reason,
@@ -47,7 +47,7 @@
 //
 //	func (c *Client) get(ctx context.Context, id string) (*http.Response, error) {
 //		…
-//		return nil, mcperr.RateLimited("slow down", mcpcore.RecoveryFor(ctx, "rate_limited"))
+//		return nil, mcperr.RateLimited("slow down", mcpcore.RecoveryForReason(ctx, "rate_limited"))
 //	}
 //
 //	func fetchArticles(ctx *mcpcore.Context, in input) (output, error) {

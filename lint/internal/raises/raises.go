@@ -146,7 +146,7 @@ func (c Code) String() string { return c.Code.String() + c.Source.String() }
 
 // A Reason is a contract reason a function can raise: data.reason set by
 // ctx.Fail or an mcperr.WithData option, or a reason whose recovery is
-// attached with mcpcore.RecoveryFor or ctx.RecoveryFor.
+// attached with mcpcore.RecoveryForReason or ctx.RecoveryFor.
 type Reason struct {
 	Reason string
 	// Code is the code of the error that carries the reason; 0 when it is

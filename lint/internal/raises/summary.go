@@ -564,7 +564,7 @@ func (s *summarizer) callArgs(fn *types.Func, call *ast.CallExpr) []value {
 
 // options returns the reasons the options of an error-building call raise:
 // data.reason set by mcperr.WithData, and the reasons whose recovery
-// mcpcore.RecoveryFor or ctx.RecoveryFor attaches. code is the error's
+// mcpcore.RecoveryForReason or ctx.RecoveryFor attaches. code is the error's
 // code, 0 when it is not known.
 func (s *summarizer) options(opts []ast.Expr, code mcperr.Code, src Source) value {
 	var val value
@@ -588,7 +588,7 @@ func (s *summarizer) options(opts []ast.Expr, code mcperr.Code, src Source) valu
 			switch {
 			case mcpapi.IsFunc(fn, mcpapi.ErrPath, "WithData") && len(e.Args) == 1:
 				reason = dataReason(s.info, e.Args[0])
-			case mcpapi.IsFunc(fn, mcpapi.CorePath, "RecoveryFor") && len(e.Args) == 2:
+			case mcpapi.IsFunc(fn, mcpapi.CorePath, "RecoveryForReason") && len(e.Args) == 2:
 				reason, _ = mcpapi.ConstString(s.info, e.Args[1])
 			case mcpapi.IsContextMethod(fn, "RecoveryFor") && len(e.Args) == 1:
 				if f := s.r.entry(e.Args[0]); f != nil {

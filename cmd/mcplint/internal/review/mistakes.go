@@ -208,9 +208,9 @@ var Mistakes = []Mistake{
 		Edits: []Edit{{
 			File: "upstream/client.go",
 			Old: `			mcperr.WithData(map[string]any{"reason": "upstream_unreachable"}),
-			mcpcore.RecoveryFor(ctx, "upstream_unreachable"))`,
+			mcpcore.RecoveryForReason(ctx, "upstream_unreachable"))`,
 			New: `			mcperr.WithData(map[string]any{"reason": "upstream_unreachble"}),
-			mcpcore.RecoveryFor(ctx, "upstream_unreachble"))`,
+			mcpcore.RecoveryForReason(ctx, "upstream_unreachble"))`,
 		}},
 		Rules: []string{"error-contract-reason-undeclared"},
 		At:    "tools/cite.go", // once per reason and service, at the first call

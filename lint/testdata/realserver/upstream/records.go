@@ -51,7 +51,7 @@ func (c *Client) Get(ctx context.Context, id string) (Record, error) {
 	if errors.Is(err, ErrNoRecord) {
 		return Record{}, mcperr.NotFound("The catalog has no record "+id,
 			mcperr.WithCause(err),
-			mcpcore.RecoveryFor(ctx, "no_record"))
+			mcpcore.RecoveryForReason(ctx, "no_record"))
 	}
 	if err != nil {
 		return Record{}, fmt.Errorf("get record %s: %w", id, err)
@@ -83,7 +83,7 @@ func (c *Client) Citation(ctx context.Context, id, style string) (string, error)
 	}
 	switch {
 	case errors.Is(err, ErrNoRecord):
-		return "", mcperr.NotFound("The catalog has no record "+id, mcperr.WithCause(err), mcpcore.RecoveryFor(ctx, "no_record"))
+		return "", mcperr.NotFound("The catalog has no record "+id, mcperr.WithCause(err), mcpcore.RecoveryForReason(ctx, "no_record"))
 	case errors.Is(err, ErrEmptyCitation):
 		return "", mcperr.ServiceUnavailable(fmt.Sprintf("The catalog formatted record %s in style %s as an empty text", id, style),
 			mcperr.WithCause(err))

@@ -27,7 +27,7 @@ func Get(ctx context.Context, url string) (*http.Response, error) { // want Get:
 		return nil, mcperr.ServiceUnavailable("upstream down", mcperr.WithCause(err))
 	}
 	if resp.StatusCode == http.StatusTooManyRequests {
-		return nil, mcperr.RateLimited("slow down", mcpcore.RecoveryFor(ctx, "rate_limited"))
+		return nil, mcperr.RateLimited("slow down", mcpcore.RecoveryForReason(ctx, "rate_limited"))
 	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, mcperr.FromResponse(resp, mcperr.WithService("ncbi"))

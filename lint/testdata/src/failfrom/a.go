@@ -51,10 +51,10 @@ var askTool = mcpcore.Tool[in, out]{
 		if _, err := mcpcore.Elicit[confirm](ctx, "Sure?"); err != nil { // want `error-contract-recovery-unforwarded: this Elicit sends no recovery hint when the user declines: the declared Recovery of "consent_declined" .*; pass mcpcore.RecoveryOnDecline\(\)`
 			return out{}, err
 		}
-		if _, err := mcpcore.Elicit[confirm](ctx, "Really?", mcpcore.Key("really")); err != nil { // want `error-contract-recovery-unforwarded: this Elicit sends no recovery hint`
+		if _, err := mcpcore.Elicit[confirm](ctx, "Really?", mcpcore.QuestionKey("really")); err != nil { // want `error-contract-recovery-unforwarded: this Elicit sends no recovery hint`
 			return out{}, err
 		}
-		if _, err := mcpcore.Elicit[confirm](ctx, "Truly?", mcpcore.Key("truly"), mcpcore.RecoveryOnDecline()); err != nil {
+		if _, err := mcpcore.Elicit[confirm](ctx, "Truly?", mcpcore.QuestionKey("truly"), mcpcore.RecoveryOnDecline()); err != nil {
 			return out{}, err
 		}
 		return out{}, nil

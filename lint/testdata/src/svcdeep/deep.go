@@ -12,7 +12,7 @@ import (
 
 func Get(ctx context.Context, id string) (string, error) {
 	if id == "" {
-		return "", mcperr.RateLimited("slow down", mcpcore.RecoveryFor(ctx, "throttled"))
+		return "", mcperr.RateLimited("slow down", mcpcore.RecoveryForReason(ctx, "throttled"))
 	}
 	if id == "gone" {
 		return "", mcperr.Conflict("it moved")

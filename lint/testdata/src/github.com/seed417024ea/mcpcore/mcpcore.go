@@ -55,15 +55,15 @@ type AskOption func(*ask)
 
 type ask struct{}
 
-func Key(key string) AskOption     { return nil }
-func RecoveryOnDecline() AskOption { return nil }
+func QuestionKey(key string) AskOption { return nil }
+func RecoveryOnDecline() AskOption     { return nil }
 
 func Elicit[T any](ctx *Context, message string, opts ...AskOption) (T, error) {
 	var zero T
 	return zero, nil
 }
 
-func RecoveryFor(ctx context.Context, reason string) mcperr.Option { return nil }
+func RecoveryForReason(ctx context.Context, reason string) mcperr.Option { return nil }
 
 type Tool[In, Out any] struct {
 	Name        string

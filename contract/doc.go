@@ -8,7 +8,9 @@
 // The server (package github.com/seed417024ea/mcpcore, which re-exports
 // these names) encodes with it and the client (package
 // github.com/seed417024ea/mcpcore/mcpclient) decodes with it, so the two
-// cannot drift apart. It depends on nothing but the standard library and
-// package mcperr: a Go client of an mcpcore server links none of the
-// server's transports, authentication or telemetry.
+// cannot drift apart. It depends only on the standard library, package
+// mcperr and the module's internal table of log level names (which
+// [Severity.Level] shares with MCP_LOG_LEVEL): a Go client of an mcpcore
+// server links none of the server's transports, authentication or
+// telemetry.
 package contract

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/seed417024ea/mcpcore/contract"
 	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -83,7 +84,7 @@ func (s *Server) catalog() *httpserve.Catalog {
 					cr.Meta = map[string]any{}
 				}
 				if len(l.contract) > 0 {
-					cr.Meta[ContractMetaKey] = publishContract(l.contract)
+					cr.Meta[ContractMetaKey] = contract.Publish(l.contract)
 				}
 			}
 			c.Resources = append(c.Resources, cr)
@@ -134,8 +135,8 @@ func authentication(a config.AuthConfig) *httpserve.Authentication {
 
 // catalogContract is the contract as published in tools/list, with each
 // code's name for people.
-func catalogContract(contract []Failure) []httpserve.Failure {
-	published := publishContract(contract)
+func catalogContract(entries []Failure) []httpserve.Failure {
+	published := contract.Publish(entries)
 	out := make([]httpserve.Failure, len(published))
 	for i, f := range published {
 		out[i] = httpserve.Failure{Reason: f.Reason, Code: f.Code, When: f.When, Recovery: f.Recovery, Retryable: f.Retryable}

@@ -116,7 +116,7 @@ func (c *Context) Fail(f Failure, message string, opts ...mcperr.Option) *mcperr
 		return mcperr.InternalError(msg, mcperr.WithCause(errNotDeclared),
 			mcperr.WithData(map[string]any{"reason": f.Reason, "declaredReasons": reasons(c.contract)}))
 	}
-	return f.build(message, opts)
+	return build(f, message, opts)
 }
 
 // errNotDeclared is the cause of the error Fail returns for a failure its

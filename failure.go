@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/seed417024ea/mcpcore/contract"
 	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -23,102 +24,50 @@ import (
 //	}
 //
 // The contract is published to clients in tools/list, so a model can read the
-// ways a tool fails before it calls it.
-type Failure struct {
-	// Reason is the stable, machine-readable name of the failure, snake_case
-	// and unique within the contract. It is written to data.reason of every
-	// error built from this entry.
-	Reason string
-	// Code is the JSON-RPC code of the error.
-	Code mcperr.Code
-	// When describes the condition in a sentence. It is the error's message
-	// when the handler gives none.
-	When string
-	// Recovery tells the client its next move. It reaches the wire only where
-	// the failing code opts in: [Context.RecoveryFor] at a Fail,
-	// [Context.FailFromWithRecovery] for a service's error, [RecoveryOnDecline]
-	// for Elicit, or a hint of its own. What the author writes at the failure
-	// site is what is sent.
-	Recovery string
-	// Retryable says whether the same call may succeed if made again:
-	// [Retryable] makes data.retryable true by default on errors built from
-	// this entry, [NotRetryable] makes it false (so [mcperr.Retry] fails
-	// fast), and the zero value adds no retryable key. A failure site may
-	// still set its own in its data.
-	Retryable Retryability
-	// Severity is the level of the server's log record when this failure
-	// happens in a tool; empty means error. Declare a lower level for modeled
-	// outcomes that are not incidents. It changes nothing on the wire.
-	Severity Severity
-	// ThrownBy says where the failure is raised: in the handler (the
-	// default) or in a service it calls. It is read only by mcplint, whose
-	// check that every declared failure is raised cannot see into services.
-	ThrownBy ThrownBy
-}
+// ways a tool fails before it calls it. The type, its fields and the
+// published form live in package [contract], which a client shares without
+// linking the server.
+type Failure = contract.Failure
 
 // A Severity is the log level of a declared failure. The zero value is
-// [SeverityError].
-type Severity string
+// [SeverityError]. See [contract.Severity].
+type Severity = contract.Severity
 
 // The severities a [Failure] may declare. They are the logger's level names
 // below error; notice sits between info and warning.
 const (
-	SeverityError   Severity = ""
-	SeverityWarning Severity = "warning"
-	SeverityNotice  Severity = "notice"
-	SeverityInfo    Severity = "info"
-	SeverityDebug   Severity = "debug"
+	SeverityError   = contract.SeverityError
+	SeverityWarning = contract.SeverityWarning
+	SeverityNotice  = contract.SeverityNotice
+	SeverityInfo    = contract.SeverityInfo
+	SeverityDebug   = contract.SeverityDebug
 )
 
 // Retryability is what a contract declares about retrying a failure. It has
 // three states, because "not retryable" is a statement of its own, distinct
-// from saying nothing.
-type Retryability int8
+// from saying nothing. See [contract.Retryability].
+type Retryability = contract.Retryability
 
 // The retryabilities a [Failure] may declare.
 const (
 	// RetryUnspecified declares nothing: no data.retryable key is added.
-	RetryUnspecified Retryability = iota
+	RetryUnspecified = contract.RetryUnspecified
 	// Retryable declares that the same call may succeed later:
 	// data.retryable is true.
-	Retryable
+	Retryable = contract.Retryable
 	// NotRetryable declares that the same call will fail again:
 	// data.retryable is false.
-	NotRetryable
+	NotRetryable = contract.NotRetryable
 )
 
-// flag is the default data.retryable of the declaration, and whether there
-// is one.
-// String returns the constant's name, for messages and %v.
-func (r Retryability) String() string {
-	switch r {
-	case RetryUnspecified:
-		return "RetryUnspecified"
-	case Retryable:
-		return "Retryable"
-	case NotRetryable:
-		return "NotRetryable"
-	}
-	return fmt.Sprintf("Retryability(%d)", int8(r))
-}
-
-func (r Retryability) flag() (retryable, declared bool) {
-	switch r {
-	case Retryable:
-		return true, true
-	case NotRetryable:
-		return false, true
-	}
-	return false, false
-}
-
-// ThrownBy names where a declared failure is raised.
-type ThrownBy string
+// ThrownBy names where a declared failure is raised. See
+// [contract.ThrownBy].
+type ThrownBy = contract.ThrownBy
 
 // The places a [Failure] can be raised from.
 const (
-	ThrownByHandler ThrownBy = ""
-	ThrownByService ThrownBy = "service"
+	ThrownByHandler = contract.ThrownByHandler
+	ThrownByService = contract.ThrownByService
 )
 
 // checkContract reports every structural problem of a contract: an unknown
@@ -196,13 +145,14 @@ func reasons(contract []Failure) []string {
 	return rs
 }
 
-// build makes the error of a declared failure, as [Context.Fail] documents.
-func (f Failure) build(message string, opts []mcperr.Option) *mcperr.Error {
+// build makes the error of the declared failure f, as [Context.Fail]
+// documents.
+func build(f Failure, message string, opts []mcperr.Option) *mcperr.Error {
 	if message == "" {
 		message = f.When
 	}
 	all := make([]mcperr.Option, 0, len(opts)+2)
-	if retryable, ok := f.Retryable.flag(); ok {
+	if retryable, ok := f.Retryable.Flag(); ok {
 		all = append(all, mcperr.WithData(map[string]any{"retryable": retryable}))
 	}
 	all = append(all, opts...)

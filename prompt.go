@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/contract"
 	"github.com/seed417024ea/mcpcore/internal/schema"
 )
 
@@ -70,7 +71,7 @@ func (p Prompt[Args]) register(s *Server) error {
 	}
 	var own mcp.Meta
 	if len(p.Errors) > 0 {
-		own = mcp.Meta{ContractMetaKey: publishContract(p.Errors)}
+		own = mcp.Meta{ContractMetaKey: contract.Publish(p.Errors)}
 	}
 	meta, err := publishedMeta("prompt", p.Name, own, p.Meta)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/contract"
 	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -93,10 +94,7 @@ type wireObject struct {
 // The Recovery line appears only when data.recovery.hint is a non-empty
 // string; data appears only when it was set.
 func (f *failure) toolResult() *mcp.CallToolResult {
-	text := "Error: " + f.message
-	if f.hint != "" {
-		text += "\n\nRecovery: " + f.hint
-	}
+	text := contract.Text(f.message, f.hint)
 	envelope := append(append([]byte(`{"error":`), f.object...), '}')
 	return &mcp.CallToolResult{
 		IsError:           true,

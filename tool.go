@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/contract"
 	"github.com/seed417024ea/mcpcore/internal/schema"
 )
 
@@ -159,7 +160,7 @@ func (t Tool[In, Out]) register(s *Server) error {
 		OutputSchema: json.RawMessage(outJSON),
 	}
 	if len(t.Errors) > 0 {
-		def.Meta = mcp.Meta{ContractMetaKey: publishContract(t.Errors)}
+		def.Meta = mcp.Meta{ContractMetaKey: contract.Publish(t.Errors)}
 	}
 	if def.Meta, err = publishedMeta("tool", t.Name, def.Meta, t.Meta); err != nil {
 		return err

@@ -4,6 +4,11 @@
 // [mcperr.CodeOf] or data.reason, and retry what the server declared
 // retryable, as the server's own code does.
 //
+// It shares its vocabulary with the server through package
+// [github.com/seed417024ea/mcpcore/contract], not the server package itself,
+// so that a client links none of the server's transports, authentication or
+// telemetry.
+//
 // It works on the sessions of the official MCP Go SDK
 // ([github.com/modelcontextprotocol/go-sdk/mcp.ClientSession]) and on what
 // they return:
@@ -18,7 +23,8 @@
 //     value, or returns the [*mcperr.Error]; [ReadResource] and [GetPrompt]
 //     do the same for resources and prompts;
 //   - [Contract] and [Contracts] read back the error contract a tool
-//     publishes in tools/list, as [mcpcore.Failure] values;
+//     publishes in tools/list, as [contract.Failure] values (the type
+//     mcpcore.Failure names);
 //   - [Retry] retries a call with [mcperr.Retry]'s backoff and Retry-After
 //     rules, but only when the server said the failure is retryable, as
 //     [Retryable] judges it.
@@ -36,7 +42,7 @@
 //
 // The server's word decides, never the code alone. [Retry] retries a failure
 // only when its data.retryable is true or its entry in the tool's published
-// contract (same reason and code) is declared [mcpcore.Retryable], and never
+// contract (same reason and code) is declared [contract.Retryable], and never
 // when either says no. A ServiceUnavailable or Timeout the server did not
 // mark retryable, and every failure of the client's own (a closed
 // connection, a cancelled context, a result that does not decode), is

@@ -3,18 +3,11 @@ package mcpclient
 import (
 	"bytes"
 	"encoding/json"
-	"math"
 	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/contract"
 	"github.com/seed417024ea/mcpcore/mcperr"
-)
-
-// The text form of a tool failure, as mcpcore renders it:
-// "Error: <message>", then "\n\nRecovery: <hint>" when there is a hint.
-const (
-	errorPrefix    = "Error: "
-	recoveryPrefix = "\n\nRecovery: "
 )
 
 // noMessage is the message of a failed tool call that said nothing at all.
@@ -79,24 +72,11 @@ func structuredError(sc any) *mcperr.Error {
 	if len(envelope.Error) == 0 || envelope.Error[0] != '{' || json.Unmarshal(envelope.Error, &obj) != nil {
 		return nil
 	}
-	code, ok := parseCode(obj.Code)
+	code, ok := contract.ParseCode(obj.Code)
 	if !ok || obj.Message == nil {
 		return nil
 	}
 	return mcperr.New(code, *obj.Message, mcperr.WithData(decodeData(obj.Data)))
-}
-
-// parseCode reads a JSON-RPC error code: a JSON integer (not a string) that
-// fits a [mcperr.Code].
-func parseCode(raw json.RawMessage) (mcperr.Code, bool) {
-	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
-		return 0, false
-	}
-	i, err := json.Number(raw).Int64()
-	if err != nil || i < math.MinInt32 || i > math.MaxInt32 {
-		return 0, false
-	}
-	return mcperr.Code(i), true
 }
 
 // decodeData decodes the data of a JSON-RPC error object: a map for a JSON
@@ -124,8 +104,7 @@ func textError(content []mcp.Content) *mcperr.Error {
 			break
 		}
 	}
-	text = strings.TrimPrefix(text, errorPrefix)
-	message, hint, _ := strings.Cut(text, recoveryPrefix)
+	message, hint := contract.ParseText(text)
 	if message == "" {
 		message = noMessage
 	}

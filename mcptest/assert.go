@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/contract"
 )
 
 // A FailureOption adds to what [AssertFailure] expects.
@@ -81,7 +82,7 @@ func AssertFailure(t testing.TB, res *mcp.CallToolResult, f mcpcore.Failure, opt
 	set(want, true, "isError")
 	set(want, float64(f.Code), "structuredContent", "error", "code")
 	set(want, f.Reason, "structuredContent", "error", "data", "reason")
-	if retryable, declared := retryFlag(f.Retryable); declared {
+	if retryable, declared := f.Retryable.Flag(); declared {
 		set(want, retryable, "structuredContent", "error", "data", "retryable")
 	}
 	if exp.message != nil {
@@ -103,10 +104,8 @@ func AssertFailure(t testing.TB, res *mcp.CallToolResult, f mcpcore.Failure, opt
 	}
 	// The text renders the structured error (the corrected one).
 	msg, _ := get(want, "structuredContent", "error", "message").(string)
-	text := "Error: " + msg
-	if hint, _ := get(want, "structuredContent", "error", "data", "recovery", "hint").(string); hint != "" {
-		text += "\n\nRecovery: " + hint
-	}
+	hint, _ := get(want, "structuredContent", "error", "data", "recovery", "hint").(string)
+	text := contract.Text(msg, hint)
 	content, _ := want["content"].([]any)
 	if len(content) == 0 {
 		content = []any{map[string]any{"type": "text"}}
@@ -122,17 +121,6 @@ func AssertFailure(t testing.TB, res *mcp.CallToolResult, f mcpcore.Failure, opt
 		whole, _ := json.MarshalIndent(actual, "", "  ")
 		t.Errorf("mcptest: the result is not failure %q as declared.\nresult:\n%s\ndiff (- expected, + actual):\n%s", f.Reason, whole, diff)
 	}
-}
-
-// retryFlag is what data.retryable says for a declared Retryability.
-func retryFlag(r mcpcore.Retryability) (retryable, declared bool) {
-	switch r {
-	case mcpcore.Retryable:
-		return true, true
-	case mcpcore.NotRetryable:
-		return false, true
-	}
-	return false, false
 }
 
 // asJSON is the JSON object of v as encoding/json decodes it: maps,

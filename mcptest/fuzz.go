@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/contract"
 	"github.com/seed417024ea/mcpcore/internal/schema"
 	"github.com/seed417024ea/mcpcore/mcpclient"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -156,10 +157,7 @@ func checkFailure(t *testing.T, res *mcp.CallToolResult, input []byte) {
 	case e.Message() == "":
 		t.Fatalf("input %s: an error result without a message: %s", input, mustJSON(res))
 	}
-	want := "Error: " + e.Message()
-	if hint := e.RecoveryHint(); hint != "" {
-		want += "\n\nRecovery: " + hint
-	}
+	want := contract.Text(e.Message(), e.RecoveryHint())
 	if len(res.Content) == 0 {
 		t.Fatalf("input %s: an error result without content: %s", input, mustJSON(res))
 	}

@@ -20,8 +20,12 @@ type Failure struct {
 	Code                   mcperr.Code
 }
 
-// IsFailureType reports whether t is mcpcore.Failure.
-func IsFailureType(t types.Type) bool { return IsNamed(t, CorePath, "Failure") && !isPointer(t) }
+// IsFailureType reports whether t is mcpcore.Failure: the type
+// contract.Failure, which mcpcore.Failure aliases, or a Failure declared in
+// mcpcore itself (as a stub, or an older mcpcore, may declare it).
+func IsFailureType(t types.Type) bool {
+	return (IsNamed(t, ContractPath, "Failure") || IsNamed(t, CorePath, "Failure")) && !isPointer(t)
+}
 
 func isPointer(t types.Type) bool {
 	_, ok := types.Unalias(t).(*types.Pointer)

@@ -19,6 +19,9 @@ import (
 const (
 	CorePath = "github.com/seed417024ea/mcpcore"
 	ErrPath  = CorePath + "/mcperr"
+	// ContractPath is the package of the contract vocabulary, where the
+	// type mcpcore.Failure aliases is declared.
+	ContractPath = CorePath + "/contract"
 )
 
 // ReasonConsentDeclined is the reason of the failure mcpcore.Elicit

@@ -4,43 +4,31 @@ package mcpcore
 import (
 	"context"
 
+	"github.com/seed417024ea/mcpcore/contract"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
-type Severity string
-
-const (
-	SeverityError   Severity = ""
-	SeverityWarning Severity = "warning"
-	SeverityNotice  Severity = "notice"
-	SeverityInfo    Severity = "info"
-	SeverityDebug   Severity = "debug"
+// As in the real package, the contract vocabulary is declared in package
+// contract and aliased here.
+type (
+	Severity     = contract.Severity
+	ThrownBy     = contract.ThrownBy
+	Retryability = contract.Retryability
+	Failure      = contract.Failure
 )
 
-type ThrownBy string
-
 const (
-	ThrownByHandler ThrownBy = ""
-	ThrownByService ThrownBy = "service"
+	SeverityError    = contract.SeverityError
+	SeverityWarning  = contract.SeverityWarning
+	SeverityNotice   = contract.SeverityNotice
+	SeverityInfo     = contract.SeverityInfo
+	SeverityDebug    = contract.SeverityDebug
+	ThrownByHandler  = contract.ThrownByHandler
+	ThrownByService  = contract.ThrownByService
+	RetryUnspecified = contract.RetryUnspecified
+	Retryable        = contract.Retryable
+	NotRetryable     = contract.NotRetryable
 )
-
-type Retryability int8
-
-const (
-	RetryUnspecified Retryability = iota
-	Retryable
-	NotRetryable
-)
-
-type Failure struct {
-	Reason    string
-	Code      mcperr.Code
-	When      string
-	Recovery  string
-	Retryable Retryability
-	Severity  Severity
-	ThrownBy  ThrownBy
-}
 
 type Context struct{ context.Context }
 

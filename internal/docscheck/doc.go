@@ -1,0 +1,33 @@
+// Package docscheck keeps the documentation honest: every ```go block of
+// README.md and docs/*.md is compiled and vetted, and every relative link
+// between them points at a file and a heading that exist. Its tests run
+// under go test ./..., so under make test.
+//
+// A block is compiled as one of three kinds, by what it holds:
+//
+//   - a whole file: its first line that is not a comment is a package
+//     clause. It is built as its own package, as written.
+//   - declarations: it parses as a list of declarations (types, vars,
+//     funcs). The declarations of one page share one package, so a later
+//     block may use what an earlier one declared.
+//   - statements: the block follows a go:body marker, which names the
+//     function the statements are the body of, and so what they can use.
+//
+// A go:body marker is an HTML comment, which renders as nothing, on a line
+// before the block:
+//
+//	<!-- go:body func(ctx *mcpcore.Context, in fetchInput) (fetchOutput, error) -->
+//
+// A page may also hold, in an HTML comment that renders as nothing,
+// declarations its blocks use without showing them (a type the prose
+// describes, a service the example calls):
+//
+//	<!-- go:context
+//	type fetchInput struct{ PMIDs []string }
+//	-->
+//
+// Fragments need no import lines: the packages they name (mcpcore, mcperr,
+// context, fmt, …, see [Imports]) are imported for them. Every fragment is
+// written after a //line directive, so the compiler and vet report a broken
+// block at its page and line: docs/testing.md:41:9: undefined: orderItem.
+package docscheck

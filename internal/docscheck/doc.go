@@ -1,15 +1,19 @@
-// Package docscheck keeps the documentation honest: every ```go block of
-// README.md and docs/*.md is compiled and vetted, and every relative link
-// between them points at a file and a heading that exist. Its tests run
-// under go test ./..., so under make test.
+// Package docscheck keeps the documentation honest. Its tests, which run
+// under go test ./... and so under make test, check that every ```go block
+// of README.md and docs/*.md compiles and passes go vet; that every fence
+// names its language, so that no Go escapes the check unlabelled; that every
+// relative link points at a file, and a fragment at a heading, that exist;
+// that the README's first server prints what the README shows; and that
+// docs/configuration.md has a row for every variable the server reads.
 //
 // A block is compiled as one of three kinds, by what it holds:
 //
 //   - a whole file: its first line that is not a comment is a package
 //     clause. It is built as its own package, as written.
-//   - declarations: it parses as a list of declarations (types, vars,
-//     funcs). The declarations of one page share one package, so a later
-//     block may use what an earlier one declared.
+//   - declarations: any other block without a marker is a list of
+//     declarations (types, vars, funcs). The declarations of one page
+//     share one package, so a later block may use what an earlier one
+//     declared.
 //   - statements: the block follows a go:body marker, which names the
 //     function the statements are the body of, and so what they can use.
 //

@@ -18,7 +18,7 @@ const (
 // its rule's ID and a colon.
 type Rule = rules.Rule
 
-// Rules lists every rule, in the order of the README table.
+// Rules lists every rule, in the order of the table of docs/linting.md.
 var Rules = rules.All
 
 // RuleByID returns the rule with the given ID.

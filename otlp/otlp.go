@@ -4,9 +4,9 @@
 //	import _ "github.com/seed417024ea/mcpcore/otlp"
 //
 // Then OTEL_TRACES_EXPORTER=otlp, OTEL_METRICS_EXPORTER=otlp and
-// OTEL_EXPORTER_OTLP_ENDPOINT work as the README's Observability section
-// says. Without the import, asking for OTLP is a start-up error that says
-// to add it: the exporters (protobuf and gRPC underneath) weigh some 6 MB of
+// OTEL_EXPORTER_OTLP_ENDPOINT work as docs/observability.md says.
+// Without the import, asking for OTLP is a start-up error that says to
+// add it: the exporters (protobuf and gRPC underneath) weigh some 6 MB of
 // binary and 4 MB of resident memory, and their package inits 170 KB of
 // live heap that every garbage collection scans, in every server, whether
 // it exports or not. The console exporters need no import.

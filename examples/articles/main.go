@@ -1,7 +1,7 @@
 // Command articles is the reference server of mcpcore: a small article
 // service whose tools exercise every error path of the framework, and every
 // exchange a tool can have with its client. Clients, interop tests and the
-// README compare against it.
+// docs compare against it.
 //
 // It serves six tools, one resource template and one prompt:
 //   - echo sends back its message;

@@ -38,7 +38,7 @@ func (l Level) String() string {
 type Rule struct {
 	ID      string
 	Level   Level
-	Catches string // what it reports, for the README table and -help
+	Catches string // what it reports, for the table of docs/linting.md and -help
 	Fix     string // how to fix it
 	// Analyzer is the name of the package under lint/ whose analyzer
 	// reports the rule, and whose documentation has a section on it,
@@ -98,7 +98,7 @@ func in(analyzer string, rows []row) []Rule {
 	return rules
 }
 
-// All lists every rule, in the order of the README table, each with the
+// All lists every rule, in the order of the table of docs/linting.md, each with the
 // analyzer that reports it.
 var All = slices.Concat(in("contract", []row{
 	// Structural, per contract entry.

@@ -15,7 +15,3 @@ func Drain(s *Server) { s.inflight.drain(context.Background()) }
 // SetBodyTimeout shortens the HTTP body read deadline, for the test of a
 // body that trickles in.
 func SetBodyTimeout(s *Server, d time.Duration) { s.bodyTimeout = d }
-
-// CloseTelemetry flushes and stops the server's telemetry, as the end of
-// Run does.
-func CloseTelemetry(s *Server) { s.closeTelemetry() }

@@ -16,10 +16,6 @@ func Drain(s *Server) { s.inflight.drain(context.Background()) }
 // body that trickles in.
 func SetBodyTimeout(s *Server, d time.Duration) { s.bodyTimeout = d }
 
-// CloseTelemetry flushes and stops the server's telemetry, as the end of
-// Run does.
-func CloseTelemetry(s *Server) { s.closeTelemetry() }
-
 // The fixed policies the protocol tests measure against.
 const (
 	TestProgressBurst  = progressBurst

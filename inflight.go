@@ -101,9 +101,19 @@ func (f *inflight) isDraining() bool {
 	return f.draining
 }
 
+// isStopped reports whether the calls have been cancelled: by a drain that
+// ran out of time, or when a served session ended.
+func (f *inflight) isStopped() bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.stopped
+}
+
 // drain stops admitting calls and waits until the running ones finish or ctx
 // ends; then it cancels whatever is still running. It reports whether every
-// call finished in time.
+// call finished in time. Once the calls have been cancelled, a drain does
+// not wait again: it would wait only for handlers that ignore their
+// cancellation.
 func (f *inflight) drain(ctx context.Context) bool {
 	f.mu.Lock()
 	if !f.draining {
@@ -112,7 +122,16 @@ func (f *inflight) drain(ctx context.Context) bool {
 			close(f.idle)
 		}
 	}
+	stopped := f.stopped
 	f.mu.Unlock()
+	if stopped {
+		select {
+		case <-f.idle:
+			return true
+		default:
+			return false
+		}
+	}
 	defer f.stop()
 	return f.wait(ctx)
 }

@@ -128,7 +128,7 @@ func TestServiceSpanNestsUnderTheCall(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("CallTool: %v %v", res, err)
 	}
-	mcpcore.CloseTelemetry(srv) // flushes the batch, as the end of Run does
+	srv.Shutdown(context.Background()) // flushes the batch, as the end of Run does
 	w.Close()
 	<-read
 
@@ -178,7 +178,7 @@ func TestGlobalsLeftAlone(t *testing.T) {
 			opts := tc.opts
 			var srv *mcpcore.Server
 			quiet(t, func() { srv, _ = newServer(t, &opts, efetchTool) })
-			defer mcpcore.CloseTelemetry(srv)
+			defer srv.Shutdown(context.Background())
 			if otel.GetTracerProvider() != gtp || otel.GetMeterProvider() != gmp || otel.GetTextMapPropagator() != gprop {
 				t.Errorf("globals replaced: %T %T %T", otel.GetTracerProvider(), otel.GetMeterProvider(), otel.GetTextMapPropagator())
 			}
@@ -228,7 +228,7 @@ func TestGlobalsLeftAlone(t *testing.T) {
 		otel.SetTracerProvider(own)
 		var srv *mcpcore.Server
 		quiet(t, func() { srv, _ = newServer(t, &mcpcore.ServerOptions{Getenv: console}, efetchTool) })
-		defer mcpcore.CloseTelemetry(srv)
+		defer srv.Shutdown(context.Background())
 		if otel.GetTracerProvider() != own {
 			t.Errorf("the program's own global tracer provider was replaced by %T", otel.GetTracerProvider())
 		}

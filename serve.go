@@ -41,29 +41,34 @@ const (
 // with MCP_TRANSPORT_TYPE=http (on MCP_HTTP_HOST:MCP_HTTP_PORT, default
 // 127.0.0.1:3010, stateless with MCP_SESSION_MODE=stateless). On the way
 // out it stops admitting calls and lets in-flight ones finish within the
-// shutdown timeout, then cancels the rest.
+// shutdown timeout, then cancels the rest, and ends as [Server.Shutdown]
+// does.
 func (s *Server) Run(ctx context.Context) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if s.cfg.Transport == config.HTTP {
-		return s.ServeHTTP(ctx, s.cfg.Addr())
+		return s.ListenAndServe(ctx, s.cfg.Addr())
 	}
 	return s.ServeStdio(ctx)
 }
 
-// ServeStdio serves one client over stdin and stdout until ctx ends or the
-// client closes stdin. The stream is guarded as [Server.ServeTransport]
-// says.
+// ServeStdio serves one client over stdin and stdout until ctx ends, the
+// client closes stdin or [Server.Shutdown] is called, and then shuts the
+// server down. The stream is guarded as [Server.ServeTransport] says.
 func (s *Server) ServeStdio(ctx context.Context) error {
-	defer s.closeTelemetry()
+	// The session has drained: Shutdown ends the rest.
+	defer s.shutdownAtEnd()
 	s.transport = "stdio"
 	s.logger.Info(fmt.Sprintf("mcpcore: serving %s over stdio: %s. Connect an MCP client that launches this command; logs go to stderr.",
 		s.describe(), s.inventory()))
 	return s.ServeTransport(ctx, &mcp.StdioTransport{})
 }
 
-// ServeTransport serves one session over t until ctx ends or the peer
-// disconnects, shutting down gracefully in the first case.
+// ServeTransport serves one session over t until ctx ends, the peer
+// disconnects or [Server.Shutdown] is called, draining the server's calls
+// gracefully when ctx ends or Shutdown is called. It leaves the rest of
+// the server running: a program that serves its own transports calls
+// Shutdown when it is done with the server.
 //
 // An [*mcp.IOTransport] or [*mcp.StdioTransport] is served through a guard
 // that reads the stream line by line before the SDK does. The SDK alone
@@ -115,11 +120,21 @@ func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
 		// The SDK's own stdio transport closes stdin but never stdout.
 		guard = rpcguard.New(os.Stdin, struct{ io.Writer }{os.Stdout}, tt.MaxLineLength)
 	}
-	// One drain, whichever comes first: ctx or the end of the input.
+	// One drain, whichever comes first: ctx, Shutdown or the end of the
+	// input. Shutdown waits for it (s.transports) before it ends sessions.
 	var once sync.Once
 	var finished bool
+	s.transports.Add(1)
+	var drained sync.Once
+	doneDraining := func() { drained.Do(func() { s.transports.Add(-1) }) }
+	defer doneDraining()
 	drain := func(why string) bool {
-		once.Do(func() { finished = s.drain(guard, why, cancelledGrace) })
+		once.Do(func() {
+			defer doneDraining()
+			ctx, cancel := context.WithTimeout(context.Background(), s.shutdown)
+			defer cancel()
+			finished, _ = s.drain(ctx, guard, why, cancelledGrace)
+		})
 		return finished
 	}
 	inputEnded := make(chan struct{})
@@ -150,9 +165,9 @@ func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
 	case <-inputEnded:
 		// The SDK ends the session by itself once no handler runs.
 	case <-ctx.Done():
-		drain(whyShutdown)
-		// Close waits for every handler to return: it may never.
-		go session.Close()
+		s.endTransport(session, drain)
+	case <-s.stopping:
+		s.endTransport(session, drain)
 	}
 	// The drain is done; this reads its outcome.
 	wait := sessionEndWait
@@ -174,6 +189,14 @@ func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
 		guard.Cut()
 	}
 	return nil
+}
+
+// endTransport ends a session of ServeTransport, on shutdown: it drains
+// the calls, then closes the session.
+func (s *Server) endTransport(session *mcp.ServerSession, drain func(why string) bool) {
+	drain(whyShutdown)
+	// Close waits for every handler to return: it may never.
+	go session.Close()
 }
 
 // cancelledGrace is how long the calls cancelled at the end of the shutdown
@@ -208,12 +231,6 @@ func (s *Server) sessionStarted(_ context.Context, req *mcp.InitializedRequest) 
 		return
 	}
 	ss := req.Session
-	s.sessionsMu.Lock()
-	if s.sessions == nil {
-		s.sessions = make(map[*mcp.ServerSession]bool)
-	}
-	s.sessions[ss] = true
-	s.sessionsMu.Unlock()
 	s.sessionsWG.Add(1)
 	go func() {
 		defer s.sessionsWG.Done()
@@ -222,35 +239,7 @@ func (s *Server) sessionStarted(_ context.Context, req *mcp.InitializedRequest) 
 			err = nil
 		}
 		span.End(protocolVersion(ss), err)
-		s.sessionsMu.Lock()
-		delete(s.sessions, ss)
-		s.sessionsMu.Unlock()
 	}()
-}
-
-// endSessions closes the sessions still open (an HTTP client that never
-// said goodbye) and waits, a moment at most, for their durations to be
-// recorded, so that the flush that follows has them.
-func (s *Server) endSessions() {
-	s.sessionsMu.Lock()
-	open := make([]*mcp.ServerSession, 0, len(s.sessions))
-	for ss := range s.sessions {
-		open = append(open, ss)
-	}
-	s.sessionsMu.Unlock()
-	// Close waits for the session's handlers, which may never return.
-	for _, ss := range open {
-		go ss.Close()
-	}
-	done := make(chan struct{})
-	go func() {
-		s.sessionsWG.Wait()
-		close(done)
-	}()
-	select {
-	case <-done:
-	case <-time.After(time.Second):
-	}
 }
 
 // protocolVersion is the version a session negotiated, or "".
@@ -270,7 +259,8 @@ func protocolVersion(ss *mcp.ServerSession) string {
 // [LivenessPath] and [ReadinessPath], the protected-resource metadata
 // (with auth), the landing page at / and the server card at
 // /.well-known/mcp.json. Mount it in a mux of your own, or use
-// [Server.ServeHTTP].
+// [Server.ListenAndServe]; [Server.Shutdown] says how to stop a server
+// mounted by hand.
 //
 // A POST whose body is not a well-formed JSON-RPC message is answered
 // before the SDK sees it, with the JSON-RPC error the stdio guard would send
@@ -307,6 +297,7 @@ func (s *Server) Handler() http.Handler {
 		MaxBodyBytes:   s.cfg.MaxBodyBytes,
 		BodyTimeout:    s.bodyTimeout,
 		Draining:       s.inflight.isDraining,
+		Posts:          &s.posts,
 		Auth:           s.auth,
 		Landing:        httpserve.Landing(catalog, s.logger),
 		Card:           httpserve.Card(catalog, s.logger),
@@ -345,14 +336,16 @@ func (s *Server) sessionCount() int {
 	return n
 }
 
-// ServeHTTP serves Streamable HTTP on addr until ctx ends, then shuts down
-// gracefully.
-func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
-	defer s.closeTelemetry()
-	defer s.repeats.Flush()
+// ListenAndServe serves Streamable HTTP on addr (host:port) until ctx ends
+// or [Server.Shutdown] is called, then shuts down gracefully: the server
+// first, as Shutdown does (within the shutdown timeout), and its
+// http.Server after it. It returns the listener's error, if serving
+// stopped for that; nil otherwise.
+func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
 	s.transport = "http"
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
+		s.shutdownAtEnd()
 		return err
 	}
 	// Idle keep-alive connections close after a while. The body's read and
@@ -368,59 +361,23 @@ func (s *Server) ServeHTTP(ctx context.Context, addr string) error {
 	s.logger.Info(fmt.Sprintf("mcpcore: serving %s over Streamable HTTP (%s): %s. Connect an MCP client to http://%s%s",
 		s.describe(), mode, s.inventory(), ln.Addr(), HTTPPath))
 	select {
-	case err := <-served:
-		return err
+	case err = <-served:
 	case <-ctx.Done():
+	case <-s.stopping:
 	}
-	// The second Shutdown waits is the cancelled calls' grace: their
-	// answers go out on their open responses.
-	s.drain(nil, whyShutdown, 0)
-	// Streams that stay open by design (a session's GET stream) would hold
-	// Shutdown forever, and so would the response of a handler that ignores
-	// its cancellation: give them a moment, then close.
+	// In the order Shutdown documents for a Handler mounted by hand: the
+	// calls drain and are answered on their open responses, the sessions
+	// and their GET streams end, and then the HTTP server has little left
+	// to wait for.
+	s.shutdownAtEnd()
+	// The response of a handler that ignores its cancellation would hold
+	// Shutdown forever: give it a moment, then close.
 	closeCtx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	if err := srv.Shutdown(closeCtx); err != nil {
+	if srv.Shutdown(closeCtx) != nil {
 		srv.Close()
 	}
-	return nil
-}
-
-// drain stops admitting calls and waits for in-flight ones, within the
-// shutdown timeout (when the input ended, the requests read before the end
-// are admitted and answered first, within the same timeout); then it
-// cancels what still runs, and waits grace more for the cancelled calls to
-// return. When guard is not nil, it waits (within the same bounds) for the
-// answers of the calls that returned to be written: a call leaves the
-// in-flight count when its handler returns, a moment before the SDK writes
-// its result, and the SDK writes nothing once Close has begun or the input
-// has ended. It reports whether every call returned. why says what began
-// the drain, for the log.
-func (s *Server) drain(guard *rpcguard.Guard, why string, grace time.Duration) bool {
-	ctx, cancel := context.WithTimeout(context.Background(), s.shutdown)
-	defer cancel()
-	if why != whyInputEnded || s.inflight.count() > 0 {
-		s.logger.Info("mcpcore: "+why+"; waiting for in-flight calls", "timeout", s.shutdown.String())
-	}
-	if why == whyInputEnded && guard != nil {
-		// The calls read before the end were sent before the client left:
-		// they may still start, and are answered.
-		guard.Wait(ctx)
-	}
-	finished := s.inflight.drain(ctx)
-	if !finished {
-		s.logger.Warn("mcpcore: in-flight calls did not finish in time; cancelled them", "calls", s.inflight.count())
-	}
-	if !finished && grace > 0 {
-		graceCtx, cancelGrace := context.WithTimeout(context.Background(), grace)
-		defer cancelGrace()
-		ctx = graceCtx
-		finished = s.inflight.wait(ctx)
-	}
-	if guard != nil {
-		guard.Wait(ctx)
-	}
-	return finished
+	return err
 }
 
 func (s *Server) describe() string {
@@ -440,15 +397,4 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
-}
-
-// closeTelemetry flushes the spans and metric points of the calls served,
-// drained ones included, and stops the exporters the server started.
-func (s *Server) closeTelemetry() {
-	s.endSessions()
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := s.telemetry.Shutdown(ctx); err != nil {
-		s.logger.Warn("mcpcore: flushing telemetry failed", "error", err.Error())
-	}
 }

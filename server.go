@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -47,8 +48,10 @@ type ServerOptions struct {
 	// [REDACTED], and secrets in text (key=value pairs, URL credentials,
 	// bearer tokens) are scrubbed.
 	Logger *slog.Logger
-	// ShutdownTimeout bounds how long a stopping server waits for in-flight
-	// calls before cancelling them. Zero means 10 seconds.
+	// ShutdownTimeout bounds how long Run, ServeStdio and ListenAndServe,
+	// as they stop, wait for in-flight calls before cancelling them. Zero
+	// means 10 seconds. ([Server.Shutdown] takes its bound from its
+	// context instead.)
 	ShutdownTimeout time.Duration
 	// RepeatWindow is how long, after the first record of a kind of
 	// failure (same definition, code, reason and panic site), the repeats
@@ -142,11 +145,25 @@ type Server struct {
 	// clientlog.go).
 	logLevels sync.Map
 
-	// The sessions being measured, to end and flush at shutdown.
-	sessionsMu     sync.Mutex
-	sessions       map[*mcp.ServerSession]bool
+	// The sessions being measured, whose durations shutdown waits for.
 	sessionsWG     sync.WaitGroup
 	sessionTimeout time.Duration
+
+	// The server's life (see lifecycle.go): stopping is closed when
+	// Shutdown begins, which wakes the transports served; stopped when it
+	// has ended, with stopErr its result. background ends with Shutdown:
+	// the work the server does on its own (the refresh of the OAuth
+	// issuer's keys) runs in it. transports counts the guarded sessions of
+	// ServeTransport still to drain, and posts the HTTP POSTs being
+	// answered: Shutdown waits for their answers before it ends sessions.
+	stopping      chan struct{}
+	stopped       chan struct{}
+	stopOnce      sync.Once
+	stopErr       error
+	background    context.Context
+	endBackground context.CancelFunc
+	transports    atomic.Int64
+	posts         atomic.Int64
 
 	tools, resources, prompts int
 	names                     map[string]bool // "tool:echo": names taken
@@ -190,6 +207,8 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		logger:   opts.Logger,
 		shutdown: opts.ShutdownTimeout,
 		inflight: newInflight(),
+		stopping: make(chan struct{}),
+		stopped:  make(chan struct{}),
 		// A body of the largest size admitted arrives in well under this
 		// on any working link.
 		bodyTimeout: 30 * time.Second,
@@ -282,8 +301,10 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		_ = s.telemetry.Shutdown(context.Background()) // stop the exporters of a server that will never run
 		return nil, mcperr.New(mcperr.CodeInitializationFailed, "mcpcore: invalid server definition: "+err.Error(), mcperr.WithCause(err))
 	}
-	// The issuer's keys are refreshed for as long as the process lives.
-	if s.auth, err = httpserve.NewAuth(context.Background(), cfg.Auth, s.scopes, s.logger, s.repeats); err != nil {
+	// The issuer's keys are refreshed until Shutdown.
+	s.background, s.endBackground = context.WithCancel(context.Background())
+	if s.auth, err = httpserve.NewAuth(s.background, cfg.Auth, s.scopes, s.logger, s.repeats); err != nil {
+		s.endBackground()
 		_ = s.telemetry.Shutdown(context.Background())
 		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad configuration: "+err.Error(), mcperr.WithCause(err))
 	}
@@ -340,7 +361,8 @@ func (s *Server) Logger() *slog.Logger { return s.logger }
 // [ServerOptions.TracerProvider], the one built from the environment, or a
 // no-op one. A service can start its spans from it when the OpenTelemetry
 // globals are not the server's (see [ServerOptions.KeepOTelGlobals]).
-// After Run returns, a provider built from the environment is shut down.
+// After [Server.Shutdown] (which Run does on its way out), a provider built
+// from the environment is shut down.
 func (s *Server) TracerProvider() trace.TracerProvider { return s.telemetry.TracerProvider() }
 
 // MeterProvider returns the provider the server's metrics go to, as

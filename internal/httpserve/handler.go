@@ -3,6 +3,7 @@ package httpserve
 import (
 	"log/slog"
 	"net/http"
+	"sync/atomic"
 	"time"
 
 	"github.com/seed417024ea/mcpcore/internal/repeats"
@@ -33,8 +34,11 @@ type Options struct {
 	// [WriteTimeout].
 	WriteTimeout time.Duration
 	// Draining reports whether the server has stopped admitting calls, for
-	// the readiness probe.
+	// the readiness probe; a stateful endpoint then opens no session.
 	Draining func() bool
+	// Posts, when not nil, counts the POSTs to Path being served, whose
+	// answers shutdown waits for before it ends their sessions.
+	Posts *atomic.Int64
 	// Auth authenticates the callers of Path; nil lets everyone in.
 	Auth *Auth
 	// MaxSessions caps the sessions that Sessions counts; with a nil
@@ -56,12 +60,13 @@ type Options struct {
 }
 
 // New returns the handler of the whole HTTP surface. A request to the
-// endpoint meets, in this order: a deadline on each write, the origin
-// check, the body's bounds, the form of its protocol version header, the
-// bearer token, the need of a session, the session cap, the subject's
-// share of it and the session's idle timer, the tie between a POST and its
-// calls (see RequestContext), and then the SDK. Probes, metadata, the
-// landing page and the card are outside authentication.
+// endpoint meets, in this order: the count of POSTs being answered, a
+// deadline on each write, the origin check, the body's bounds, the form of
+// its protocol version header, the bearer token, the refusal of new
+// sessions while draining, the need of a session, the session cap, the
+// subject's share of it and the session's idle timer, the tie between a
+// POST and its calls (see RequestContext), and then the SDK. Probes,
+// metadata, the landing page and the card are outside authentication.
 func New(o Options) (http.Handler, error) {
 	log := newRefusals(o.Logger, o.Repeats)
 	origins, err := originGuard(o.AllowedOrigins, log)
@@ -72,6 +77,7 @@ func New(o Options) (http.Handler, error) {
 		o.WriteTimeout = WriteTimeout
 	}
 	chain := []func(http.Handler) http.Handler{
+		countPosts(o.Posts),
 		writeDeadlines(o.WriteTimeout),
 		origins,
 		guardBody(o.MaxBodyBytes, o.BodyTimeout, o.Stateless, log),
@@ -83,6 +89,9 @@ func New(o Options) (http.Handler, error) {
 	var table *sessionTable
 	if !o.Stateless && o.Session != nil {
 		table = newSessionTable(o.SessionTimeout, o.MaxSessionsPerSubject, o.Session, log)
+	}
+	if !o.Stateless {
+		chain = append(chain, refuseSessionsWhileDraining(o.Draining, log))
 	}
 	chain = append(chain, requireSession, limitSessions(o.MaxSessions, o.Sessions, log), trackSessions(table), tieRequests)
 	endpoint := o.MCP

@@ -89,8 +89,10 @@ func (o jwksOptions) withDefaults() jwksOptions {
 		o.maxBytes = jwksMaxBytes
 	}
 	if o.client == nil {
-		// The fetch's own context bounds it; the client adds nothing.
-		o.client = &http.Client{}
+		// The fetch's own context bounds it; the client adds nothing but
+		// connections of its own, closed when the fetches end (the
+		// default transport's would outlive the server).
+		o.client = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	}
 	return o
 }
@@ -149,6 +151,8 @@ func newJWKSCache(ctx context.Context, url string, opts jwksOptions, logger *slo
 // while they fail, so that an issuer down at start is retried within
 // seconds rather than an hour later.
 func (c *jwksCache) refreshLoop(f *flight) {
+	// The keep-alive connection to the issuer goes with the loop.
+	defer c.opts.client.CloseIdleConnections()
 	retry := c.opts.retryMin
 	for {
 		select {

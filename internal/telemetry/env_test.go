@@ -3,12 +3,16 @@ package telemetry
 import (
 	"context"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	"go.opentelemetry.io/otel/sdk/metric/metricdata"
@@ -231,5 +235,41 @@ func TestCallerProviders(t *testing.T) {
 	var rm metricdata.ResourceMetrics
 	if err := reader.Collect(context.Background(), &rm); err != nil || len(rm.ScopeMetrics) == 0 {
 		t.Errorf("the caller's meter provider was shut down or not used: %v", err)
+	}
+}
+
+// TestReadsTheVariables checks that the telemetry reads the OTEL_*
+// variables of config.Variables, the documentation's table, and no other.
+func TestReadsTheVariables(t *testing.T) {
+	var mu sync.Mutex
+	read := map[string]bool{}
+	for _, m := range []map[string]string{
+		nil,
+		{"OTEL_SDK_DISABLED": "true"},
+		{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_METRICS_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_SERVICE_NAME": "s"},
+		{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:4318/v1/traces", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": "http://127.0.0.1:4318/v1/metrics"},
+	} {
+		tel, err := New(Config{Console: io.Discard, Getenv: func(name string) string {
+			mu.Lock()
+			defer mu.Unlock()
+			read[name] = true
+			return m[name]
+		}})
+		if err != nil {
+			t.Fatalf("%v: %v", m, err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+		tel.Shutdown(ctx)
+		cancel()
+	}
+	var want []string
+	for _, v := range config.Variables {
+		if strings.HasPrefix(v.Name, "OTEL_") {
+			want = append(want, v.Name)
+		}
+	}
+	slices.Sort(want)
+	if got := slices.Sorted(maps.Keys(read)); !slices.Equal(got, want) {
+		t.Errorf("the telemetry reads %v\nconfig.Variables list %v", got, want)
 	}
 }

@@ -1,0 +1,71 @@
+package config
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A Variable is one setting the environment gives a server: its name, its
+// default as the documentation says it, and what it takes and does.
+type Variable struct {
+	Name    string
+	Default string
+	Doc     string
+}
+
+// Variables are every variable a server reads, in the order of the
+// documentation's table, which [Markdown] writes from them: FromEnv reads
+// exactly the MCP_* and OAUTH_* ones (a test checks it), and the
+// telemetry the OTEL_* ones (so does a test of its own). The
+// OpenTelemetry SDK reads a few more of the process environment itself
+// (OTEL_RESOURCE_ATTRIBUTES, OTEL_METRIC_EXPORT_INTERVAL, the OTLP
+// exporters' timeouts, compression and certificates), as its own
+// documentation says.
+var Variables = []Variable{
+	{"MCP_TRANSPORT_TYPE", "`stdio`", "`stdio` or `http` (Streamable HTTP on `/mcp`)"},
+	{"MCP_HTTP_HOST", "`127.0.0.1`", "HTTP listen host"},
+	{"MCP_HTTP_PORT", "`3010`", "HTTP listen port, 0 to 65535"},
+	{"MCP_SESSION_MODE", "`stateful`", "`stateful` sessions or `stateless`"},
+	{"MCP_LOG_LEVEL", "`info`", "`debug`, `info`, `notice`, `warning`, `error`"},
+	{"MCP_LOG_FORMAT", "`text`", "`text` or `json`; logs go to stderr"},
+	{"MCP_ALLOWED_ORIGINS", "none", "comma-separated browser origins (`https://app.example.com`) allowed to call `/mcp` from another origin"},
+	{"MCP_MAX_RESULT_BYTES", "8 MiB", "the most bytes of one answer, on every transport (`ServerOptions.MaxResultBytes` wins)"},
+	{"MCP_MAX_CALLS_IN_FLIGHT", "512", "calls in flight in the whole server, stateless mode included"},
+	{"MCP_MAX_CALLS_PER_SESSION", "64", "calls in flight in one session"},
+	{"MCP_HTTP_MAX_BODY_BYTES", "4 MiB", "the most bytes of one HTTP request body"},
+	{"MCP_HTTP_MAX_SESSIONS", "1000", "sessions open at once (stateful)"},
+	{"MCP_HTTP_MAX_SESSIONS_PER_SUBJECT", "a tenth of `MCP_HTTP_MAX_SESSIONS`, at least 1", "sessions one token subject may hold at once (stateful, with authentication)"},
+	{"MCP_SESSION_IDLE_TIMEOUT", "30m", "a session with no request open for that long is closed (`ServerOptions.SessionTimeout` wins)"},
+	{"MCP_AUTH_MODE", "`none`", "`none` (loopback hosts only), `jwt` or `oauth`"},
+	{"MCP_AUTH_ALLOW_UNAUTHENTICATED", "`false`", "`true` lets mode `none` serve on a host other than loopback, when something in front authenticates"},
+	{"MCP_AUTH_SECRET_KEY", "none", "`jwt`: the HS256 secret, at least 32 characters"},
+	{"MCP_AUTH_PUBLIC_KEY", "none", "`jwt`: a PEM RSA public key that verifies RS256 tokens"},
+	{"OAUTH_ISSUER_URL", "none", "`oauth`: the issuer (required); `jwt`: required as `iss` when set"},
+	{"OAUTH_AUDIENCE", "`MCP_SERVER_RESOURCE_IDENTIFIER`", "required as `aud` when it or its default is set (`oauth`: one of them is required)"},
+	{"OAUTH_JWKS_URI", "`<issuer>/.well-known/jwks.json`", "`oauth`: where the issuer's keys are fetched"},
+	{"MCP_SERVER_RESOURCE_IDENTIFIER", "none", "the server's own resource URI (`https://mcp.example.com/mcp`), published in the protected-resource metadata"},
+	{"MCP_AUTH_REQUIRED_SCOPES", "none", "scopes, separated by spaces or commas, every request needs"},
+	{"OTEL_SDK_DISABLED", "`false`", "`true` exports nothing"},
+	{"OTEL_TRACES_EXPORTER", "none, or `otlp` when an OTLP endpoint is set", "comma-separated: `otlp` (HTTP/protobuf), `console` (stderr), `none`"},
+	{"OTEL_METRICS_EXPORTER", "none, or `otlp` when an OTLP endpoint is set", "as `OTEL_TRACES_EXPORTER`, for metrics"},
+	{"OTEL_EXPORTER_OTLP_ENDPOINT", "none", "where OTLP goes; `/v1/traces` and `/v1/metrics` are appended"},
+	{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "none", "where OTLP traces go, as it is"},
+	{"OTEL_EXPORTER_OTLP_METRICS_ENDPOINT", "none", "where OTLP metrics go, as it is"},
+	{"OTEL_EXPORTER_OTLP_PROTOCOL", "`http/protobuf`", "only `http/protobuf` is served; anything else stops the server"},
+	{"OTEL_EXPORTER_OTLP_TRACES_PROTOCOL", "`OTEL_EXPORTER_OTLP_PROTOCOL`", "as `OTEL_EXPORTER_OTLP_PROTOCOL`, for traces"},
+	{"OTEL_EXPORTER_OTLP_METRICS_PROTOCOL", "`OTEL_EXPORTER_OTLP_PROTOCOL`", "as `OTEL_EXPORTER_OTLP_PROTOCOL`, for metrics"},
+	{"OTEL_EXPORTER_OTLP_HEADERS", "none", "`k1=v1,k2=v2` headers of every OTLP request, values percent-encoded"},
+	{"OTEL_EXPORTER_OTLP_TRACES_HEADERS", "none", "headers of OTLP traces, added to and over `OTEL_EXPORTER_OTLP_HEADERS`"},
+	{"OTEL_EXPORTER_OTLP_METRICS_HEADERS", "none", "headers of OTLP metrics, added to and over `OTEL_EXPORTER_OTLP_HEADERS`"},
+	{"OTEL_SERVICE_NAME", "the server's `Info.Name`", "`service.name` of what is exported"},
+}
+
+// Markdown is the table of [Variables], as the documentation shows it.
+func Markdown() string {
+	var b strings.Builder
+	b.WriteString("| Variable | Default | Meaning |\n|---|---|---|\n")
+	for _, v := range Variables {
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", v.Name, v.Default, v.Doc)
+	}
+	return b.String()
+}

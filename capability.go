@@ -73,14 +73,6 @@ func (c *Context) RequireClient(capabilities ...Capability) error {
 		mcperr.WithData(map[string]any{"requiredCapabilities": missing}))
 }
 
-// protocolError reports whether a call's failure is one MCP defines as a
-// JSON-RPC error even for a tool: a missing client capability, or a
-// requestState that fails verification. (It looks at the cause itself, not
-// along the chain: a handler's error may have methods that panic.)
-func protocolError(e *mcperr.Error) bool {
-	return e.Code() == mcperr.CodeMissingClientCapability || e.Cause() == errBadState
-}
-
 func joinCapabilities(cs []Capability) string {
 	names := make([]string, len(cs))
 	for i, c := range cs {

@@ -78,7 +78,7 @@ func (s *Server) completion(ctx context.Context, req *mcp.CompleteRequest) (*mcp
 	}
 	if err != nil {
 		e := failureOf(ctx, "completion", key, err)
-		f, _ := newFailure(e)
+		f, _ := newWireError(e)
 		// A client can make a completer fail at will: its records are
 		// collapsed like every other failure's.
 		msg := "mcpcore: a completer failed: " + f.message

@@ -10,10 +10,12 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"go.opentelemetry.io/otel/trace"
+
 	"github.com/seed417024ea/mcpcore/internal/errchain"
+	"github.com/seed417024ea/mcpcore/internal/hook"
 	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/mcperr"
-	"go.opentelemetry.io/otel/trace"
 )
 
 // A Context is what a handler receives: a [context.Context] for the one
@@ -378,3 +380,20 @@ func (c *Context) Session() *mcp.ServerSession { return c.session }
 
 // URI returns the URI being read, for a resource handler; "" otherwise.
 func (c *Context) URI() string { return c.uri }
+
+func init() {
+	hook.NewContext = func(ctx context.Context, kind, name string, contract any, log *slog.Logger) any {
+		c, _ := contract.([]Failure)
+		return detachedContext(ctx, kind, name, c, log)
+	}
+}
+
+// detachedContext is the Context of a handler run outside a served call,
+// by the test kit: it has its contract and a logger, and no client to talk
+// to (Progress does nothing; questions fail with MissingClientCapability).
+func detachedContext(ctx context.Context, kind, name string, contract []Failure, log *slog.Logger) *Context {
+	attrs := []slog.Attr{slog.String("operation", kind+":"+name)}
+	// Redacted as a served call's records are.
+	log = slog.New(redact.Handler(log.Handler()).WithAttrs(attrs))
+	return &Context{ctx: ctx, kind: kind, name: name, contract: contract, log: log, attrs: attrs}
+}

@@ -69,7 +69,7 @@ func checkURI(req mcp.Request) error {
 
 // wireRPCError is err as the client gets it: a *jsonrpc.Error with a real
 // code, whose message and data are scrubbed as a failure's are (see
-// newFailure), and whose data is JSON whoever built it.
+// newWireError), and whose data is JSON whoever built it.
 //   - A *jsonrpc.Error in err's tree gives the code; its data goes when err
 //     is that error itself, as the SDK sends it. Data that is not JSON is
 //     dropped rather than sent as bytes the client cannot parse, or that

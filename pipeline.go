@@ -2,10 +2,18 @@ package mcpcore
 
 import (
 	"context"
+	"crypto/rand"
+	"errors"
 	"fmt"
 	"runtime/debug"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed417024ea/mcpcore/internal/httpserve"
+	"github.com/seed417024ea/mcpcore/internal/reqlog"
+	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -34,7 +42,7 @@ type callKind[R any] interface {
 	ask(questions mcp.InputRequestMap, state string) R
 	// fail answers a failure: an error result for a tool, a JSON-RPC
 	// error for a resource or a prompt.
-	fail(f *failure) (R, error)
+	fail(f *wireError) (R, error)
 }
 
 // A callHead is what the pipeline knows of a call before it runs: the
@@ -54,7 +62,7 @@ func serve[R any, K callKind[R]](s *Server, ctx context.Context, h *callHead, k 
 	var zero R
 	c, refused := s.begin(ctx, h.kind, h.name, h.contract, h.req)
 	if refused != nil {
-		f, _ := newFailure(refused)
+		f, _ := newWireError(refused)
 		return k.fail(f)
 	}
 	res, err := guard(func() (R, error) {
@@ -142,3 +150,133 @@ func guard[T any](f func() (T, error)) (v T, err error) {
 	}()
 	return f()
 }
+
+// A callState is one tool call, resource read or prompt request, from the moment
+// the dispatch accepts it until its outcome is observed.
+type callState struct {
+	kind     string
+	name     string
+	contract []Failure
+	scopes   []string // the definition's, checked before the handler runs
+	start    time.Time
+	ctx      *Context
+	// cancel ends the call's context; token is its place in s.inflight;
+	// sessionCounted, whether its session's count holds it.
+	cancel         context.CancelCauseFunc
+	token          uint64
+	stopHangUp     func() bool // nil unless the call came over HTTP
+	sessionCounted bool
+	released       bool
+	span           *telemetry.Call // nil when nothing is recorded
+	// inputBytes is the size of what the client sent: a tool's arguments,
+	// a resource's URI, a prompt's arguments.
+	inputBytes int
+	// messages is the number of messages a prompt generated.
+	messages int
+}
+
+// A request is what begin needs of the SDK's request of a call.
+type request struct {
+	session *mcp.ServerSession
+	meta    map[string]any // params._meta, with the client's trace context
+	extra   *mcp.RequestExtra
+	uri     string // a resource's
+	tmpl    string // a resource's URI template
+	input   int    // the size of what the client sent
+	version string // the protocol version the session negotiated
+	x       *exchange
+	scopes  []string // the definition's Scopes
+}
+
+// begin admits a call: it refuses new work while the server shuts down,
+// starts its span, and builds the handler's Context, cancelled when the
+// client cancels or the server stops waiting for in-flight calls.
+func (s *Server) begin(ctx context.Context, kind, name string, contract []Failure, req request) (*callState, *mcperr.Error) {
+	// The SDK does not hand the JSON-RPC id to handlers: jsonrpc.request.id
+	// stays unset rather than carry another id.
+	info := telemetry.CallInfo{Kind: kind, Name: name, URI: req.uri, Template: req.tmpl,
+		Transport: s.transport, ProtocolVersion: req.version, Meta: req.meta, InputBytes: req.input}
+	if req.session != nil {
+		info.SessionID = req.session.ID()
+	}
+	if req.extra != nil {
+		info.Header = req.extra.Header
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	token, ok := s.inflight.enter(cancel)
+	if !ok {
+		cancel(nil)
+		return nil, mcperr.ServiceUnavailable("The server is shutting down; retry the request on a new connection.")
+	}
+	ctx, span := s.telemetry.Start(ctx, info)
+	var stopHangUp func() bool
+	if req.extra != nil {
+		if post := httpserve.RequestContext(req.extra.Header); post != nil {
+			stopHangUp = context.AfterFunc(post, func() { cancel(errHungUp) })
+		}
+	}
+	cc := &Context{
+		kind:       kind,
+		name:       name,
+		contract:   contract,
+		base:       s.logger,
+		session:    req.session,
+		token:      tokenOf(req.extra),
+		clientLogs: s.wantsLogs(req.session, req.meta),
+		serverName: s.info.Name,
+		uri:        req.uri,
+		x:          req.x,
+		srv:        s,
+	}
+	cc.ctx = reqlog.WithFunc(ctx, cc.reqLog)
+	return &callState{
+		kind:       kind,
+		name:       name,
+		contract:   contract,
+		scopes:     req.scopes,
+		start:      time.Now(),
+		span:       span,
+		inputBytes: req.input,
+		ctx:        cc,
+		cancel:     cancel,
+		token:      token,
+		stopHangUp: stopHangUp,
+	}, nil
+}
+
+// release frees what the call held: its exchange, its context, its place
+// among the calls in flight (and its session's). It runs once, when the
+// call is observed.
+func (s *Server) release(c *callState) {
+	if c.released {
+		return
+	}
+	c.released = true
+	c.ctx.x.close()
+	if c.stopHangUp != nil {
+		c.stopHangUp()
+	}
+	c.cancel(nil)
+	if c.sessionCounted {
+		s.inflight.leaveSession(c.ctx.session)
+	}
+	s.inflight.leave(c.token)
+}
+
+// newRequestID returns a fresh id for a call, such as 7KQ2M-XW4ZD, which
+// ties together the records of one request.
+func newRequestID() string {
+	t := rand.Text()
+	return t[:5] + "-" + t[5:10]
+}
+
+// tokenOf is the bearer token's information of a request, if any.
+func tokenOf(extra *mcp.RequestExtra) *auth.TokenInfo {
+	if extra == nil {
+		return nil
+	}
+	return extra.TokenInfo
+}
+
+// errSessionBusy is the cause of a call refused beyond its session's limit.
+var errSessionBusy = errors.New("the session has too many calls in flight")

@@ -149,7 +149,7 @@ func (promptGet) ask(questions mcp.InputRequestMap, state string) *mcp.GetPrompt
 	return &mcp.GetPromptResult{InputRequests: questions, RequestState: state}
 }
 
-func (promptGet) fail(f *failure) (*mcp.GetPromptResult, error) { return nil, f.rpcError() }
+func (promptGet) fail(f *wireError) (*mcp.GetPromptResult, error) { return nil, f.rpcError() }
 
 func (p Prompt[Args]) get(c *Context, v *schema.Validator, given map[string]string) (*mcp.GetPromptResult, error) {
 	a, err := decodeStrings[Args](v, given)

@@ -1,19 +1,29 @@
 package mcpcore
 
+// What a failed call sends: the error's message and data, scrubbed and
+// encoded once (newWireError, encodeData), and the two answers built from
+// them, a tool's error result on both client surfaces (toolResult) and a
+// JSON-RPC error (rpcError), chosen by protocolError.
+
 import (
 	"encoding/json"
+	"fmt"
+	"maps"
+	"reflect"
+	"slices"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/seed417024ea/mcpcore/contract"
 	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
-// A failure is what a failed call sends: the error's message and data as
-// they go on the wire, scrubbed and encoded once (see newFailure), so that
+// A wireError is what a failed call sends: the error's message and data as
+// they go on the wire, scrubbed and encoded once (see newWireError), so that
 // rendering cannot fail and both surfaces send the same text.
-type failure struct {
+type wireError struct {
 	err     *mcperr.Error
 	message string          // the message sent
 	hint    string          // data.recovery.hint as sent, or ""
@@ -21,7 +31,7 @@ type failure struct {
 	object  json.RawMessage // the JSON-RPC error object, {code, message, data?}
 }
 
-// newFailure builds what the failure of e sends. Whoever built e (the
+// newWireError builds what the failure of e sends. Whoever built e (the
 // framework, a handler through Fail, a service through a factory), its
 // message and every string of its data are scrubbed of secrets on their way
 // out (internal/redact): an upstream URL in a service's own message keeps
@@ -30,8 +40,8 @@ type failure struct {
 // that holds the value of a panic (see [mcperr.HasPanicText]) is withheld
 // whole. dropped lists the data JSON could not carry (see encodeData), for
 // the log.
-func newFailure(e *mcperr.Error) (f *failure, dropped []string) {
-	f = &failure{err: e, message: wireMessage(e.Message())}
+func newWireError(e *mcperr.Error) (f *wireError, dropped []string) {
+	f = &wireError{err: e, message: wireMessage(e.Message())}
 	f.data, f.hint, dropped = wireData(e.Data())
 	f.object, _ = json.Marshal(wireObject{int64(e.Code()), f.message, f.data})
 	return f, dropped
@@ -93,7 +103,7 @@ type wireObject struct {
 //
 // The Recovery line appears only when data.recovery.hint is a non-empty
 // string; data appears only when it was set.
-func (f *failure) toolResult() *mcp.CallToolResult {
+func (f *wireError) toolResult() *mcp.CallToolResult {
 	text := contract.Text(f.message, f.hint)
 	envelope := append(append([]byte(`{"error":`), f.object...), '}')
 	return &mcp.CallToolResult{
@@ -107,6 +117,95 @@ func (f *failure) toolResult() *mcp.CallToolResult {
 // SDK sends as it is: the same code, message and data as the failure. (The
 // SDK keeps only the code of a wrapped *jsonrpc.Error, so it must be
 // returned bare.)
-func (f *failure) rpcError() error {
+func (f *wireError) rpcError() error {
 	return &jsonrpc.Error{Code: int64(f.err.Code()), Message: f.message, Data: f.data}
+}
+
+// encodeData encodes a failure's data for the wire, once. Data that JSON
+// cannot carry (NaN, ±Inf, a func, a chan, a cycle, a MarshalJSON that fails
+// or panics) is dropped entry by entry rather than losing the answer: the SDK
+// would send nothing at all for a result it cannot encode, and the client
+// would wait until its own timeout. The client gets everything that could be
+// encoded; dropped lists what was left out and why, for the log.
+func encodeData(data map[string]any) (encoded json.RawMessage, dropped []string) {
+	if data == nil {
+		return nil, nil
+	}
+	if b, err := marshal(data); err == nil {
+		return b, nil
+	}
+	clean, _ := encodable(data, "data", &dropped, map[uintptr]bool{})
+	b, err := marshal(clean)
+	if err != nil {
+		// Unreachable: every value left passed marshal on its own.
+		return nil, append(dropped, "data: "+err.Error())
+	}
+	return b, dropped
+}
+
+// marshal is json.Marshal that reports a panicking MarshalJSON as an error.
+func marshal(v any) (b []byte, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			b, err = nil, fmt.Errorf("panic while encoding: %v", r)
+		}
+	}()
+	return json.Marshal(v)
+}
+
+// encodable returns v, or a copy of it without the parts JSON cannot encode,
+// and whether anything of v is left. Maps and slices of the shapes data
+// usually has are cleaned member by member; any other value is kept or
+// dropped whole. onPath holds the maps and slices being walked, so that a
+// cycle is cut where it closes.
+func encodable(v any, path string, dropped *[]string, onPath map[uintptr]bool) (any, bool) {
+	_, err := marshal(v)
+	if err == nil {
+		return v, true
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		p := reflect.ValueOf(t).Pointer()
+		if onPath[p] {
+			*dropped = append(*dropped, path+": a cycle")
+			return nil, false
+		}
+		onPath[p] = true
+		defer delete(onPath, p)
+		out := make(map[string]any, len(t))
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			if x, ok := encodable(t[k], path+"."+k, dropped, onPath); ok {
+				out[k] = x
+			}
+		}
+		return out, true
+	case []any:
+		if len(t) == 0 {
+			break
+		}
+		p := reflect.ValueOf(t).Pointer()
+		if onPath[p] {
+			*dropped = append(*dropped, path+": a cycle")
+			return nil, false
+		}
+		onPath[p] = true
+		defer delete(onPath, p)
+		out := make([]any, len(t))
+		for i, x := range t {
+			// A dropped element becomes null, so that indices still
+			// point at the same elements.
+			out[i], _ = encodable(x, fmt.Sprintf("%s[%d]", path, i), dropped, onPath)
+		}
+		return out, true
+	}
+	*dropped = append(*dropped, path+": "+err.Error())
+	return nil, false
+}
+
+// protocolError reports whether a call's failure is one MCP defines as a
+// JSON-RPC error even for a tool: a missing client capability, or a
+// requestState that fails verification. (It looks at the cause itself, not
+// along the chain: a handler's error may have methods that panic.)
+func protocolError(e *mcperr.Error) bool {
+	return e.Code() == mcperr.CodeMissingClientCapability || e.Cause() == errBadState
 }

@@ -190,7 +190,7 @@ func (resourceRead) ask(questions mcp.InputRequestMap, state string) *mcp.ReadRe
 	return &mcp.ReadResourceResult{InputRequests: questions, RequestState: state}
 }
 
-func (resourceRead) fail(f *failure) (*mcp.ReadResourceResult, error) { return nil, f.rpcError() }
+func (resourceRead) fail(f *wireError) (*mcp.ReadResourceResult, error) { return nil, f.rpcError() }
 
 // checkVariables refuses a template whose variables and Params fields do
 // not match: a variable no field receives, or a required field no variable

@@ -2,14 +2,18 @@ package mcpcore
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/seed417024ea/mcpcore/contract"
 	"github.com/seed417024ea/mcpcore/internal/schema"
+	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
 // A Tool defines an MCP tool with typed input and output and a declared error
@@ -244,4 +248,80 @@ type toolRuntime struct {
 	scopes   []string
 	output   *schema.Validator // nil when the output cannot fail its schema
 	run      func(c *Context, raw json.RawMessage) (*toolOutput, error)
+}
+
+// addTool registers a tool with the SDK behind the one dispatch every call
+// goes through.
+func (s *Server) addTool(def *mcp.Tool, rt *toolRuntime) {
+	s.mcp.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return s.callTool(ctx, rt, req)
+	})
+	s.tools++
+}
+
+// callTool runs one tools/call through the pipeline. Every failure,
+// whatever its kind, becomes an error result, so the model always sees what
+// went wrong; but for the two that MCP defines as protocol errors (see
+// protocolError), which are JSON-RPC errors.
+func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return serve(s, ctx, &callHead{
+		kind: "tool", name: rt.name, contract: rt.contract,
+		req: request{session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: len(req.Params.Arguments), version: req.ProtocolVersion(),
+			x: newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses), scopes: rt.scopes},
+		bind:  func() string { return binding("tool", rt.name, tokenOf(req.Extra), req.Params.Arguments) },
+		state: req.Params.RequestState,
+	}, toolCall{s, rt, req.Params.Arguments})
+}
+
+// toolCall is a tools/call in the pipeline.
+type toolCall struct {
+	s    *Server
+	rt   *toolRuntime
+	args json.RawMessage
+}
+
+func (t toolCall) run(c *callState) (*mcp.CallToolResult, error) { return t.s.runTool(c, t.rt, t.args) }
+
+func (toolCall) size(res *mcp.CallToolResult) int {
+	return len(res.StructuredContent.(json.RawMessage))
+}
+
+func (toolCall) ask(questions mcp.InputRequestMap, state string) *mcp.CallToolResult {
+	return &mcp.CallToolResult{InputRequests: questions, RequestState: state}
+}
+
+func (toolCall) fail(f *wireError) (*mcp.CallToolResult, error) {
+	if protocolError(f.err) {
+		return nil, f.rpcError()
+	}
+	return f.toolResult(), nil
+}
+
+// runTool produces a call's result, or whatever it failed with. Panics are
+// recovered by the caller.
+func (s *Server) runTool(c *callState, rt *toolRuntime, raw json.RawMessage) (*mcp.CallToolResult, error) {
+	out, err := rt.run(c.ctx, raw)
+	if err != nil {
+		return nil, err
+	}
+	// An answer whose structured part alone is over the bound is refused
+	// before its text is rendered: that would double what it holds.
+	if err := s.tooLarge("result of tool "+rt.name, len(out.structured)); err != nil {
+		return nil, err
+	}
+	if rt.output != nil {
+		if res := rt.output.Check(out.structured); !res.Valid() {
+			return nil, mcperr.ValidationError("Tool output failed validation: "+res.Summary(), mcperr.WithData(issuesData(res)))
+		}
+	}
+	content, err := out.format()
+	if err != nil {
+		// A formatter's failure is reported as one of formatting: its own
+		// code and data are not the tool's.
+		return nil, errors.New("Output formatting failed: " + err.Error())
+	}
+	if err := s.tooLarge("result of tool "+rt.name, contentBytes(content)+len(out.structured)); err != nil {
+		return nil, err
+	}
+	return &mcp.CallToolResult{Content: content, StructuredContent: out.structured}, nil
 }

@@ -1,6 +1,7 @@
 package mcpcore
 
 import (
+	"encoding/json"
 	"errors"
 	"strings"
 	"unicode/utf8"
@@ -92,4 +93,55 @@ func cutMessage(s string) string {
 		i--
 	}
 	return s[:i] + "…"
+}
+
+// decodeArgs validates raw arguments against v, filling in defaults, and
+// decodes them into a T. Schema violations are listed in data.issues (see
+// issuesData);
+// arguments that pass the schema but still do not fit T (a number out of
+// range, say) are a ValidationError too.
+func decodeArgs[T any](v *schema.Validator, raw json.RawMessage) (T, error) {
+	var t T
+	args, res, err := v.CheckJSON(raw)
+	if err != nil {
+		return t, mcperr.ValidationError("Arguments are not valid JSON: "+err.Error(), mistake(err))
+	}
+	if !res.Valid() {
+		return t, mcperr.ValidationError(res.Summary(), mcperr.WithData(issuesData(res)), mistake(nil))
+	}
+	if err := json.Unmarshal(args, &t); err != nil {
+		return t, mcperr.ValidationError("Invalid arguments: "+err.Error(), mistake(err))
+	}
+	// What the schema cannot say, the input type's Validate method checks.
+	if err := validateInput(&t); err != nil {
+		return t, err
+	}
+	return t, nil
+}
+
+// issuesData is the data of a validation failure: the issues (at most
+// [schema.MaxIssues], each bounded in length), and when the list was cut,
+// issuesOmitted, the number of issues found but not listed. When validation
+// stopped at the cap, validationStopped is true and issuesOmitted is a lower
+// bound: the work for any input stays bounded.
+func issuesData(res schema.Result) map[string]any {
+	data := map[string]any{"issues": res.Issues}
+	if res.Omitted > 0 || res.Stopped {
+		data["issuesOmitted"] = res.Omitted
+	}
+	if res.Stopped {
+		data["validationStopped"] = true
+	}
+	return data
+}
+
+// decodeStrings is decodeArgs for string-valued arguments: a prompt's
+// arguments, a URI template's variables.
+func decodeStrings[T any](v *schema.Validator, args map[string]string) (T, error) {
+	raw, err := json.Marshal(args)
+	if err != nil {
+		var t T
+		return t, err
+	}
+	return decodeArgs[T](v, raw)
 }

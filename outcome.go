@@ -1,0 +1,357 @@
+package mcpcore
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"reflect"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/seed417024ea/mcpcore/internal/config"
+	"github.com/seed417024ea/mcpcore/internal/errchain"
+	"github.com/seed417024ea/mcpcore/internal/telemetry"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// The failure path: how a call's outcome is observed, once, for every kind
+// of definition. end runs it; observe classifies what the call failed with
+// (failureOf), renders it (newWireError, in render.go, which also holds
+// what the client is sent: toolResult and rpcError) and logs it
+// (logFailure, at the contract's severity, its repeats collapsed); record
+// and complete write the span, the metric points and the completion
+// record. To change how a failure reads on the wire, read render.go; to
+// change how it is classified or logged, this file.
+
+// end is the one place where a finished call is observed. It turns a
+// failure into what the client is sent and logs it once, at the level the
+// contract declares; it returns nil on success.
+//
+// All of that runs under the panic guard: neither a bug of ours nor an error
+// value whose methods panic can take the server down or leave a call
+// unanswered. Such a call is answered with a generic InternalError.
+//
+// outputBytes is the size of a successful result; a failure's is that of
+// its error object.
+func (s *Server) end(c *callState, err error, outputBytes int) *wireError {
+	defer s.release(c)
+	var f *wireError
+	if err != nil {
+		var bug error
+		f, bug = guard(func() (*wireError, error) { return s.observe(c, err), nil })
+		if bug != nil {
+			f, _ = newWireError(internalError(c.kind, c.name))
+			s.logBug(c, bug)
+		}
+		outputBytes = len(f.object)
+	}
+	s.complete(c, f, outputBytes)
+	s.record(c, f, err, outputBytes)
+	return f
+}
+
+// record ends the call's span and metric points. A declared severity adds
+// mcp.error.severity to mcp.errors.classified and changes nothing else.
+func (s *Server) record(c *callState, f *wireError, original error, outputBytes int) {
+	defer func() { _ = recover() }() // telemetry is not worth a call
+	o := telemetry.Outcome{OutputBytes: outputBytes, Messages: c.messages}
+	if f != nil {
+		o.Failed, o.Code, o.Message, o.Cause = true, f.err.Code(), f.err.Message(), original
+		if d, ok := declaredFailure(c.contract, f.err); ok && c.kind == "tool" && d.Severity != SeverityError {
+			o.Severity = string(d.Severity)
+		}
+	}
+	c.span.End(o)
+}
+
+// complete writes the call's completion record, at debug: with
+// MCP_LOG_LEVEL=debug every call shows, and info stays quiet on success.
+func (s *Server) complete(c *callState, f *wireError, outputBytes int) {
+	defer func() { _ = recover() }() // a record is not worth a call
+	if !s.logger.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	log := c.ctx.reqLog()
+	attrs := []slog.Attr{
+		slog.Float64("durationMs", float64(time.Since(c.start).Microseconds())/1000),
+		slog.Bool("success", f == nil),
+		slog.Int("inputBytes", c.inputBytes),
+		slog.Int("outputBytes", outputBytes),
+	}
+	if f != nil {
+		attrs = append(attrs, slog.Int("code", int(f.err.Code())))
+	}
+	log.LogAttrs(context.WithoutCancel(c.ctx), slog.LevelDebug, "Finished "+c.kind+":"+c.name, attrs...)
+}
+
+// observe classifies, encodes and logs a call's failure.
+func (s *Server) observe(c *callState, err error) *wireError {
+	e := failureOf(c.ctx, c.kind, c.name, err)
+	f, dropped := newWireError(e)
+	s.logFailure(c, f, err, dropped)
+	return f
+}
+
+// internalError is what a call that failed through a bug is sent: nothing
+// about the bug reaches the client. opts may keep the bug as the cause, for
+// the log.
+func internalError(kind, name string, opts ...mcperr.Option) *mcperr.Error {
+	return mcperr.InternalError(fmt.Sprintf("An internal error occurred in %s %s.", kind, name), opts...)
+}
+
+// logBug logs a failure of the failure handling itself, as best it can.
+func (s *Server) logBug(c *callState, bug error) {
+	defer func() { _ = recover() }()
+	attrs := []slog.Attr{slog.String("bug", bug.Error())}
+	if p, ok := bug.(*panicError); ok {
+		attrs = append(attrs, slog.String("stack", string(p.stack)))
+	}
+	c.ctx.reqLog().LogAttrs(context.WithoutCancel(c.ctx), slog.LevelError,
+		"Error in "+c.kind+":"+c.name+": the failure could not be handled", attrs...)
+}
+
+// logFailure writes the one "Error in <kind>:<name>: <message>" record of a
+// failed call. A cancelled request is an ordinary event (info, no stack); a
+// client without a capability the call needs is the client's limit, not
+// the server's fault (warning); a client's mistake, such as arguments that
+// do not fit the schema, is logged at notice; a tool's declared failure is logged at its
+// declared severity (see declaredSeverity); everything else at error. dropped lists the data that
+// could not be sent.
+func (s *Server) logFailure(c *callState, f *wireError, original error, dropped []string) {
+	e := f.err
+	level := slog.LevelError
+	if e.Code() == mcperr.CodeRequestCancelled {
+		level = slog.LevelInfo
+	} else if e.Code() == mcperr.CodeMissingClientCapability {
+		level = slog.LevelWarn
+	} else if isMistake(e) {
+		level = LevelNotice
+	} else if c.kind == "tool" {
+		if f, ok := declaredFailure(c.contract, e); ok {
+			level = f.Severity.Level()
+		}
+	}
+	// The message as the client got it; what it was before (a panic's
+	// value, say) is in the original attribute.
+	msg := f.message
+	if msg == "" {
+		msg = e.Error()
+	}
+	msg = "Error in " + c.kind + ":" + c.name + ": " + msg
+	attrs := []slog.Attr{
+		slog.String("operation", c.kind+":"+c.name),
+		slog.Int("code", int(e.Code())),
+		slog.String("codeName", e.Code().String()),
+	}
+	reason, hasReason := e.Data()["reason"].(string)
+	if hasReason {
+		attrs = append(attrs, slog.String("reason", reason))
+	}
+	// A panic reaches here as the guard made it, never wrapped.
+	p, _ := original.(*panicError)
+	site := ""
+	if p != nil {
+		site = panicSite(p.stack)
+	}
+	// The client, if it asked for log notifications, learns of the
+	// failure what the result tells it: the code and the message. Repeats
+	// are collapsed in the server's log only: each client hears of its
+	// own failures.
+	c.ctx.notifyClient(level, msg, slog.Int("code", int(e.Code())))
+	if !s.repeats.Admit(repeatKey(c.kind, c.name, int(e.Code()), reason, site), level, msg, attrs) {
+		return
+	}
+	// The logger carries the operation already.
+	attrs = append(attrs[1:], slog.Float64("durationMs", float64(time.Since(c.start).Microseconds())/1000))
+	switch {
+	case isNil(original):
+		attrs = append(attrs, slog.String("bug", e.Cause().Error()))
+	case p != nil:
+		attrs = append(attrs, slog.String("panic", fmt.Sprint(p.value)))
+		if level != slog.LevelInfo {
+			attrs = append(attrs, slog.String("stack", string(p.stack)))
+		}
+	case original != error(e):
+		attrs = append(attrs,
+			slog.String("originalType", fmt.Sprintf("%T", original)),
+			slog.String("original", original.Error()))
+	case e.Cause() != nil:
+		// A declared failure built with WithCause: the cause is for the
+		// operator, never the client.
+		attrs = append(attrs, slog.String("cause", e.Cause().Error()))
+	}
+	if len(dropped) > 0 {
+		attrs = append(attrs, slog.Any("unencodableData", dropped))
+	}
+	c.ctx.logRecord(level, msg, attrs...)
+}
+
+// declaredFailure returns the contract entry e was raised as. A declared
+// severity applies to that declared failure only: same reason, same code,
+// built by Fail or carrying the reason from a service. The framework's own
+// errors about the contract (Fail with a failure not declared) are not it,
+// whatever reason they name.
+func declaredFailure(contract []Failure, e *mcperr.Error) (Failure, bool) {
+	reason, ok := e.Data()["reason"].(string)
+	if !ok || e.Cause() == errNotDeclared {
+		return Failure{}, false
+	}
+	f, ok := byReason(contract, reason)
+	if !ok || f.Code != e.Code() {
+		return Failure{}, false
+	}
+	return f, true
+}
+
+// failureOf turns whatever a call failed with into the error sent to the
+// client:
+//   - a panic is an InternalError with a generic message;
+//   - so is a nil pointer returned as a non-nil error (a typed nil, such as
+//     a nil *mcperr.Error returned as error): it is a handler bug;
+//   - so is an error whose tree goes on past the bounds of a walk (an
+//     Unwrap that returns itself, say: errors.As would never return), and
+//     one whose message holds the value of a panic (fmt.Errorf wrapping an
+//     error whose Error method panicked): the panic's value stays in the log;
+//   - a failure after the request was cancelled (by the client, or by the
+//     server giving up on it at shutdown) is RequestCancelled, whatever the
+//     handler returned: a service that wraps ctx.Err() in an *mcperr.Error
+//     must not turn a cancellation into an error-level incident;
+//   - an *mcperr.Error in the chain is sent as it is;
+//   - a failure after the request's deadline passed is Timeout;
+//   - anything else is classified, and carries code and message only.
+//
+// Every walk of err's tree is bounded (internal/errchain).
+func failureOf(ctx context.Context, kind, name string, err error) *mcperr.Error {
+	if isNil(err) {
+		return internalError(kind, name,
+			mcperr.WithCause(fmt.Errorf("the %s handler returned a nil %T as a non-nil error", kind, err)))
+	}
+	if _, ok := err.(*panicError); ok {
+		return internalError(kind, name, mcperr.WithCause(err))
+	}
+	if errchain.Cut(err) {
+		return internalError(kind, name, mcperr.WithCause(errUnwalkable{err}))
+	}
+	if ctx.Err() == context.Canceled && mcperr.CodeOf(err) != mcperr.CodeRequestCancelled {
+		return mcperr.RequestCancelled("The request was cancelled.", mcperr.WithCause(err))
+	}
+	if e, ok := errchain.As[*mcperr.Error](err); ok && e != nil {
+		return e
+	}
+	if ctx.Err() == context.DeadlineExceeded && mcperr.CodeOf(err) != mcperr.CodeTimeout {
+		return mcperr.Timeout("The request timed out.", mcperr.WithCause(err))
+	}
+	e := mcperr.From(err)
+	if e.Message() == mcperr.WithheldMessage {
+		return internalError(kind, name, mcperr.WithCause(err))
+	}
+	return e
+}
+
+// errUnwalkable is the cause of the InternalError of an error whose tree
+// goes on past the bounds of a walk. Its text names the error's type only:
+// its Error method, and any walk below it, are not to be trusted.
+type errUnwalkable struct{ err error }
+
+func (e errUnwalkable) Error() string {
+	return fmt.Sprintf("the handler returned a %T whose error tree goes on past %d errors deep or %d in all (a cycle?)",
+		e.err, errchain.MaxDepth, errchain.MaxNodes)
+}
+
+// isNil reports whether err is a nil pointer (or map, slice, func, chan)
+// inside a non-nil error interface: the typed nil that Go lets a function
+// return by mistake, whose methods may well panic.
+func isNil(err error) bool {
+	v := reflect.ValueOf(err)
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Func, reflect.Chan, reflect.Interface, reflect.UnsafePointer:
+		return v.IsNil()
+	}
+	return false
+}
+
+// A clientMistake is the cause of a failure that is the client's doing:
+// arguments, prompt arguments or URI variables that do not fit their
+// schema, an answer that does not fit its form, a token without the scopes
+// a definition needs, a session over its limit of calls. It is logged at notice,
+// below the server's own incidents; a handler's own ValidationError, and
+// output that fails validation (a server bug), keep their level.
+type clientMistake struct{ err error }
+
+func (m *clientMistake) Error() string {
+	if m.err == nil {
+		return "the client's input does not fit its schema"
+	}
+	return m.err.Error()
+}
+
+func (m *clientMistake) Unwrap() error { return m.err }
+
+func mistake(err error) mcperr.Option { return mcperr.WithCause(&clientMistake{err}) }
+
+// isMistake reports whether e is a client's mistake, looking at its cause
+// itself (a handler's error may have methods that panic).
+func isMistake(e *mcperr.Error) bool {
+	_, ok := e.Cause().(*clientMistake)
+	return ok || e.Cause() == errBadState
+}
+
+// DefaultRepeatWindow is how long, after the first failure record of a
+// kind (see repeatKey), the repeats of each of its records are counted
+// rather than logged, and its distinct messages bounded (see
+// internal/repeats), unless [ServerOptions.RepeatWindow] says otherwise.
+const DefaultRepeatWindow = 10 * time.Second
+
+// repeatKey names a kind of failure, in words that the summary of its
+// other messages shows: the definition, the code, the reason and, for a
+// panic, the place it happened ("tool:search code -32002 reason no_match").
+// Within a kind, each distinct message gets its record (see
+// internal/repeats); two kinds whose names ran together would only share
+// that bound.
+func repeatKey(kind, name string, code int, reason, panicSite string) string {
+	// One allocation: this runs on every failed call.
+	var b strings.Builder
+	var digits [20]byte
+	b.Grow(len(kind) + len(name) + len(reason) + len(panicSite) + 48)
+	b.WriteString(kind)
+	b.WriteByte(':')
+	b.WriteString(name)
+	b.WriteString(" code ")
+	b.Write(strconv.AppendInt(digits[:0], int64(code), 10))
+	if reason != "" {
+		b.WriteString(" reason ")
+		b.WriteString(reason)
+	}
+	if panicSite != "" {
+		b.WriteString(" panic at ")
+		b.WriteString(panicSite)
+	}
+	return b.String()
+}
+
+// panicSite returns the file:line a panic was raised at, read from its stack
+// (the frame just below the runtime's panic function), or "" when the stack
+// has no such frame.
+func panicSite(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "panic(") {
+			continue
+		}
+		// panic(...) / \truntime/panic.go:NNN / caller(...) / \tfile:line +0x..
+		if i+3 < len(lines) {
+			site := strings.TrimSpace(lines[i+3])
+			if j := strings.LastIndex(site, " +0x"); j >= 0 {
+				site = site[:j]
+			}
+			return site
+		}
+	}
+	return ""
+}
+
+// LevelNotice is the slog level of notice records: normal but significant
+// events, between info and warning, as in syslog. slog has no such level of
+// its own; [NewLogHandler] prints it as NOTICE.
+const LevelNotice = config.LevelNotice

@@ -100,7 +100,7 @@ func TestProtocolVersionFloodIsBounded(t *testing.T) {
 	t.Parallel()
 	logs := &wiretest.LogBuffer{}
 	srv, _ := newServer(t, &mcpcore.ServerOptions{
-		Logger:       slog.New(mcpcore.NewLogHandler(logs, slog.LevelInfo, true)),
+		Logger:       slog.New(mcpcore.NewLogHandler(logs, &mcpcore.LogOptions{Level: slog.LevelInfo, JSON: true})),
 		RepeatWindow: time.Hour, // no summary within the test
 	}, searchTool)
 	hs := httptest.NewServer(srv.Handler())

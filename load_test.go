@@ -270,7 +270,7 @@ func TestLoadWithFaultsOverHTTP(t *testing.T) {
 		defer up.Close()
 		logs := &wiretest.LogBuffer{}
 		srv, err := mcpcore.NewServer(mcpcore.Info{Name: "load", Version: "1"},
-			&mcpcore.ServerOptions{Getenv: noEnv, Logger: slog.New(mcpcore.NewLogHandler(logs, slog.LevelInfo, true))},
+			&mcpcore.ServerOptions{Getenv: noEnv, Logger: slog.New(mcpcore.NewLogHandler(logs, &mcpcore.LogOptions{Level: slog.LevelInfo, JSON: true}))},
 			faultTool(up.URL))
 		if err != nil {
 			t.Fatal(err)

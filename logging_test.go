@@ -190,7 +190,7 @@ func TestLogLevelNames(t *testing.T) {
 
 	for _, json := range []bool{false, true} {
 		var buf bytes.Buffer
-		log := slog.New(mcpcore.NewLogHandler(&buf, mcpcore.LevelNotice, json))
+		log := slog.New(mcpcore.NewLogHandler(&buf, &mcpcore.LogOptions{Level: mcpcore.LevelNotice, JSON: json}))
 		log.Info("dropped: below the handler's level")
 		log.Log(context.Background(), mcpcore.LevelNotice, "kept")
 		out := buf.String()

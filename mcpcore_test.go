@@ -35,7 +35,7 @@ func newServer(t testing.TB, opts *mcpcore.ServerOptions, defs ...mcpcore.Defini
 		opts = &mcpcore.ServerOptions{}
 	}
 	if opts.Logger == nil {
-		opts.Logger = slog.New(mcpcore.NewLogHandler(logs, slog.LevelDebug, true))
+		opts.Logger = slog.New(mcpcore.NewLogHandler(logs, &mcpcore.LogOptions{Level: slog.LevelDebug, JSON: true}))
 	}
 	if opts.Getenv == nil {
 		opts.Getenv = noEnv

@@ -224,7 +224,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		return nil, mcperr.New(mcperr.CodeConfigurationError, fmt.Sprintf("mcpcore: ServerOptions.StateKey has %d bytes; it needs at least 32", len(s.stateKey)))
 	}
 	if s.logger == nil {
-		s.logger = slog.New(NewLogHandler(os.Stderr, cfg.LogLevel, cfg.LogJSON))
+		s.logger = slog.New(NewLogHandler(os.Stderr, &LogOptions{Level: cfg.LogLevel, JSON: cfg.LogJSON}))
 	} else {
 		// A logger of the user's is redacted too: every record of the
 		// server, its handlers and the SDK goes through it.
@@ -369,15 +369,28 @@ func (s *Server) TracerProvider() trace.TracerProvider { return s.telemetry.Trac
 // [Server.TracerProvider] says for spans.
 func (s *Server) MeterProvider() metric.MeterProvider { return s.telemetry.MeterProvider() }
 
+// LogOptions are the options of [NewLogHandler]. The zero value writes text
+// records at info and above.
+type LogOptions struct {
+	// Level is the lowest level written; nil means info.
+	Level slog.Leveler
+	// JSON writes one JSON object a record instead of text.
+	JSON bool
+}
+
 // NewLogHandler returns the handler of the server's default logger: text (or
-// JSON) records at or above level, written to w, with [LevelNotice] printed
-// as NOTICE, and redacted as [ServerOptions.Logger] describes.
-func NewLogHandler(w io.Writer, level slog.Leveler, json bool) slog.Handler {
-	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: levelNames}
-	if json {
-		return redact.Handler(slog.NewJSONHandler(w, opts))
+// JSON) records at or above the level of opts (nil opts: text at info),
+// written to w, with [LevelNotice] printed as NOTICE, and redacted as
+// [ServerOptions.Logger] describes.
+func NewLogHandler(w io.Writer, opts *LogOptions) slog.Handler {
+	if opts == nil {
+		opts = &LogOptions{}
 	}
-	return redact.Handler(slog.NewTextHandler(w, opts))
+	ho := &slog.HandlerOptions{Level: opts.Level, ReplaceAttr: levelNames}
+	if opts.JSON {
+		return redact.Handler(slog.NewJSONHandler(w, ho))
+	}
+	return redact.Handler(slog.NewTextHandler(w, ho))
 }
 
 func levelNames(groups []string, a slog.Attr) slog.Attr {

@@ -479,7 +479,7 @@ func testArticles(t *testing.T, tr transport) {
 					pmids = []string{}
 				}
 				attempts := 0
-				_, err := mcpclient.Retry(ctx, opts, fetch, func(ctx context.Context) (fetchOutput, error) {
+				_, err := mcpclient.RetryByContract(ctx, opts, fetch, func(ctx context.Context) (fetchOutput, error) {
 					attempts++
 					return mcpclient.Call[fetchOutput](ctx, cs, "fetch_articles", map[string]any{"pmids": pmids})
 				})

@@ -16,7 +16,7 @@ import (
 // that a tool's typed output reads as it was written on the server.
 //
 // Every error Call returns is an [*mcperr.Error], which errors.As,
-// [mcperr.CodeOf] and [Retry] read as they would on the server:
+// [mcperr.CodeOf] and [RetryByContract] read as they would on the server:
 //
 //   - a failed call (isError true): the server's error, as [ErrorOf] gives it;
 //   - an error of the session (a JSON-RPC error answer, a cancelled context,

@@ -25,7 +25,7 @@
 //   - [Contract] and [Contracts] read back the error contract a tool
 //     publishes in tools/list, as [contract.Failure] values (the type
 //     mcpcore.Failure names);
-//   - [Retry] retries a call with [mcperr.Retry]'s backoff and Retry-After
+//   - [RetryByContract] retries a call with [mcperr.Retry]'s backoff and Retry-After
 //     rules, but only when the server said the failure is retryable, as
 //     [Retryable] judges it.
 //
@@ -40,7 +40,7 @@
 //
 // # What is retried
 //
-// The server's word decides, never the code alone. [Retry] retries a failure
+// The server's word decides, never the code alone. [RetryByContract] retries a failure
 // only when its data.retryable is true or its entry in the tool's published
 // contract (same reason and code) is declared [contract.Retryable], and never
 // when either says no. A ServiceUnavailable or Timeout the server did not

@@ -32,7 +32,7 @@ const noMessage = "The tool reported an error without a message."
 // without the "Error: " prefix, a trailing "\n\nRecovery: <hint>" becomes
 // data.recovery.hint, and the code is [mcperr.CodeUnknownError], because the
 // text says that the call failed but not how. Such an error has no reason
-// and no retryable flag, so [Retry] does not retry it.
+// and no retryable flag, so [RetryByContract] does not retry it.
 func ErrorOf(res *mcp.CallToolResult) *mcperr.Error {
 	if res == nil || !res.IsError {
 		return nil

@@ -111,7 +111,7 @@ func ExampleContract() {
 
 // Retry retries what the tool's contract declares retryable, and nothing
 // else.
-func ExampleRetry() {
+func ExampleRetryByContract() {
 	cs, err := connect(nil, orderItem)
 	if err != nil {
 		fmt.Println(err)
@@ -127,7 +127,7 @@ func ExampleRetry() {
 	opts := mcperr.RetryOptions{BaseDelay: time.Millisecond, Jitter: mcperr.NoJitter}
 	order := func(item string) (orderOutput, int, error) {
 		attempts := 0
-		out, err := mcpclient.Retry(ctx, opts, contracts["order_item"], func(ctx context.Context) (orderOutput, error) {
+		out, err := mcpclient.RetryByContract(ctx, opts, contracts["order_item"], func(ctx context.Context) (orderOutput, error) {
 			attempts++
 			return mcpclient.Call[orderOutput](ctx, cs, "order_item", orderInput{Item: item})
 		})

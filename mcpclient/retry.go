@@ -43,16 +43,17 @@ func Retryable(err error, entries []contract.Failure) bool {
 	return flagged || declared == contract.Retryable
 }
 
-// Retry calls fn, typically a [Call] of one tool whose contract is entries
-// (see [Contract]), until it succeeds or fails with an error that is not
-// [Retryable] by entries, with the backoff, Retry-After and attempt rules of
-// [mcperr.Retry], which it runs: what it returns is what mcperr.Retry
-// returns.
+// RetryByContract calls fn, typically a [Call] of one tool whose contract is
+// entries (see [Contract]), until it succeeds or fails with an error that is
+// not [Retryable] by entries, with the backoff, Retry-After and attempt rules
+// of [mcperr.Retry], which it runs: what it returns is what mcperr.Retry
+// returns. Where mcperr.Retry judges a service's errors by their code, it
+// retries only what the server marked retryable.
 //
 // opts.IsTransient, when set, can only narrow what is retried: a failure is
 // retried when it is Retryable and opts.IsTransient also says yes. Nothing
 // the server did not mark retryable is ever retried.
-func Retry[T any](ctx context.Context, opts mcperr.RetryOptions, entries []contract.Failure, fn func(context.Context) (T, error)) (T, error) {
+func RetryByContract[T any](ctx context.Context, opts mcperr.RetryOptions, entries []contract.Failure, fn func(context.Context) (T, error)) (T, error) {
 	veto := opts.IsTransient
 	opts.IsTransient = func(err error) bool {
 		return Retryable(err, entries) && (veto == nil || veto(err))

@@ -103,7 +103,7 @@ func TestRetry(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			e := wire(t, tc.object)
 			attempts := 0
-			_, err := mcpclient.Retry(context.Background(), tc.opts, contract, func(context.Context) (struct{}, error) {
+			_, err := mcpclient.RetryByContract(context.Background(), tc.opts, contract, func(context.Context) (struct{}, error) {
 				attempts++
 				return struct{}{}, e
 			})
@@ -130,7 +130,7 @@ func TestRetry(t *testing.T) {
 func TestRetrySucceeds(t *testing.T) {
 	e := wire(t, `{"code":-32003,"message":"Queue at capacity","data":{"reason":"queue_full","retryable":true}}`)
 	attempts := 0
-	got, err := mcpclient.Retry(context.Background(), fast, contract, func(context.Context) (string, error) {
+	got, err := mcpclient.RetryByContract(context.Background(), fast, contract, func(context.Context) (string, error) {
 		attempts++
 		if attempts < 3 {
 			return "", e
@@ -148,7 +148,7 @@ func TestRetryHonoursRetryAfter(t *testing.T) {
 	e := wire(t, `{"code":-32003,"message":"m","data":{"retryable":true,"retryAfter":0.05}}`)
 	start := time.Now()
 	attempts := 0
-	mcpclient.Retry(context.Background(), mcperr.RetryOptions{MaxRetries: 1, BaseDelay: time.Microsecond}, nil,
+	mcpclient.RetryByContract(context.Background(), mcperr.RetryOptions{MaxRetries: 1, BaseDelay: time.Microsecond}, nil,
 		func(context.Context) (int, error) {
 			attempts++
 			return 0, e

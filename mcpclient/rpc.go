@@ -28,7 +28,7 @@ import (
 // connection ([mcp.ErrConnectionClosed]) and a session the server no longer
 // knows ([mcp.ErrSessionMissing]) are ServiceUnavailable, and the SDK's
 // internal "rejected by transport" marker (-32005) is not read as the
-// server's Forbidden. None of these carries data, so [Retry] never retries
+// server's Forbidden. None of these carries data, so [RetryByContract] never retries
 // them. An error that already holds an [*mcperr.Error] (one this package
 // returned) is that error, as mcperr.From has it.
 func FromRPC(err error) *mcperr.Error {

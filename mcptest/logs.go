@@ -54,7 +54,7 @@ func (l *Logs) Write(p []byte) (int, error) {
 
 // logger is a debug-level logger writing JSON records to l.
 func (l *Logs) logger() *slog.Logger {
-	return slog.New(mcpcore.NewLogHandler(l, slog.LevelDebug, true))
+	return slog.New(mcpcore.NewLogHandler(l, &mcpcore.LogOptions{Level: slog.LevelDebug, JSON: true}))
 }
 
 // Records returns every record written so far.

@@ -109,7 +109,7 @@ func ExampleContract() {
 	// order_item: warehouse_busy ServiceUnavailable (retryable true)
 }
 
-// Retry retries what the tool's contract declares retryable, and nothing
+// RetryByContract retries what the tool's contract declares retryable, and nothing
 // else.
 func ExampleRetryByContract() {
 	cs, err := connect(nil, orderItem)

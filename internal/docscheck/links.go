@@ -2,6 +2,7 @@ package docscheck
 
 import (
 	"fmt"
+	"iter"
 	"regexp"
 	"strings"
 	"unicode"
@@ -23,18 +24,7 @@ var (
 // code spans are skipped, so a `[x](y)` in code is no link.
 func Links(page, src string) []Link {
 	var links []Link
-	inFence := ""
-	for i, line := range strings.Split(src, "\n") {
-		if inFence != "" {
-			if closesFence(line, inFence) {
-				inFence = ""
-			}
-			continue
-		}
-		if _, fence, _, ok := openFence(line); ok {
-			inFence = fence
-			continue
-		}
+	for i, line := range prose(src) {
 		for _, m := range linkRE.FindAllStringSubmatch(codeRE.ReplaceAllString(line, ""), -1) {
 			links = append(links, Link{Page: page, Line: i + 1, Target: m[1]})
 		}
@@ -49,18 +39,7 @@ func Links(page, src string) []Link {
 func Anchors(src string) map[string]bool {
 	anchors := map[string]bool{}
 	seen := map[string]int{}
-	inFence := ""
-	for line := range strings.SplitSeq(src, "\n") {
-		if inFence != "" {
-			if closesFence(line, inFence) {
-				inFence = ""
-			}
-			continue
-		}
-		if _, fence, _, ok := openFence(line); ok {
-			inFence = fence
-			continue
-		}
+	for _, line := range prose(src) {
 		text, ok := strings.CutPrefix(strings.TrimLeft(line, "#"), " ")
 		if !ok || !strings.HasPrefix(line, "#") || len(line)-len(strings.TrimLeft(line, "#")) > 6 {
 			continue
@@ -88,4 +67,27 @@ func slug(text string) string {
 		}
 	}
 	return b.String()
+}
+
+// prose yields the lines of a page outside its fenced code blocks, with
+// their index.
+func prose(src string) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		inFence := ""
+		for i, line := range strings.Split(src, "\n") {
+			if inFence != "" {
+				if closesFence(line, inFence) {
+					inFence = ""
+				}
+				continue
+			}
+			if _, fence, _, ok := openFence(line); ok {
+				inFence = fence
+				continue
+			}
+			if !yield(i, line) {
+				return
+			}
+		}
+	}
 }

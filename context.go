@@ -382,9 +382,8 @@ func (c *Context) Session() *mcp.ServerSession { return c.session }
 func (c *Context) URI() string { return c.uri }
 
 func init() {
-	hook.NewContext = func(ctx context.Context, kind, name string, contract any, log *slog.Logger) any {
-		c, _ := contract.([]Failure)
-		return detachedContext(ctx, kind, name, c, log)
+	hook.NewContext = func(ctx context.Context, kind, name string, contract []Failure, log *slog.Logger) any {
+		return detachedContext(ctx, kind, name, contract, log)
 	}
 }
 

@@ -258,7 +258,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	}
 	s.telemetry, err = telemetry.New(telemetry.Config{
 		ServiceName: info.Name, ServiceVersion: info.Version,
-		MeterProvider: opts.MeterProvider, TracerProvider: opts.TracerProvider, Getenv: getenv, Logger: s.logger,
+		MeterProvider: opts.MeterProvider, TracerProvider: opts.TracerProvider, Env: telemetry.ReadEnv(getenv), Logger: s.logger,
 	})
 	if err != nil {
 		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad telemetry configuration: "+err.Error(), mcperr.WithCause(err))

@@ -76,7 +76,7 @@ func TestConfigFromEnvReadsEveryVariable(t *testing.T) {
 		"MCP_MAX_RESULT_BYTES": "1", "MCP_MAX_CALLS_IN_FLIGHT": "2", "MCP_MAX_CALLS_PER_SESSION": "3",
 		"MCP_HTTP_MAX_BODY_BYTES": "4", "MCP_HTTP_MAX_SESSIONS": "5", "MCP_HTTP_MAX_SESSIONS_PER_SUBJECT": "6",
 		"MCP_SESSION_IDLE_TIMEOUT": "7s",
-		"MCP_AUTH_MODE": "oauth", "OAUTH_ISSUER_URL": "https://id.example.com", "OAUTH_AUDIENCE": "aud",
+		"MCP_AUTH_MODE":            "oauth", "OAUTH_ISSUER_URL": "https://id.example.com", "OAUTH_AUDIENCE": "aud",
 		"OAUTH_JWKS_URI": "https://id.example.com/keys", "MCP_SERVER_RESOURCE_IDENTIFIER": "https://mcp.example.com/mcp",
 		"MCP_AUTH_REQUIRED_SCOPES": "a b", "MCP_AUTH_ALLOW_UNAUTHENTICATED": "true",
 		"MCP_AUTH_SECRET_KEY": "s", "MCP_AUTH_PUBLIC_KEY": "p",

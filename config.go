@@ -220,7 +220,8 @@ func badConfig(err error) error {
 }
 
 // internal and fromInternal are the one place Config meets the internal
-// configuration, which resolves and checks it.
+// configuration, which resolves and checks it. TelemetryConfig converts to
+// telemetry.Env and back as it is: the compiler keeps their fields alike.
 func (c Config) internal() config.Config {
 	a := c.Auth
 	return config.Config{

@@ -24,7 +24,7 @@ func TestAnswersAreBounded(t *testing.T) {
 		Text string `json:"text"`
 	}
 	big := func(n int) string { return strings.Repeat("x", n) }
-	srv, logs := newServer(t, &mcpcore.ServerOptions{MaxResultBytes: 4096},
+	srv, logs := newServer(t, &mcpcore.ServerOptions{Config: mcpcore.Config{MaxResultBytes: 4096}},
 		mcpcore.Tool[in, out]{Name: "big", Handler: func(_ *mcpcore.Context, i in) (out, error) { return out{big(i.N)}, nil }},
 		mcpcore.Resource[idParams, string]{Name: "big", URITemplate: "test://big/{id}", MIMEType: "text/plain",
 			Handler: func(_ *mcpcore.Context, p idParams) (string, error) { return big(len(p.ID) * 1000), nil }},

@@ -103,7 +103,6 @@ func mcpcoreUntraced(b *testing.B) *mcp.Server {
 func newBenchServer(b testing.TB) *mcpcore.Server {
 	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "bench"}, &mcpcore.ServerOptions{
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Getenv: noEnv,
 	}, benchTool)
 	if err != nil {
 		b.Fatal(err)

@@ -70,8 +70,12 @@ func catalogServer(t *testing.T, env map[string]string) *Server {
 		Name: "write", Title: "Write", Description: "Write about a topic.",
 		Handler: func(*Context, catalogPromptArgs) ([]*mcp.PromptMessage, error) { return nil, nil },
 	}
+	config, err := ConfigFromEnv(func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
 	s, err := NewServer(Info{Name: "catalogued", Title: "Catalogued", Version: "0.3.0", Instructions: "Search first."},
-		&ServerOptions{Getenv: func(k string) string { return env[k] }}, search, raw, item, cfg, prompt)
+		&ServerOptions{Config: config}, search, raw, item, cfg, prompt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -79,7 +79,7 @@ func controlServer(t *testing.T, env map[string]string) *mcpcore.Server {
 	echoValue := func(_ context.Context, value string, _ map[string]string) ([]string, error) {
 		return []string{value}, nil
 	}
-	srv, _ := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(env), RepeatWindow: -1},
+	srv, _ := newServer(t, &mcpcore.ServerOptions{Config: configOf(t, env), RepeatWindow: -1},
 		mcpcore.Tool[text, text]{Name: "echo", Handler: func(_ *mcpcore.Context, in text) (text, error) { return in, nil }},
 		mcpcore.Resource[idParams, string]{Name: "item", URITemplate: "test://items/{id}", Subscribe: true,
 			Complete: map[string]mcpcore.CompleteFunc{"id": echoValue},

@@ -100,7 +100,7 @@ var retract = mcpcore.Tool[struct {
 
 func TestScopesOverHTTP(t *testing.T) {
 	t.Parallel()
-	srv, logs := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{"MCP_AUTH_MODE": "jwt", "MCP_AUTH_SECRET_KEY": testSecret})}, retract)
+	srv, logs := newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{"MCP_AUTH_MODE": "jwt", "MCP_AUTH_SECRET_KEY": testSecret})}, retract)
 	endpoint := serveHTTP(t, srv)
 
 	if _, err := dial(t, endpoint, ""); err == nil || !strings.Contains(err.Error(), "Unauthorized") {
@@ -165,8 +165,7 @@ func mustJSON(v any) []byte {
 func TestSessionsAreCappedAndReclaimed(t *testing.T) {
 	t.Parallel()
 	srv, logs := newServer(t, &mcpcore.ServerOptions{
-		SessionTimeout: 300 * time.Millisecond,
-		Getenv:         envOf(map[string]string{"MCP_HTTP_MAX_SESSIONS": "2"}),
+		Config: mcpcore.Config{SessionIdleTimeout: 300 * time.Millisecond, MaxSessions: 2},
 	}, searchTool)
 	endpoint := serveHTTP(t, srv)
 	open := func() int {
@@ -224,7 +223,7 @@ func TestCallsPerSessionAreBounded(t *testing.T) {
 			return said{Text: "done"}, nil
 		},
 	}
-	srv, _ := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{"MCP_MAX_CALLS_PER_SESSION": "2"})}, slow)
+	srv, _ := newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{"MCP_MAX_CALLS_PER_SESSION": "2"})}, slow)
 	cs, err := dial(t, serveHTTP(t, srv), "")
 	if err != nil {
 		t.Fatal(err)
@@ -283,7 +282,7 @@ func TestHangUpCancelsTheCall(t *testing.T) {
 					return said{}, ctx.Err()
 				},
 			}
-			srv, logs := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{"MCP_SESSION_MODE": tc.mode})}, wait)
+			srv, logs := newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{"MCP_SESSION_MODE": tc.mode})}, wait)
 			endpoint := serveHTTP(t, srv)
 			header := http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"},
 				"Mcp-Protocol-Version": {tc.version}}
@@ -330,7 +329,7 @@ func TestHangUpCancelsTheCall(t *testing.T) {
 
 func TestBatchesOpenNoSession(t *testing.T) {
 	t.Parallel()
-	srv, _ := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{"MCP_HTTP_MAX_SESSIONS": "1"})}, searchTool)
+	srv, _ := newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{"MCP_HTTP_MAX_SESSIONS": "1"})}, searchTool)
 	h := srv.Handler()
 	for range 3 {
 		status, body := post(t, h, []byte(`[{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"x","version":"1"}}}]`))

@@ -127,10 +127,14 @@
 //
 // # Configuration
 //
-// [Server.Run] reads the environment: MCP_TRANSPORT_TYPE (stdio or http),
-// MCP_HTTP_HOST (127.0.0.1), MCP_HTTP_PORT (3010), MCP_SESSION_MODE
-// (stateful or stateless), MCP_LOG_LEVEL (debug, info, notice, warning,
-// error) and MCP_LOG_FORMAT (text or json).
+// Every setting is a field of [Config], held by [ServerOptions.Config];
+// the zero value of each is its default, and [NewServer] reads no
+// environment. [ConfigFromEnv] reads the variables, once: MCP_TRANSPORT_TYPE
+// (stdio or http), MCP_HTTP_HOST (127.0.0.1), MCP_HTTP_PORT (3010),
+// MCP_SESSION_MODE (stateful or stateless), MCP_LOG_LEVEL (debug, info,
+// notice, warning, error), MCP_LOG_FORMAT (text or json), and those below.
+// [Main], which a program's main calls, reads them with it, then builds the
+// server and runs it; a bad value stops the program at start, named.
 //
 // # Serving over HTTP
 //

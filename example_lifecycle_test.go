@@ -19,7 +19,6 @@ import (
 func ExampleServer_Shutdown() {
 	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "shop", Version: "1.0.0"}, &mcpcore.ServerOptions{
 		Logger: slog.New(slog.DiscardHandler),
-		Getenv: func(string) string { return "" },
 	}, orderItem)
 	if err != nil {
 		fmt.Println(err)

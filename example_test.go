@@ -55,7 +55,6 @@ func exampleClientWith(opts *mcp.ClientOptions, defs ...mcpcore.Definition) (*mc
 // log discarded, the environment unread) serving defs.
 func exampleServe(opts *mcpcore.ServerOptions, copts *mcp.ClientOptions, defs ...mcpcore.Definition) (*mcp.ClientSession, error) {
 	opts.Logger = slog.New(slog.DiscardHandler)
-	opts.Getenv = func(string) string { return "" }
 	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "shop", Version: "1.0.0"}, opts, defs...)
 	if err != nil {
 		return nil, err
@@ -149,7 +148,6 @@ func ExampleNewServer_invalidContract() {
 	}
 	_, err := mcpcore.NewServer(mcpcore.Info{Name: "shop"}, &mcpcore.ServerOptions{
 		Logger: slog.New(slog.DiscardHandler),
-		Getenv: func(string) string { return "" },
 	}, broken)
 	fmt.Println(mcperr.CodeOf(err))
 	fmt.Println(err)

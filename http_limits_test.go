@@ -165,7 +165,7 @@ func TestProtocolVersionFloodIsBounded(t *testing.T) {
 func TestAnOpenGETStreamKeepsItsSession(t *testing.T) {
 	t.Parallel()
 	const idle = 200 * time.Millisecond
-	srv, _ := newServer(t, &mcpcore.ServerOptions{SessionTimeout: idle}, searchTool)
+	srv, _ := newServer(t, &mcpcore.ServerOptions{Config: mcpcore.Config{SessionIdleTimeout: idle}}, searchTool)
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()
 	c := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath}
@@ -214,7 +214,7 @@ func TestAnOpenGETStreamKeepsItsSession(t *testing.T) {
 // ends one, it may open one again.
 func TestEachSubjectHasAShareOfSessions(t *testing.T) {
 	t.Parallel()
-	srv, logs := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{
+	srv, logs := newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{
 		"MCP_AUTH_MODE": "jwt", "MCP_AUTH_SECRET_KEY": testSecret,
 		"MCP_HTTP_MAX_SESSIONS": "10", "MCP_HTTP_MAX_SESSIONS_PER_SUBJECT": "2",
 	})}, searchTool)
@@ -264,7 +264,7 @@ func TestEachSubjectHasAShareOfSessions(t *testing.T) {
 func TestAGreedySubjectLeavesSessionsToOthers(t *testing.T) {
 	t.Parallel()
 	const limit = 20
-	srv, _ := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{
+	srv, _ := newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{
 		"MCP_AUTH_MODE": "jwt", "MCP_AUTH_SECRET_KEY": testSecret, "MCP_HTTP_MAX_SESSIONS": fmt.Sprint(limit),
 	})}, searchTool)
 	hs := httptest.NewServer(srv.Handler())

@@ -50,7 +50,7 @@ func httpHandlers(t testing.TB) map[string]http.Handler {
 	t.Helper()
 	hs := map[string]http.Handler{}
 	for _, mode := range []string{"stateless", "stateful"} {
-		srv, _ := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{"MCP_SESSION_MODE": mode})}, searchTool)
+		srv, _ := newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{"MCP_SESSION_MODE": mode})}, searchTool)
 		hs[mode] = srv.Handler()
 	}
 	return hs
@@ -210,7 +210,7 @@ func TestProbes(t *testing.T) {
 
 func TestForeignOriginsAreRefused(t *testing.T) {
 	t.Parallel()
-	srv, _ := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{"MCP_ALLOWED_ORIGINS": "https://app.example.com"})}, searchTool)
+	srv, _ := newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{"MCP_ALLOWED_ORIGINS": "https://app.example.com"})}, searchTool)
 	h := httptest.NewServer(srv.Handler())
 	defer h.Close()
 	initialize := `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}`
@@ -242,7 +242,7 @@ func TestForeignOriginsAreRefused(t *testing.T) {
 			t.Errorf("origin %q: %d %.200s, want 200", origin, code, body)
 		}
 	}
-	_, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{"MCP_ALLOWED_ORIGINS": "not a url"})})
+	_, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{Config: mcpcore.Config{AllowedOrigins: []string{"not a url"}}})
 	if mcperr.CodeOf(err) != mcperr.CodeConfigurationError || !strings.Contains(err.Error(), "MCP_ALLOWED_ORIGINS") {
 		t.Errorf("a bad MCP_ALLOWED_ORIGINS: %v", err)
 	}

@@ -31,7 +31,7 @@ func TestCallsInFlightAreBoundedServerWide(t *testing.T) {
 					return said{Text: "done"}, nil
 				},
 			}
-			srv, logs := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{
+			srv, logs := newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{
 				"MCP_MAX_CALLS_IN_FLIGHT": "3", "MCP_SESSION_MODE": mode})}, slow)
 			endpoint := serveHTTP(t, srv)
 			var clients []*mcp.ClientSession

@@ -202,7 +202,7 @@ func TestInterceptorsThatCannotRun(t *testing.T) {
 		"nil":          {nil},
 		"nil CallFunc": {func(mcpcore.CallFunc) mcpcore.CallFunc { return nil }},
 	} {
-		_, err := mcpcore.NewServer(mcpcore.Info{Name: "x"}, &mcpcore.ServerOptions{Getenv: noEnv, Interceptors: ics}, tool)
+		_, err := mcpcore.NewServer(mcpcore.Info{Name: "x"}, &mcpcore.ServerOptions{Interceptors: ics}, tool)
 		var e *mcperr.Error
 		if !errors.As(err, &e) || e.Code() != mcperr.CodeInitializationFailed || !strings.Contains(e.Message(), "Interceptor") {
 			t.Errorf("%s: NewServer = %v", name, err)

@@ -25,7 +25,7 @@ import (
 //  3. waits, a second at most, for the answers of the calls that returned
 //     to be written, then ends every session, which ends their GET streams;
 //  4. writes the summaries of the log records it collapsed, flushes and
-//     stops the telemetry providers it built from the environment (within
+//     stops the telemetry providers it built from Config.Telemetry (within
 //     five seconds, so that the spans of the calls cancelled in step 2 are
 //     not lost with ctx), and stops the refresh of the OAuth issuer's keys:
 //     no goroutine the server started outlives it, but those of handlers

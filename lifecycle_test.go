@@ -221,7 +221,7 @@ func TestShutdownStopsTheKeyRefresh(t *testing.T) {
 	defer issuer.Close()
 	var srv *mcpcore.Server
 	pprof.Do(context.Background(), pprof.Labels("test", t.Name()), func(context.Context) {
-		srv, _ = newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{
+		srv, _ = newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{
 			"MCP_TRANSPORT_TYPE": "http",
 			"MCP_AUTH_MODE":      "oauth",
 			"OAUTH_ISSUER_URL":   issuer.URL,

@@ -270,7 +270,7 @@ func TestLoadWithFaultsOverHTTP(t *testing.T) {
 		defer up.Close()
 		logs := &wiretest.LogBuffer{}
 		srv, err := mcpcore.NewServer(mcpcore.Info{Name: "load", Version: "1"},
-			&mcpcore.ServerOptions{Getenv: noEnv, Logger: slog.New(mcpcore.NewLogHandler(logs, &mcpcore.LogOptions{Level: slog.LevelInfo, JSON: true}))},
+			&mcpcore.ServerOptions{Logger: slog.New(mcpcore.NewLogHandler(logs, &mcpcore.LogOptions{Level: slog.LevelInfo, JSON: true}))},
 			faultTool(up.URL))
 		if err != nil {
 			t.Fatal(err)
@@ -324,7 +324,7 @@ func TestLoadServerProcess(t *testing.T) {
 		t.Skip("the stdio server of TestLoadWithFaultsOverStdio")
 	}
 	baseline := goleak.IgnoreCurrent()
-	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "load", Version: "1"}, &mcpcore.ServerOptions{Getenv: noEnv}, faultTool(upstream))
+	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "load", Version: "1"}, &mcpcore.ServerOptions{}, faultTool(upstream))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)

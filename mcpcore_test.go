@@ -17,13 +17,17 @@ import (
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 )
 
-// noEnv is the environment of every test server: empty, so that tests never
-// depend on the real environment and can run in parallel.
-func noEnv(string) string { return "" }
-
-// envOf returns a Getenv reading from m.
-func envOf(m map[string]string) func(string) string {
-	return func(k string) string { return m[k] }
+// configOf returns the Config the environment m gives, as ConfigFromEnv
+// reads it: tests configure servers with the variables the documentation
+// names, without touching the process environment, and so run in
+// parallel.
+func configOf(t testing.TB, m map[string]string) mcpcore.Config {
+	t.Helper()
+	c, err := mcpcore.ConfigFromEnv(func(k string) string { return m[k] })
+	if err != nil {
+		t.Fatalf("ConfigFromEnv(%v): %v", m, err)
+	}
+	return c
 }
 
 // newServer builds a server that logs JSON records at debug level and above
@@ -36,9 +40,6 @@ func newServer(t testing.TB, opts *mcpcore.ServerOptions, defs ...mcpcore.Defini
 	}
 	if opts.Logger == nil {
 		opts.Logger = slog.New(mcpcore.NewLogHandler(logs, &mcpcore.LogOptions{Level: slog.LevelDebug, JSON: true}))
-	}
-	if opts.Getenv == nil {
-		opts.Getenv = noEnv
 	}
 	if opts.RepeatWindow == 0 {
 		// Tests read one record per failure; TestRepeatedFailuresCollapse

@@ -107,7 +107,7 @@ func TestServiceSpanNestsUnderTheCall(t *testing.T) {
 	}
 	var srv *mcpcore.Server
 	withStderr(w, func() {
-		srv, _ = newServer(t, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{"OTEL_TRACES_EXPORTER": "console"})}, efetchTool)
+		srv, _ = newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{"OTEL_TRACES_EXPORTER": "console"})}, efetchTool)
 	})
 	var out bytes.Buffer
 	read := make(chan struct{})
@@ -162,15 +162,15 @@ func TestServiceSpanNestsUnderTheCall(t *testing.T) {
 // given providers, told to keep them, built without exporters or not built
 // at all, and when the program installed its own.
 func TestGlobalsLeftAlone(t *testing.T) {
-	console := envOf(map[string]string{"OTEL_TRACES_EXPORTER": "console", "OTEL_METRICS_EXPORTER": "console"})
+	console := configOf(t, map[string]string{"OTEL_TRACES_EXPORTER": "console", "OTEL_METRICS_EXPORTER": "console"})
 	tp := sdktrace.NewTracerProvider()
 	mp := sdkmetric.NewMeterProvider()
 	for name, tc := range map[string]struct {
 		opts   mcpcore.ServerOptions
 		wantTP trace.TracerProvider // nil: an SDK provider of the server's
 	}{
-		"given providers": {opts: mcpcore.ServerOptions{TracerProvider: tp, MeterProvider: mp, Getenv: console}, wantTP: tp},
-		"kept":            {opts: mcpcore.ServerOptions{KeepOTelGlobals: true, Getenv: console}},
+		"given providers": {opts: mcpcore.ServerOptions{TracerProvider: tp, MeterProvider: mp, Config: console}, wantTP: tp},
+		"kept":            {opts: mcpcore.ServerOptions{KeepOTelGlobals: true, Config: console}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			keepGlobals(t)
@@ -212,7 +212,7 @@ func TestGlobalsLeftAlone(t *testing.T) {
 		gtp := otel.GetTracerProvider()
 		var err error
 		quiet(t, func() {
-			_, err = mcpcore.NewServer(mcpcore.Info{Name: "x"}, &mcpcore.ServerOptions{Getenv: console}, efetchTool, efetchTool)
+			_, err = mcpcore.NewServer(mcpcore.Info{Name: "x"}, &mcpcore.ServerOptions{Config: console}, efetchTool, efetchTool)
 		})
 		if err == nil {
 			t.Fatal("NewServer accepted a tool defined twice")
@@ -227,7 +227,7 @@ func TestGlobalsLeftAlone(t *testing.T) {
 		own := sdktrace.NewTracerProvider()
 		otel.SetTracerProvider(own)
 		var srv *mcpcore.Server
-		quiet(t, func() { srv, _ = newServer(t, &mcpcore.ServerOptions{Getenv: console}, efetchTool) })
+		quiet(t, func() { srv, _ = newServer(t, &mcpcore.ServerOptions{Config: console}, efetchTool) })
 		defer srv.Shutdown(context.Background())
 		if otel.GetTracerProvider() != own {
 			t.Errorf("the program's own global tracer provider was replaced by %T", otel.GetTracerProvider())

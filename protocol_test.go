@@ -539,7 +539,7 @@ func TestCompletionOfUnknownArgumentIsRefusedAtStart(t *testing.T) {
 		Complete: map[string]mcpcore.CompleteFunc{"colour": func(context.Context, string, map[string]string) ([]string, error) { return nil, nil }},
 		Handler:  func(*mcpcore.Context, pickArgs) ([]*mcp.PromptMessage, error) { return nil, nil },
 	}
-	_, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{Getenv: noEnv}, bad)
+	_, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{}, bad)
 	if err == nil || !strings.Contains(err.Error(), `"colour"`) {
 		t.Errorf("NewServer = %v, want an error naming the unknown argument", err)
 	}
@@ -760,7 +760,7 @@ func TestHandWrittenInputSchemaMustStayBounded(t *testing.T) {
 	} {
 		tool := mcpcore.Tool[map[string]any, said]{Name: "raw", Description: "d", InputSchema: []byte(raw),
 			Handler: func(*mcpcore.Context, map[string]any) (said, error) { return said{}, nil }}
-		if _, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{Getenv: noEnv}, tool); err == nil {
+		if _, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{}, tool); err == nil {
 			t.Errorf("%s: NewServer accepted %s", name, raw)
 		}
 	}

@@ -40,7 +40,7 @@ type errorFieldOutput struct {
 // error, checking its type and code.
 func newServerErr(t *testing.T, defs ...mcpcore.Definition) *mcperr.Error {
 	t.Helper()
-	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "bad"}, &mcpcore.ServerOptions{Getenv: noEnv}, defs...)
+	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "bad"}, &mcpcore.ServerOptions{}, defs...)
 	if err == nil {
 		t.Fatalf("NewServer accepted the definitions (server %v)", srv)
 	}
@@ -145,7 +145,7 @@ func TestNewServerReportsEveryProblem(t *testing.T) {
 
 func TestNewServerAcceptsAValidContract(t *testing.T) {
 	t.Parallel()
-	_, err := mcpcore.NewServer(mcpcore.Info{Name: "good"}, &mcpcore.ServerOptions{Getenv: noEnv},
+	_, err := mcpcore.NewServer(mcpcore.Info{Name: "good"}, &mcpcore.ServerOptions{},
 		contractTool("t",
 			entry(func(f *mcpcore.Failure) { f.Severity = "error"; f.ThrownBy = "handler" }),
 			entry(func(f *mcpcore.Failure) {
@@ -159,24 +159,9 @@ func TestNewServerAcceptsAValidContract(t *testing.T) {
 	}
 }
 
-func TestNewServerRefusesBadConfiguration(t *testing.T) {
-	t.Parallel()
-	_, err := mcpcore.NewServer(mcpcore.Info{Name: "cfg"}, &mcpcore.ServerOptions{
-		Getenv: envOf(map[string]string{"MCP_LOG_LEVEL": "loud", "MCP_HTTP_PORT": "http"}),
-	}, renderTool)
-	if mcperr.CodeOf(err) != mcperr.CodeConfigurationError {
-		t.Fatalf("error = %v (code %v), want ConfigurationError", err, mcperr.CodeOf(err))
-	}
-	for _, want := range []string{"MCP_LOG_LEVEL", "MCP_HTTP_PORT"} {
-		if !strings.Contains(err.Error(), want) {
-			t.Errorf("error %q does not name %s", err, want)
-		}
-	}
-}
-
 func TestNewServerRefusesAnEmptyName(t *testing.T) {
 	t.Parallel()
-	_, err := mcpcore.NewServer(mcpcore.Info{}, &mcpcore.ServerOptions{Getenv: noEnv})
+	_, err := mcpcore.NewServer(mcpcore.Info{}, &mcpcore.ServerOptions{})
 	if mcperr.CodeOf(err) != mcperr.CodeInitializationFailed || !strings.Contains(err.Error(), "Info.Name") {
 		t.Errorf("error = %v, want InitializationFailed naming Info.Name", err)
 	}

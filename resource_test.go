@@ -241,7 +241,7 @@ func TestResourceVariablesMustMatchParams(t *testing.T) {
 		{"test://items/{id}/{idd}", []string{"variable {idd} has no field in Params", `the Params field "lang" is required, but no variable {lang} fills it`}},
 		{"test://items/{id}", []string{`the Params field "lang" is required`}},
 	} {
-		_, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{Getenv: noEnv},
+		_, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{},
 			mcpcore.Resource[params, string]{Name: "item", URITemplate: tc.template, Handler: read})
 		for _, w := range tc.want {
 			if err == nil || !strings.Contains(err.Error(), w) || !strings.Contains(err.Error(), tc.template) {
@@ -254,7 +254,7 @@ func TestResourceVariablesMustMatchParams(t *testing.T) {
 		mcpcore.Resource[optional, string]{Name: "b", URITemplate: "test://b/{id}{?lang}", Handler: func(*mcpcore.Context, optional) (string, error) { return "", nil }},
 		mcpcore.Resource[map[string]string, string]{Name: "c", URITemplate: "test://c/{any}", Handler: func(*mcpcore.Context, map[string]string) (string, error) { return "", nil }},
 	}
-	if _, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{Getenv: noEnv}, ok...); err != nil {
+	if _, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{}, ok...); err != nil {
 		t.Errorf("NewServer refused matching templates: %v", err)
 	}
 }

@@ -37,9 +37,11 @@ const (
 )
 
 // Run serves until ctx ends or the process receives SIGINT or SIGTERM, over
-// the transport the environment selects: stdio by default, Streamable HTTP
-// with MCP_TRANSPORT_TYPE=http (on MCP_HTTP_HOST:MCP_HTTP_PORT, default
-// 127.0.0.1:3010, stateless with MCP_SESSION_MODE=stateless). On the way
+// the transport [Config.Transport] selects: stdio by default, Streamable
+// HTTP with [TransportHTTP] (on Config.HTTPHost:Config.HTTPPort, default
+// 127.0.0.1:3010, stateless with Config.Stateless). Run reads no
+// environment: the server's settings were fixed by [NewServer], and [Main]
+// is what reads them from the environment before. On the way
 // out it stops admitting calls and lets in-flight ones finish within the
 // shutdown timeout, then cancels the rest, and ends as [Server.Shutdown]
 // does.

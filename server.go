@@ -40,9 +40,13 @@ type Info struct {
 
 // ServerOptions tune a [Server]. The zero value, or nil, is a good default.
 type ServerOptions struct {
+	// Config is every setting the environment may give (see [Config] and
+	// [ConfigFromEnv]); its zero value is the defaults. NewServer reads no
+	// environment: [Main] fills Config from it.
+	Config Config
 	// Logger receives the server's records. When nil, the server logs to
-	// stderr (stdout belongs to the stdio transport) at MCP_LOG_LEVEL, in
-	// the format of MCP_LOG_FORMAT. Either way, every record is redacted
+	// stderr (stdout belongs to the stdio transport) at Config.LogLevel, in
+	// the format of Config.LogJSON. Either way, every record is redacted
 	// first: the values of sensitive keys (password, token, apiKey,
 	// authorization, … at any depth: groups, maps, structs) become
 	// [REDACTED], and secrets in text (key=value pairs, URL credentials,
@@ -62,12 +66,12 @@ type ServerOptions struct {
 	RepeatWindow time.Duration
 	// MeterProvider and TracerProvider receive the server's metrics and
 	// spans, for a program that configures OpenTelemetry itself. When nil,
-	// they come from the standard environment (OTEL_METRICS_EXPORTER,
-	// OTEL_TRACES_EXPORTER = otlp, console or none; OTEL_EXPORTER_OTLP_*;
-	// OTEL_SERVICE_NAME); with none of it set, nothing is recorded and the
+	// they are built from Config.Telemetry (the OTEL_* variables:
+	// exporters otlp, console or none, the OTLP endpoints and headers, the
+	// service name); with none of it set, nothing is recorded and the
 	// call path pays almost nothing.
 	//
-	// Providers built from the environment also become OpenTelemetry's
+	// Providers built from Config.Telemetry also become OpenTelemetry's
 	// global ones (otel.SetTracerProvider, otel.SetMeterProvider, and the
 	// W3C Trace Context and Baggage propagator when the program set none),
 	// so that a span a service starts with otel.Tracer(…).Start(ctx, …)
@@ -81,18 +85,13 @@ type ServerOptions struct {
 	TracerProvider trace.TracerProvider
 	// KeepOTelGlobals leaves OpenTelemetry's global providers and
 	// propagator as they are even when the server builds its providers
-	// from the environment: for a process whose globals belong to
+	// from Config.Telemetry: for a process whose globals belong to
 	// something else. A service then reaches the server's providers
 	// through [Server.TracerProvider] and [Server.MeterProvider] only.
 	KeepOTelGlobals bool
 	// Interceptors wrap the handler of every tool, resource and prompt,
 	// the first outermost (see [Interceptor]).
 	Interceptors []Interceptor
-	// SessionTimeout closes a Streamable HTTP session that has seen no
-	// request for that long, so that a client that leaves without a word
-	// costs nothing for good. Zero means MCP_SESSION_IDLE_TIMEOUT, or 30
-	// minutes; a negative value keeps idle sessions open.
-	SessionTimeout time.Duration
 	// StateKey signs the requestState of calls that ask the client for
 	// input over several rounds (see [Context.SetRequestState]), so that a
 	// client can neither alter it nor replay it into another definition.
@@ -101,16 +100,6 @@ type ServerOptions struct {
 	// key of at least 32 bytes, or a round served by another replica is
 	// refused.
 	StateKey []byte
-	// MaxResultBytes bounds the bytes of one answer: a tool's result (its
-	// text and its structuredContent together), a resource's contents, a
-	// prompt's messages, a completion's values. An answer over it is not
-	// sent: the client gets an InternalError naming the limit, and the
-	// server logs it. Zero means MCP_MAX_RESULT_BYTES, or 8 MiB; a negative
-	// value sends answers of any size.
-	MaxResultBytes int64
-	// Getenv reads the configuration; nil means os.Getenv. Tests set it to
-	// configure a server without touching the process environment.
-	Getenv func(string) string
 }
 
 // A Definition is something a [Server] serves: a [Tool], a [Resource] or a
@@ -134,7 +123,7 @@ type Server struct {
 	transport    string // "stdio" or "http", as served; for network.transport
 	stateKey     []byte // signs requestState (see input.go)
 	// maxResult bounds the bytes of one answer (see
-	// ServerOptions.MaxResultBytes); zero means no bound.
+	// Config.MaxResultBytes); zero means no bound.
 	maxResult int64
 	// bodyTimeout bounds the read of an HTTP request's body.
 	bodyTimeout time.Duration
@@ -188,18 +177,16 @@ type feature interface {
 // definition first and refuses to build a server with a broken one, such as
 // an error contract with an unknown code or a duplicate reason; the error
 // names each problem, its definition and its contract entry, and has code
-// InitializationFailed. It also fails on a bad environment setting.
+// InitializationFailed. It also fails, with code ConfigurationError, on a
+// bad setting of opts.Config. It reads no environment: [ConfigFromEnv]
+// does, and [Main] calls it.
 func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, error) {
 	if opts == nil {
 		opts = &ServerOptions{}
 	}
-	getenv := opts.Getenv
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	cfg, err := config.FromEnv(getenv)
+	cfg, err := resolve(opts.Config.internal())
 	if err != nil {
-		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad configuration: "+err.Error(), mcperr.WithCause(err))
+		return nil, badConfig(err)
 	}
 	s := &Server{
 		info:     info,
@@ -212,9 +199,6 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		// A body of the largest size admitted arrives in well under this
 		// on any working link.
 		bodyTimeout: 30 * time.Second,
-	}
-	if err := httpserve.CheckOrigins(cfg.AllowedOrigins); err != nil {
-		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad configuration: "+err.Error(), mcperr.WithCause(err))
 	}
 	switch s.stateKey = bytes.Clone(opts.StateKey); {
 	case s.stateKey == nil:
@@ -233,20 +217,9 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	if s.shutdown == 0 {
 		s.shutdown = 10 * time.Second
 	}
-	switch s.maxResult = opts.MaxResultBytes; {
-	case s.maxResult == 0:
-		s.maxResult = cfg.MaxResultBytes
-	case s.maxResult < 0:
-		s.maxResult = 0
-	}
-	switch s.sessionTimeout = opts.SessionTimeout; {
-	case s.sessionTimeout == 0 && cfg.SessionIdle > 0:
-		s.sessionTimeout = cfg.SessionIdle
-	case s.sessionTimeout == 0:
-		s.sessionTimeout = 30 * time.Minute
-	case s.sessionTimeout < 0:
-		s.sessionTimeout = 0 // the SDK's "never"
-	}
+	// Resolved, a negative bound means none, and a negative timeout never.
+	s.maxResult = max(cfg.MaxResultBytes, 0)
+	s.sessionTimeout = max(cfg.SessionIdle, 0) // 0 is the SDK's "never"
 	window := opts.RepeatWindow
 	if window == 0 {
 		window = DefaultRepeatWindow
@@ -258,7 +231,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	}
 	s.telemetry, err = telemetry.New(telemetry.Config{
 		ServiceName: info.Name, ServiceVersion: info.Version,
-		MeterProvider: opts.MeterProvider, TracerProvider: opts.TracerProvider, Getenv: getenv, Logger: s.logger,
+		MeterProvider: opts.MeterProvider, TracerProvider: opts.TracerProvider, Env: telemetry.Env(opts.Config.Telemetry), Logger: s.logger,
 	})
 	if err != nil {
 		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad telemetry configuration: "+err.Error(), mcperr.WithCause(err))
@@ -306,7 +279,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	if s.auth, err = httpserve.NewAuth(s.background, cfg.Auth, s.scopes, s.logger, s.repeats); err != nil {
 		s.endBackground()
 		_ = s.telemetry.Shutdown(context.Background())
-		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad configuration: "+err.Error(), mcperr.WithCause(err))
+		return nil, badConfig(err)
 	}
 	// Last, so that a server that fails to build leaves the globals alone.
 	if !opts.KeepOTelGlobals {
@@ -358,11 +331,11 @@ func (s *Server) MCPServer() *mcp.Server { return s.mcp }
 func (s *Server) Logger() *slog.Logger { return s.logger }
 
 // TracerProvider returns the provider the server's spans go to:
-// [ServerOptions.TracerProvider], the one built from the environment, or a
+// [ServerOptions.TracerProvider], the one built from Config.Telemetry, or a
 // no-op one. A service can start its spans from it when the OpenTelemetry
 // globals are not the server's (see [ServerOptions.KeepOTelGlobals]).
 // After [Server.Shutdown] (which Run does on its way out), a provider built
-// from the environment is shut down.
+// from Config.Telemetry is shut down.
 func (s *Server) TracerProvider() trace.TracerProvider { return s.telemetry.TracerProvider() }
 
 // MeterProvider returns the provider the server's metrics go to, as

@@ -45,7 +45,7 @@ func TestShutdownServerProcess(t *testing.T) {
 		// Sessions measured are sessions closed at the end: that must not
 		// wait for the stubborn handler either.
 		MeterProvider: sdkmetric.NewMeterProvider(),
-		Getenv:        envOf(map[string]string{"MCP_TRANSPORT_TYPE": transport, "MCP_HTTP_PORT": "0"}),
+		Config:        mcpcore.Config{Transport: mcpcore.Transport(transport), HTTPPort: mcpcore.AnyPort},
 	}, stubbornTools(started, make(chan struct{}))...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

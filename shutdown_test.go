@@ -203,7 +203,7 @@ func TestStreamableHTTP(t *testing.T) {
 	} {
 		t.Run(mode.name, func(t *testing.T) {
 			t.Parallel()
-			srv, logs := newServer(t, &mcpcore.ServerOptions{Getenv: envOf(mode.env)}, renderTool, searchTool)
+			srv, logs := newServer(t, &mcpcore.ServerOptions{Config: configOf(t, mode.env)}, renderTool, searchTool)
 			ts := httptest.NewServer(srv.Handler())
 			defer ts.Close()
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-client", Version: "0.0.1"}, nil).

@@ -224,7 +224,7 @@ func TestSessionDurationOverHTTP(t *testing.T) {
 // is asked for OTLP refuses to start, and says what to import.
 func TestOTLPNeedsItsImport(t *testing.T) {
 	t.Parallel()
-	_, err := mcpcore.NewServer(mcpcore.Info{Name: "x"}, &mcpcore.ServerOptions{Getenv: envOf(map[string]string{"OTEL_TRACES_EXPORTER": "otlp"})}, searchTool)
+	_, err := mcpcore.NewServer(mcpcore.Info{Name: "x"}, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{"OTEL_TRACES_EXPORTER": "otlp"})}, searchTool)
 	if mcperr.CodeOf(err) != mcperr.CodeConfigurationError || !strings.Contains(err.Error(), `add import _ "github.com/seed417024ea/mcpcore/otlp"`) {
 		t.Errorf("NewServer: %v", err)
 	}

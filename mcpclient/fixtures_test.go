@@ -60,7 +60,6 @@ var orderItem = mcpcore.Tool[orderInput, orderOutput]{
 func connect(opts *mcp.ClientOptions, defs ...mcpcore.Definition) (*mcp.ClientSession, error) {
 	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "shop", Version: "1.0.0"}, &mcpcore.ServerOptions{
 		Logger: slog.New(slog.DiscardHandler),
-		Getenv: func(string) string { return "" },
 	}, defs...)
 	if err != nil {
 		return nil, err

@@ -184,7 +184,7 @@ func CoverageOf(defs ...mcpcore.Definition) (Coverage, error) {
 // contractsOf lists the published contract of every tool of defs.
 func contractsOf(defs []mcpcore.Definition) (map[string][]mcpcore.Failure, error) {
 	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "mcptest-coverage"}, &mcpcore.ServerOptions{
-		Logger: discard, Getenv: func(string) string { return "" }}, defs...)
+		Logger: discard}, defs...)
 	if err != nil {
 		return nil, err
 	}

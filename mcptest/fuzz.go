@@ -40,7 +40,7 @@ func NewServer(t testing.TB, info mcpcore.Info, defs ...mcpcore.Definition) *mcp
 	t.Helper()
 	logs := &Logs{t: t, closed: true, limit: 1 << 20}
 	srv, err := mcpcore.NewServer(info, &mcpcore.ServerOptions{
-		Logger: logs.logger(), Getenv: func(string) string { return "" }, RepeatWindow: -1,
+		Logger: logs.logger(), RepeatWindow: -1,
 	}, defs...)
 	if err != nil {
 		t.Fatalf("mcptest: NewServer: %v", err)

@@ -22,8 +22,9 @@ var discard = slog.New(slog.DiscardHandler)
 // Options adjust the server and the client of [StartWith].
 type Options struct {
 	// Server are the server's options. Its Logger defaults to the test's
-	// log (see [Client.Logs]) and its Getenv to an empty environment, so
-	// that a test never depends on the process environment.
+	// log (see [Client.Logs]); its Config is used as it is (NewServer
+	// reads no environment), so that a test never depends on the process
+	// environment.
 	Server *mcpcore.ServerOptions
 	// Client are the client's options: the handlers with which it answers
 	// the server's questions (CreateMessageHandler, ElicitationHandler),
@@ -105,9 +106,6 @@ func StartWith(t testing.TB, info mcpcore.Info, opts *Options, defs ...mcpcore.D
 	}
 	if so.Logger == nil {
 		so.Logger = c.logs.logger()
-	}
-	if so.Getenv == nil {
-		so.Getenv = func(string) string { return "" }
 	}
 	srv, err := mcpcore.NewServer(info, &so, defs...)
 	if err != nil {

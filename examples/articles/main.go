@@ -21,13 +21,7 @@
 // on 127.0.0.1:3010/mcp.
 package main
 
-import (
-	"context"
-	"fmt"
-	"os"
-
-	"github.com/seed417024ea/mcpcore"
-)
+import "github.com/seed417024ea/mcpcore"
 
 var info = mcpcore.Info{
 	Name:    "articles",
@@ -43,14 +37,8 @@ func definitions() []mcpcore.Definition {
 	return []mcpcore.Definition{echoTool, fetchArticles, searchArticles, noticeTool, summarizeAbstract, retractArticle, itemResource, summarizePrompt}
 }
 
+// main reads the configuration from the environment, then serves until
+// SIGINT or SIGTERM; a bad setting stops it at start, naming the variable.
 func main() {
-	srv, err := mcpcore.NewServer(info, nil, definitions()...)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	if err := srv.Run(context.Background()); err != nil {
-		srv.Logger().Error("mcpcore: server stopped with an error", "error", err)
-		os.Exit(1)
-	}
+	mcpcore.Main(info, nil, definitions()...)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -193,5 +194,25 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 	wiretest.AssertJSON(t, "structuredContent", res.StructuredContent, `{"articles":["slow"]}`)
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("exit after SIGTERM: %v", err)
+	}
+}
+
+// TestBadEnvironmentStopsTheStart: mcpcore.Main reads the environment, and
+// a value it cannot use stops the program at once, with status 1 and an
+// error on stderr that names every bad variable.
+func TestBadEnvironmentStopsTheStart(t *testing.T) {
+	cmd := exec.Command(binary(t))
+	cmd.Env = append(os.Environ(), "MCP_TRANSPORT_TYPE=http", "MCP_HTTP_PORT=http", "MCP_AUTH_MODE=jwt")
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 1 {
+		t.Fatalf("the server ended with %v, want exit status 1; stderr:\n%s", err, stderr.String())
+	}
+	for _, want := range []string{"mcpcore: bad configuration", `MCP_HTTP_PORT="http": want a port number`, "MCP_AUTH_MODE=jwt needs MCP_AUTH_SECRET_KEY"} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr does not say %q:\n%s", want, stderr.String())
+		}
 	}
 }

@@ -37,8 +37,15 @@ func definitions() []mcpcore.Definition {
 	}
 }
 
+// main does what mcpcore.Main does, with the server in hand: watch needs
+// it.
 func main() {
-	srv, err := mcpcore.NewServer(info, nil, definitions()...)
+	cfg, err := mcpcore.ConfigFromEnv(nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	srv, err := mcpcore.NewServer(info, &mcpcore.ServerOptions{Config: cfg}, definitions()...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

@@ -14,7 +14,7 @@ import (
 // The suite itself runs in interop/ (make interop); this test checks, with
 // Go alone, that the server starts and lists what the suite looks for.
 func TestServesWhatTheSuiteNames(t *testing.T) {
-	srv, err := mcpcore.NewServer(info, &mcpcore.ServerOptions{Logger: slog.New(slog.DiscardHandler), Getenv: func(string) string { return "" }}, definitions()...)
+	srv, err := mcpcore.NewServer(info, &mcpcore.ServerOptions{Logger: slog.New(slog.DiscardHandler)}, definitions()...)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,16 +4,14 @@ import (
 	"fmt"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 )
 
-// authFromEnv reads MCP_AUTH_MODE and the variables of its mode, and checks
-// that they make a server that can verify what it is sent: a mode without
-// its key or issuer is a start-up error, not a server that refuses
-// everyone (or no one).
-func authFromEnv(getenv func(string) string, c Config, errs []error) (AuthConfig, []error) {
+// parseAuth reads MCP_AUTH_MODE and the variables of the modes; an unset
+// mode stays "", which resolveAuth makes none.
+func parseAuth(getenv func(string) string, errs []error) (AuthConfig, []error) {
 	a := AuthConfig{
-		Mode:               AuthNone,
 		SecretKey:          getenv("MCP_AUTH_SECRET_KEY"),
 		PublicKey:          getenv("MCP_AUTH_PUBLIC_KEY"),
 		Issuer:             strings.TrimSpace(getenv("OAUTH_ISSUER_URL")),
@@ -41,6 +39,24 @@ func authFromEnv(getenv func(string) string, c Config, errs []error) (AuthConfig
 		default:
 			fail("MCP_AUTH_ALLOW_UNAUTHENTICATED=%q: want true or false", v)
 		}
+	}
+	return a, errs
+}
+
+// resolveAuth gives the authentication of c its defaults, and checks that
+// it makes a server that can verify what it is sent: a mode without its
+// key or issuer is a start-up error, not a server that refuses everyone
+// (or no one).
+func resolveAuth(c Config, errs []error) (AuthConfig, []error) {
+	a := c.Auth
+	a.RequiredScopes = slices.Clone(a.RequiredScopes)
+	fail := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	switch a.Mode {
+	case "":
+		a.Mode = AuthNone
+	case AuthNone, AuthJWT, AuthOAuth:
+	default:
+		fail("MCP_AUTH_MODE=%q: want none, jwt or oauth", a.Mode)
 	}
 	if a.Audience == "" {
 		a.Audience = a.ResourceIdentifier

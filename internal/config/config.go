@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -22,7 +23,8 @@ const (
 	HTTP  Transport = "http"
 )
 
-// Config is the server's environment configuration.
+// Config is the server's configuration: as [Parse] reads it, with zero
+// for every setting left to its default, or as [Resolve] completes it.
 type Config struct {
 	Transport Transport  // MCP_TRANSPORT_TYPE: stdio (default) or http
 	HTTPHost  string     // MCP_HTTP_HOST: default 127.0.0.1
@@ -37,7 +39,7 @@ type Config struct {
 
 	Auth AuthConfig
 
-	// Limits of the HTTP transport; FromEnv fills in the defaults.
+	// Limits of the HTTP transport; Resolve fills in the defaults.
 	MaxBodyBytes int64 // MCP_HTTP_MAX_BODY_BYTES: default 4 MiB
 	MaxSessions  int   // MCP_HTTP_MAX_SESSIONS: default 1000 (stateful only)
 	// MaxSessionsSubject (MCP_HTTP_MAX_SESSIONS_PER_SUBJECT) is the most
@@ -46,12 +48,12 @@ type Config struct {
 	// holder cannot take every session. Set it to MaxSessions for no
 	// share. Stateful, with auth only.
 	MaxSessionsSubject int
-	SessionIdle        time.Duration // MCP_SESSION_IDLE_TIMEOUT: default unset (ServerOptions.SessionTimeout, or 30m)
+	SessionIdle        time.Duration // MCP_SESSION_IDLE_TIMEOUT: default 30m; negative: never
 	MaxCallsSession    int           // MCP_MAX_CALLS_PER_SESSION: calls in flight per session, default 64
 
 	// MaxResultBytes (MCP_MAX_RESULT_BYTES: default 8 MiB) bounds the bytes
 	// of one answer: a tool's result, a resource's contents, a prompt's
-	// messages, a completion's values.
+	// messages, a completion's values. Negative: no bound.
 	MaxResultBytes int64
 
 	// MaxCallsInFlight (MCP_MAX_CALLS_IN_FLIGHT) bounds the calls in
@@ -124,12 +126,26 @@ func ParseLevel(name string) (slog.Level, bool) {
 	return 0, false
 }
 
-// FromEnv reads the configuration through getenv (os.Getenv in production).
-// Every bad value is reported, with the variable's name and what it accepts.
+// AnyPort is the HTTPPort of a Config that asks the system for a free
+// port (MCP_HTTP_PORT=0): zero in a Config not yet resolved means the
+// default port, 3010.
+const AnyPort = -1
+
+// FromEnv reads the configuration through getenv and resolves it: [Parse],
+// then [Resolve]. Every bad value is reported, with the variable's name
+// and what it accepts.
 func FromEnv(getenv func(string) string) (Config, error) {
-	c := Config{Transport: Stdio, HTTPHost: "127.0.0.1", HTTPPort: 3010, LogLevel: slog.LevelInfo,
-		MaxBodyBytes: DefaultMaxBodyBytes, MaxSessions: DefaultMaxSessions, MaxCallsSession: DefaultMaxCallsPerSession,
-		MaxCallsInFlight: DefaultMaxCallsInFlight}
+	c, err := Parse(getenv)
+	r, rerr := Resolve(c)
+	return r, errors.Join(err, rerr)
+}
+
+// Parse reads the variables through getenv into a Config whose unset
+// settings are zero, as [Resolve] takes them; MCP_HTTP_PORT=0 is
+// [AnyPort]. A value it cannot read is reported with the variable's name
+// and what it accepts, and left zero.
+func Parse(getenv func(string) string) (Config, error) {
+	var c Config
 	var errs []error
 	bad := func(name, value, want string) {
 		errs = append(errs, fmt.Errorf("%s=%q: want %s", name, value, want))
@@ -144,14 +160,15 @@ func FromEnv(getenv func(string) string) (Config, error) {
 			bad("MCP_TRANSPORT_TYPE", v, "stdio or http")
 		}
 	}
-	if v := getenv("MCP_HTTP_HOST"); v != "" {
-		c.HTTPHost = v
-	}
+	c.HTTPHost = getenv("MCP_HTTP_HOST")
 	if v := getenv("MCP_HTTP_PORT"); v != "" {
 		port, err := strconv.Atoi(v)
-		if err != nil || port < 0 || port > 65535 {
+		switch {
+		case err != nil || port < 0 || port > 65535:
 			bad("MCP_HTTP_PORT", v, "a port number from 0 to 65535")
-		} else {
+		case port == 0:
+			c.HTTPPort = AnyPort
+		default:
 			c.HTTPPort = port
 		}
 	}
@@ -188,13 +205,13 @@ func FromEnv(getenv func(string) string) (Config, error) {
 			bad("MCP_LOG_FORMAT", v, "text or json")
 		}
 	}
-	c.Auth, errs = authFromEnv(getenv, c, errs)
-	c.MaxBodyBytes = positive(getenv, "MCP_HTTP_MAX_BODY_BYTES", c.MaxBodyBytes, bad)
-	c.MaxSessions = int(positive(getenv, "MCP_HTTP_MAX_SESSIONS", int64(c.MaxSessions), bad))
-	c.MaxSessionsSubject = int(positive(getenv, "MCP_HTTP_MAX_SESSIONS_PER_SUBJECT", int64(DefaultMaxSessionsPerSubject(c.MaxSessions)), bad))
-	c.MaxCallsSession = int(positive(getenv, "MCP_MAX_CALLS_PER_SESSION", int64(c.MaxCallsSession), bad))
-	c.MaxResultBytes = positive(getenv, "MCP_MAX_RESULT_BYTES", DefaultMaxResultBytes, bad)
-	c.MaxCallsInFlight = int(positive(getenv, "MCP_MAX_CALLS_IN_FLIGHT", int64(c.MaxCallsInFlight), bad))
+	c.Auth, errs = parseAuth(getenv, errs)
+	c.MaxBodyBytes = positive(getenv, "MCP_HTTP_MAX_BODY_BYTES", bad)
+	c.MaxSessions = int(positive(getenv, "MCP_HTTP_MAX_SESSIONS", bad))
+	c.MaxSessionsSubject = int(positive(getenv, "MCP_HTTP_MAX_SESSIONS_PER_SUBJECT", bad))
+	c.MaxCallsSession = int(positive(getenv, "MCP_MAX_CALLS_PER_SESSION", bad))
+	c.MaxResultBytes = positive(getenv, "MCP_MAX_RESULT_BYTES", bad)
+	c.MaxCallsInFlight = int(positive(getenv, "MCP_MAX_CALLS_IN_FLIGHT", bad))
 	if v := getenv("MCP_SESSION_IDLE_TIMEOUT"); v != "" {
 		if d, err := time.ParseDuration(v); err != nil || d <= 0 {
 			bad("MCP_SESSION_IDLE_TIMEOUT", v, "a positive duration such as 30m or 2h")
@@ -205,8 +222,57 @@ func FromEnv(getenv func(string) string) (Config, error) {
 	return c, errors.Join(errs...)
 }
 
+// Resolve gives every zero setting of c its default, the one place the
+// defaults are written, and checks that the settings make a server that
+// can run: [AnyPort] becomes port 0, a negative MaxResultBytes (no bound)
+// and SessionIdle (never) stay as they are, and the authentication is
+// checked as a whole (see resolveAuth). The errors name the variables,
+// the names the documentation gives the settings.
+func Resolve(c Config) (Config, error) {
+	if c.Transport == "" {
+		c.Transport = Stdio
+	}
+	if c.HTTPHost == "" {
+		c.HTTPHost = "127.0.0.1"
+	}
+	switch {
+	case c.HTTPPort == AnyPort:
+		c.HTTPPort = 0
+	case c.HTTPPort == 0:
+		c.HTTPPort = DefaultHTTPPort
+	}
+	var errs []error
+	if c.HTTPPort < 0 || c.HTTPPort > 65535 {
+		errs = append(errs, fmt.Errorf("MCP_HTTP_PORT=%d: want a port number from 0 to 65535", c.HTTPPort))
+	}
+	c.AllowedOrigins = slices.Clone(c.AllowedOrigins)
+	orDefault(&c.MaxBodyBytes, DefaultMaxBodyBytes)
+	orDefault(&c.MaxSessions, DefaultMaxSessions)
+	orDefault(&c.MaxSessionsSubject, DefaultMaxSessionsPerSubject(c.MaxSessions))
+	orDefault(&c.MaxCallsSession, DefaultMaxCallsPerSession)
+	orDefault(&c.MaxCallsInFlight, DefaultMaxCallsInFlight)
+	if c.MaxResultBytes == 0 {
+		c.MaxResultBytes = DefaultMaxResultBytes
+	}
+	if c.SessionIdle == 0 {
+		c.SessionIdle = DefaultSessionIdle
+	}
+	c.Auth, errs = resolveAuth(c, errs)
+	return c, errors.Join(errs...)
+}
+
+// orDefault gives a limit its default when it is zero or less: a limit of
+// no calls or no bytes would be a server that serves nothing.
+func orDefault[T int | int64](v *T, def T) {
+	if *v <= 0 {
+		*v = def
+	}
+}
+
 // The defaults of the limits.
 const (
+	DefaultHTTPPort           = 3010
+	DefaultSessionIdle        = 30 * time.Minute
 	DefaultMaxBodyBytes       = 4 << 20
 	DefaultMaxSessions        = 1000
 	DefaultMaxCallsPerSession = 64
@@ -225,16 +291,17 @@ const DefaultMaxResultBytes = 8 << 20
 // least 1, so that at least ten subjects can hold sessions at once.
 func DefaultMaxSessionsPerSubject(maxSessions int) int { return max(1, maxSessions/10) }
 
-// positive reads a whole number above zero, or keeps def when name is unset.
-func positive(getenv func(string) string, name string, def int64, bad func(name, value, want string)) int64 {
+// positive reads a whole number above zero, or returns 0 when name is
+// unset or bad.
+func positive(getenv func(string) string, name string, bad func(name, value, want string)) int64 {
 	v := getenv(name)
 	if v == "" {
-		return def
+		return 0
 	}
 	n, err := strconv.ParseInt(v, 10, 64)
 	if err != nil || n <= 0 || n > 1<<40 {
 		bad(name, v, "a whole number above zero")
-		return def
+		return 0
 	}
 	return n
 }

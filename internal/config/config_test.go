@@ -19,7 +19,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Config{Transport: Stdio, HTTPHost: "127.0.0.1", HTTPPort: 3010, Stateless: false, LogLevel: slog.LevelInfo, LogJSON: false,
-		Auth: AuthConfig{Mode: AuthNone}, MaxBodyBytes: 4 << 20, MaxSessions: 1000, MaxSessionsSubject: 100, MaxCallsSession: 64, MaxCallsInFlight: 512}
+		Auth: AuthConfig{Mode: AuthNone}, MaxBodyBytes: 4 << 20, MaxSessions: 1000, MaxSessionsSubject: 100, MaxCallsSession: 64, MaxCallsInFlight: 512, SessionIdle: 30 * time.Minute}
 	want.MaxResultBytes = 8 << 20
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv() = %+v, want %+v", c, want)
@@ -102,6 +102,31 @@ func TestValues(t *testing.T) {
 				t.Errorf("FromEnv() = %+v", c)
 			}
 		})
+	}
+}
+
+// TestResolveZero checks that the zero Config resolves to the defaults
+// FromEnv gives an empty environment: the defaults are written once.
+func TestResolveZero(t *testing.T) {
+	t.Parallel()
+	fromEnv, err := FromEnv(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zero, err := Resolve(Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(zero, fromEnv) {
+		t.Errorf("Resolve(Config{}) = %+v\nFromEnv(empty) = %+v", zero, fromEnv)
+	}
+	if c, _ := Resolve(Config{HTTPPort: AnyPort}); c.HTTPPort != 0 {
+		t.Errorf("Resolve(AnyPort).HTTPPort = %d, want 0", c.HTTPPort)
+	}
+	for _, c := range []Config{{HTTPPort: 70000}, {HTTPPort: -2}, {Auth: AuthConfig{Mode: "basic"}}} {
+		if _, err := Resolve(c); err == nil {
+			t.Errorf("Resolve(%+v) accepted it", c)
+		}
 	}
 }
 

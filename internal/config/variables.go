@@ -14,9 +14,10 @@ type Variable struct {
 }
 
 // Variables are every variable a server reads, in the order of the
-// documentation's table, which [Markdown] writes from them: FromEnv reads
-// exactly the MCP_* and OAUTH_* ones (a test checks it), and the
-// telemetry the OTEL_* ones (so does a test of its own). The
+// documentation's table, which [Markdown] writes from them: Parse reads
+// exactly the MCP_* and OAUTH_* ones (a test checks it), and
+// telemetry.ReadEnv the OTEL_* ones (so does a test of its own);
+// mcpcore.ConfigFromEnv calls both, and nothing else reads the environment. The
 // OpenTelemetry SDK reads a few more of the process environment itself
 // (OTEL_RESOURCE_ATTRIBUTES, OTEL_METRIC_EXPORT_INTERVAL, the OTLP
 // exporters' timeouts, compression and certificates), as its own
@@ -29,13 +30,13 @@ var Variables = []Variable{
 	{"MCP_LOG_LEVEL", "`info`", "`debug`, `info`, `notice`, `warning`, `error` ([which failure logs at which level](observability.md#the-level-of-a-failure))"},
 	{"MCP_LOG_FORMAT", "`text`", "`text` or `json`; logs go to stderr"},
 	{"MCP_ALLOWED_ORIGINS", "none", "comma-separated browser origins (`https://app.example.com`) allowed to call `/mcp` from another origin ([origins](http.md#origins))"},
-	{"MCP_MAX_RESULT_BYTES", "8 MiB", "the most bytes of one answer, on every transport ([what is sent instead](errors-and-contracts.md#what-reaches-the-wire-and-what-stays-in-the-logs)); `ServerOptions.MaxResultBytes` wins"},
+	{"MCP_MAX_RESULT_BYTES", "8 MiB", "the most bytes of one answer, on every transport ([what is sent instead](errors-and-contracts.md#what-reaches-the-wire-and-what-stays-in-the-logs))"},
 	{"MCP_MAX_CALLS_IN_FLIGHT", "512", "calls in flight in the whole server, stateless mode included"},
 	{"MCP_MAX_CALLS_PER_SESSION", "64", "calls in flight in one session"},
 	{"MCP_HTTP_MAX_BODY_BYTES", "4 MiB", "the most bytes of one HTTP request body"},
 	{"MCP_HTTP_MAX_SESSIONS", "1000", "sessions open at once (stateful)"},
 	{"MCP_HTTP_MAX_SESSIONS_PER_SUBJECT", "a tenth of `MCP_HTTP_MAX_SESSIONS`, at least 1", "sessions one token subject may hold at once (stateful, with authentication)"},
-	{"MCP_SESSION_IDLE_TIMEOUT", "30m", "a session with no request open for that long is closed (`ServerOptions.SessionTimeout` wins)"},
+	{"MCP_SESSION_IDLE_TIMEOUT", "30m", "a session with no request open for that long is closed"},
 	{"MCP_AUTH_MODE", "`none`", "`none` (loopback hosts only), `jwt` (HS256 or RS256 bearer JWTs) or `oauth` (JWTs of an OAuth 2.1 authorization server); see [Authentication](http.md#authentication)"},
 	{"MCP_AUTH_ALLOW_UNAUTHENTICATED", "`false`", "`true` lets mode `none` serve on a host other than loopback, when something in front authenticates"},
 	{"MCP_AUTH_SECRET_KEY", "none", "`jwt`: the HS256 secret, at least 32 characters"},

@@ -40,7 +40,7 @@ func BenchmarkStartEnd(b *testing.B) {
 		}
 	})
 	b.Run("mode=Noop", func(b *testing.B) {
-		tel, err := New(Config{Getenv: noEnv})
+		tel, err := New(Config{})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -54,7 +54,7 @@ func BenchmarkStartEnd(b *testing.B) {
 	// Alone: Start and End with no exporter and nothing around them, the
 	// absolute cost a call pays.
 	b.Run("mode=NoopAlone", func(b *testing.B) {
-		tel, err := New(Config{Getenv: noEnv})
+		tel, err := New(Config{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
 	"strings"
 
@@ -22,42 +23,129 @@ const (
 	exporterNone    = "none"
 )
 
-// env is the OTEL_* configuration, read once.
+// Env is the OTEL_* configuration: the values of the variables, each
+// field named after its variable, "" (or nil) when it is unset. [ReadEnv]
+// reads it; [New] checks it.
+type Env struct {
+	Disabled bool // OTEL_SDK_DISABLED=true
+
+	// TracesExporter and MetricsExporter (OTEL_TRACES_EXPORTER,
+	// OTEL_METRICS_EXPORTER) are comma-separated lists of otlp, console
+	// and none.
+	TracesExporter, MetricsExporter string
+
+	// Endpoint (OTEL_EXPORTER_OTLP_ENDPOINT) gets each signal's path
+	// appended; TracesEndpoint and MetricsEndpoint (the _TRACES_ and
+	// _METRICS_ forms) are used as they are, and win.
+	Endpoint, TracesEndpoint, MetricsEndpoint string
+
+	// Protocol (OTEL_EXPORTER_OTLP_PROTOCOL) and its per-signal forms,
+	// which win: only http/protobuf is served.
+	Protocol, TracesProtocol, MetricsProtocol string
+
+	// Headers (OTEL_EXPORTER_OTLP_HEADERS) go with every OTLP request;
+	// the per-signal ones add to them and win.
+	Headers, TracesHeaders, MetricsHeaders map[string]string
+
+	ServiceName string // OTEL_SERVICE_NAME
+}
+
+// ReadEnv reads the OTEL_* variables of config.Variables through getenv,
+// and no other. It reports nothing: whether a value can be served depends
+// on the providers [New] is given, and New checks it.
+func ReadEnv(getenv func(string) string) Env {
+	v := func(name string) string { return strings.TrimSpace(getenv(name)) }
+	return Env{
+		Disabled:        strings.EqualFold(v("OTEL_SDK_DISABLED"), "true"),
+		TracesExporter:  v("OTEL_TRACES_EXPORTER"),
+		MetricsExporter: v("OTEL_METRICS_EXPORTER"),
+		Endpoint:        v("OTEL_EXPORTER_OTLP_ENDPOINT"),
+		TracesEndpoint:  v("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"),
+		MetricsEndpoint: v("OTEL_EXPORTER_OTLP_METRICS_ENDPOINT"),
+		Protocol:        v("OTEL_EXPORTER_OTLP_PROTOCOL"),
+		TracesProtocol:  v("OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"),
+		MetricsProtocol: v("OTEL_EXPORTER_OTLP_METRICS_PROTOCOL"),
+		Headers:         parseHeaders(getenv("OTEL_EXPORTER_OTLP_HEADERS")),
+		TracesHeaders:   parseHeaders(getenv("OTEL_EXPORTER_OTLP_TRACES_HEADERS")),
+		MetricsHeaders:  parseHeaders(getenv("OTEL_EXPORTER_OTLP_METRICS_HEADERS")),
+		ServiceName:     v("OTEL_SERVICE_NAME"),
+	}
+}
+
+// parseHeaders reads "k1=v1,k2=v2" with percent-encoded values; nil when
+// there is none.
+func parseHeaders(v string) map[string]string {
+	var h map[string]string
+	for pair := range strings.SplitSeq(v, ",") {
+		name, value, ok := strings.Cut(pair, "=")
+		name = strings.TrimSpace(name)
+		if !ok || name == "" {
+			continue
+		}
+		if v, err := url.PathUnescape(strings.TrimSpace(value)); err == nil {
+			if h == nil {
+				h = map[string]string{}
+			}
+			h[name] = v
+		}
+	}
+	return h
+}
+
+// signal is the settings of one signal, the per-signal ones over the
+// generic ones.
+type signal struct {
+	name, variable      string // "traces", "OTEL_TRACES_EXPORTER"
+	exporter            string
+	endpoint, ownEnd    string
+	protocol, ownProto  string
+	headers, ownHeaders map[string]string
+}
+
+func (e Env) tracesSignal() signal {
+	return signal{"traces", "OTEL_TRACES_EXPORTER", e.TracesExporter, e.Endpoint, e.TracesEndpoint, e.Protocol, e.TracesProtocol, e.Headers, e.TracesHeaders}
+}
+
+func (e Env) metricsSignal() signal {
+	return signal{"metrics", "OTEL_METRICS_EXPORTER", e.MetricsExporter, e.Endpoint, e.MetricsEndpoint, e.Protocol, e.MetricsProtocol, e.Headers, e.MetricsHeaders}
+}
+
+// env is the OTEL_* configuration, checked once.
 type env struct {
-	getenv          func(string) string
+	Env
 	traces, metrics []string // exporter names; empty means none
 }
 
-// readEnv reads which exporters each signal uses, and checks the values it
-// cannot serve. A signal whose provider the caller gave is not read: its
-// variables may be meant for another SDK in the same process.
-func readEnv(getenv func(string) string, traces, metrics bool) (env, error) {
-	e := env{getenv: getenv}
-	if strings.EqualFold(strings.TrimSpace(getenv("OTEL_SDK_DISABLED")), "true") {
+// readEnv decides which exporters each signal uses, and checks the values
+// it cannot serve. A signal whose provider the caller gave is not checked:
+// its variables may be meant for another SDK in the same process.
+func readEnv(cfg Env, traces, metrics bool) (env, error) {
+	e := env{Env: cfg}
+	if cfg.Disabled {
 		return e, nil
 	}
 	var err error
 	if traces {
-		if e.traces, err = exporters(getenv, "OTEL_TRACES_EXPORTER", "TRACES"); err != nil {
+		if e.traces, err = exporters(cfg.tracesSignal()); err != nil {
 			return e, err
 		}
 	}
 	if metrics {
-		if e.metrics, err = exporters(getenv, "OTEL_METRICS_EXPORTER", "METRICS"); err != nil {
+		if e.metrics, err = exporters(cfg.metricsSignal()); err != nil {
 			return e, err
 		}
 	}
 	return e, nil
 }
 
-// exporters returns the exporters variable names for one signal. Unset, it
-// is otlp when an endpoint is set for the signal: setting where to send is
-// asking to send. The specification's default (otlp always) would make
-// every server without a collector retry a localhost connection forever.
-func exporters(getenv func(string) string, variable, signal string) ([]string, error) {
-	v := strings.TrimSpace(getenv(variable))
+// exporters returns the exporters named for one signal. Unset, it is otlp
+// when an endpoint is set for the signal: setting where to send is asking
+// to send. The specification's default (otlp always) would make every
+// server without a collector retry a localhost connection forever.
+func exporters(s signal) ([]string, error) {
+	v := strings.TrimSpace(s.exporter)
 	if v == "" {
-		if endpoint(getenv, signal) == "" {
+		if s.endpointURL() == "" {
 			return nil, nil
 		}
 		v = exporterOTLP
@@ -69,58 +157,48 @@ func exporters(getenv func(string) string, variable, signal string) ([]string, e
 		case exporterNone:
 			return nil, nil // "none" wins over anything else listed
 		case exporterOTLP:
-			if p := protocol(getenv, signal); p != "http/protobuf" {
+			if p := s.protocolName(); p != "http/protobuf" {
 				return nil, fmt.Errorf("telemetry: OTEL_EXPORTER_OTLP_PROTOCOL %q is not supported; use http/protobuf", p)
 			}
 		case exporterConsole:
 		default:
-			return nil, fmt.Errorf("telemetry: %s=%q: unknown exporter %q (want otlp, console or none)", variable, v, n)
+			return nil, fmt.Errorf("telemetry: %s=%q: unknown exporter %q (want otlp, console or none)", s.variable, v, n)
 		}
 		names = append(names, n)
 	}
 	return names, nil
 }
 
-// endpoint returns the signal's own OTLP endpoint, used as it is, or the
-// generic one with the signal's path appended, as the specification says;
-// "" when neither is set.
-func endpoint(getenv func(string) string, signal string) string {
-	if v := strings.TrimSpace(getenv("OTEL_EXPORTER_OTLP_" + signal + "_ENDPOINT")); v != "" {
+// endpointURL returns the signal's own OTLP endpoint, used as it is, or
+// the generic one with the signal's path appended, as the specification
+// says; "" when neither is set.
+func (s signal) endpointURL() string {
+	if v := strings.TrimSpace(s.ownEnd); v != "" {
 		return v
 	}
-	if v := strings.TrimSpace(getenv("OTEL_EXPORTER_OTLP_ENDPOINT")); v != "" {
-		return strings.TrimRight(v, "/") + "/v1/" + strings.ToLower(signal)
+	if v := strings.TrimSpace(s.endpoint); v != "" {
+		return strings.TrimRight(v, "/") + "/v1/" + s.name
 	}
 	return ""
 }
 
-// protocol returns the signal's OTLP protocol, http/protobuf by default.
-func protocol(getenv func(string) string, signal string) string {
-	for _, k := range []string{"OTEL_EXPORTER_OTLP_" + signal + "_PROTOCOL", "OTEL_EXPORTER_OTLP_PROTOCOL"} {
-		if v := strings.TrimSpace(getenv(k)); v != "" {
+// protocolName returns the signal's OTLP protocol, http/protobuf by
+// default.
+func (s signal) protocolName() string {
+	for _, v := range []string{s.ownProto, s.protocol} {
+		if v = strings.TrimSpace(v); v != "" {
 			return v
 		}
 	}
 	return "http/protobuf"
 }
 
-// headers returns the signal's OTLP headers, "k1=v1,k2=v2" with
-// percent-encoded values; the signal's own variable adds to and overrides
-// the generic one.
-func headers(getenv func(string) string, signal string) map[string]string {
+// headerMap returns the signal's OTLP headers: its own add to and
+// override the generic ones.
+func (s signal) headerMap() map[string]string {
 	h := map[string]string{}
-	for _, k := range []string{"OTEL_EXPORTER_OTLP_HEADERS", "OTEL_EXPORTER_OTLP_" + signal + "_HEADERS"} {
-		for pair := range strings.SplitSeq(getenv(k), ",") {
-			name, value, ok := strings.Cut(pair, "=")
-			name = strings.TrimSpace(name)
-			if !ok || name == "" {
-				continue
-			}
-			if v, err := url.PathUnescape(strings.TrimSpace(value)); err == nil {
-				h[name] = v
-			}
-		}
-	}
+	maps.Copy(h, s.headers)
+	maps.Copy(h, s.ownHeaders)
 	return h
 }
 
@@ -128,7 +206,7 @@ func headers(getenv func(string) string, signal string) map[string]string {
 // OTEL_RESOURCE_ATTRIBUTES), then service.name and service.version, which
 // win.
 func (e env) resource(cfg Config) (*resource.Resource, error) {
-	name := strings.TrimSpace(e.getenv("OTEL_SERVICE_NAME"))
+	name := strings.TrimSpace(e.ServiceName)
 	if name == "" {
 		name = cfg.ServiceName
 	}
@@ -159,7 +237,8 @@ func (e env) tracerProvider(cfg Config) (*sdktrace.TracerProvider, func(context.
 				err = errNoOTLP
 				break
 			}
-			exp, err = OTLPTraces(headers(e.getenv, "TRACES"), endpoint(e.getenv, "TRACES"))
+			s := e.tracesSignal()
+			exp, err = OTLPTraces(s.headerMap(), s.endpointURL())
 		case exporterConsole:
 			exp, err = stdouttrace.New(stdouttrace.WithWriter(cfg.Console))
 		}
@@ -201,7 +280,8 @@ func (e env) meterProvider(cfg Config) (*sdkmetric.MeterProvider, func(context.C
 				err = errNoOTLP
 				break
 			}
-			exp, err = OTLPMetrics(headers(e.getenv, "METRICS"), endpoint(e.getenv, "METRICS"))
+			s := e.metricsSignal()
+			exp, err = OTLPMetrics(s.headerMap(), s.endpointURL())
 		case exporterConsole:
 			exp, err = stdoutmetric.New(stdoutmetric.WithWriter(cfg.Console))
 		}

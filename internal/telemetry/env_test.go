@@ -31,7 +31,7 @@ func TestNoEnvIsNoop(t *testing.T) {
 		"service name": {"OTEL_SERVICE_NAME": "svc"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			tel, err := New(Config{ServiceName: "articles", Getenv: envOf(env)})
+			tel, err := New(Config{ServiceName: "articles", Env: envOf(env)})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -63,7 +63,7 @@ func TestBadEnv(t *testing.T) {
 		"implied grpc":     {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://x", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := New(Config{Getenv: envOf(env)}); err == nil {
+			if _, err := New(Config{Env: envOf(env)}); err == nil {
 				t.Error("New succeeded")
 			}
 		})
@@ -75,7 +75,7 @@ func TestBadEnv(t *testing.T) {
 // before it.
 func TestConsole(t *testing.T) {
 	var out wiretest.LogBuffer
-	tel, err := New(Config{ServiceName: "articles", ServiceVersion: "1.2.3", Console: &out, Getenv: envOf(map[string]string{
+	tel, err := New(Config{ServiceName: "articles", ServiceVersion: "1.2.3", Console: &out, Env: envOf(map[string]string{
 		"OTEL_TRACES_EXPORTER":  "console",
 		"OTEL_METRICS_EXPORTER": "console",
 	})})
@@ -121,7 +121,7 @@ func TestConsole(t *testing.T) {
 // server's name.
 func TestServiceNameFromEnv(t *testing.T) {
 	var out wiretest.LogBuffer
-	tel, err := New(Config{ServiceName: "articles", Console: &out, Getenv: envOf(map[string]string{
+	tel, err := New(Config{ServiceName: "articles", Console: &out, Env: envOf(map[string]string{
 		"OTEL_TRACES_EXPORTER": "console", "OTEL_SERVICE_NAME": "articles-prod",
 	})})
 	if err != nil {
@@ -152,7 +152,7 @@ func TestOTLP(t *testing.T) {
 	}))
 	defer srv.Close()
 
-	tel, err := New(Config{ServiceName: "articles", Getenv: envOf(map[string]string{
+	tel, err := New(Config{ServiceName: "articles", Env: envOf(map[string]string{
 		"OTEL_EXPORTER_OTLP_ENDPOINT": srv.URL + "/",
 		"OTEL_EXPORTER_OTLP_HEADERS":  "x-api-key=a%20b, broken",
 	})})
@@ -185,7 +185,7 @@ func TestOTLPSignalEndpoint(t *testing.T) {
 		mu.Unlock()
 	}))
 	defer srv.Close()
-	tel, err := New(Config{Getenv: envOf(map[string]string{
+	tel, err := New(Config{Env: envOf(map[string]string{
 		"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": srv.URL + "/collect/spans",
 	})})
 	if err != nil {
@@ -215,7 +215,7 @@ func TestCallerProviders(t *testing.T) {
 	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
 	// The variables may be meant for another SDK: they are not read, not
 	// even checked.
-	tel, err := New(Config{MeterProvider: mp, TracerProvider: tp, Getenv: envOf(map[string]string{
+	tel, err := New(Config{MeterProvider: mp, TracerProvider: tp, Env: envOf(map[string]string{
 		"OTEL_TRACES_EXPORTER": "zipkin", "OTEL_METRICS_EXPORTER": "console",
 	})})
 	if err != nil {
@@ -249,12 +249,12 @@ func TestReadsTheVariables(t *testing.T) {
 		{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_METRICS_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_SERVICE_NAME": "s"},
 		{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:4318/v1/traces", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": "http://127.0.0.1:4318/v1/metrics"},
 	} {
-		tel, err := New(Config{Console: io.Discard, Getenv: func(name string) string {
+		tel, err := New(Config{Console: io.Discard, Env: ReadEnv(func(name string) string {
 			mu.Lock()
 			defer mu.Unlock()
 			read[name] = true
 			return m[name]
-		}})
+		})})
 		if err != nil {
 			t.Fatalf("%v: %v", m, err)
 		}

@@ -29,7 +29,7 @@ func newHarness(tb testing.TB) *harness {
 	h := &harness{reader: sdkmetric.NewManualReader(), spans: tracetest.NewSpanRecorder()}
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(h.reader))
 	h.tp = sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(h.spans))
-	tel, err := New(Config{MeterProvider: mp, TracerProvider: h.tp, Getenv: noEnv})
+	tel, err := New(Config{MeterProvider: mp, TracerProvider: h.tp})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -37,11 +37,9 @@ func newHarness(tb testing.TB) *harness {
 	return h
 }
 
-func noEnv(string) string { return "" }
-
-// envOf returns a Getenv reading m.
-func envOf(m map[string]string) func(string) string {
-	return func(k string) string { return m[k] }
+// envOf returns the Env of the variables of m.
+func envOf(m map[string]string) Env {
+	return ReadEnv(func(k string) string { return m[k] })
 }
 
 // call runs one call through Start and End.

@@ -23,7 +23,7 @@ func TestNoOTLP(t *testing.T) {
 		{"OTEL_TRACES_EXPORTER": "otlp"},
 		{"OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": "http://127.0.0.1:4318/v1/metrics"},
 	} {
-		_, err := New(Config{Getenv: envOf(env)})
+		_, err := New(Config{Env: envOf(env)})
 		if err == nil || !strings.Contains(err.Error(), `add import _ "github.com/seed417024ea/mcpcore/otlp"`) {
 			t.Errorf("%v: error = %v", env, err)
 		}

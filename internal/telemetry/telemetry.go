@@ -16,18 +16,18 @@ import (
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 )
 
-// Config configures [New]. The zero value is valid: providers from the
-// environment, no exporter when the environment names none.
+// Config configures [New]. The zero value is valid: no exporter, no-op
+// providers.
 type Config struct {
 	// ServiceName and ServiceVersion describe the server in the exported
-	// resource (service.name, service.version). OTEL_SERVICE_NAME, when
+	// resource (service.name, service.version). Env.ServiceName, when
 	// set, takes the place of ServiceName.
 	ServiceName    string
 	ServiceVersion string
 
 	// MeterProvider and TracerProvider, when not nil, are used as they are,
 	// for servers that configure OpenTelemetry themselves; the environment
-	// is then not read for that signal, and Shutdown leaves them running:
+	// is then not checked for that signal, and Shutdown leaves them running:
 	// they belong to the caller.
 	MeterProvider  metric.MeterProvider
 	TracerProvider trace.TracerProvider
@@ -37,8 +37,9 @@ type Config struct {
 	// formats the MCP semantic conventions name.
 	Propagator propagation.TextMapPropagator
 
-	// Getenv reads the OTEL_* configuration; nil means os.Getenv.
-	Getenv func(string) string
+	// Env is the OTEL_* configuration (see [ReadEnv]); New reads no
+	// environment of its own.
+	Env Env
 
 	// Logger receives the errors of the exporters New builds (a collector
 	// that is down, say), at warning: in the server's format, at its level,
@@ -76,8 +77,8 @@ type Telemetry struct {
 }
 
 // New builds the instruments and the tracer. Providers given in cfg are used
-// as they are; a nil one comes from the standard environment (read through
-// cfg.Getenv):
+// as they are; a nil one comes from the standard variables, as cfg.Env
+// holds them:
 //
 //   - OTEL_TRACES_EXPORTER and OTEL_METRICS_EXPORTER: a comma-separated list
 //     of otlp, console and none. Unset, a signal is exported over OTLP when
@@ -87,7 +88,7 @@ type Telemetry struct {
 //   - otlp is OTLP over HTTP/protobuf, the protocol the specification makes
 //     the default; OTEL_EXPORTER_OTLP_PROTOCOL (or its per-signal form) set
 //     to anything else is an error rather than a silent change of protocol.
-//     The endpoint and headers are read through cfg.Getenv; the exporters
+//     The endpoint and headers are cfg.Env's; the exporters
 //     read the other OTEL_EXPORTER_OTLP_* variables (timeout, compression,
 //     certificates) from the process environment themselves.
 //   - console writes JSON lines to cfg.Console.
@@ -101,9 +102,6 @@ type Telemetry struct {
 // off. New leaves OpenTelemetry's global providers alone; [Telemetry.InstallGlobals]
 // installs the ones it built.
 func New(cfg Config) (*Telemetry, error) {
-	if cfg.Getenv == nil {
-		cfg.Getenv = os.Getenv
-	}
 	if cfg.Console == nil {
 		cfg.Console = os.Stderr
 	}
@@ -113,7 +111,7 @@ func New(cfg Config) (*Telemetry, error) {
 	}
 	tp := cfg.TracerProvider
 	mp := cfg.MeterProvider
-	env, err := readEnv(cfg.Getenv, tp == nil, mp == nil)
+	env, err := readEnv(cfg.Env, tp == nil, mp == nil)
 	if err != nil {
 		return nil, err
 	}

@@ -39,6 +39,17 @@ type Config struct {
 	// LogJSON (MCP_LOG_FORMAT=json) writes the default logger's records as
 	// JSON; false is text.
 	LogJSON bool
+	// StateKeys (MCP_STATE_KEYS, comma-separated) sign the requestState of
+	// calls that ask the client for input over several rounds, so that a
+	// client can neither alter it nor replay it into another call. The
+	// first key signs; every key verifies, so that a key can be rotated
+	// without breaking rounds in flight: put the new key first and keep the
+	// old one after it for the hour a round may last, then drop it. Each
+	// key has at least 32 characters. Replicas of a stateless server behind
+	// a load balancer must be given the same keys, or a round answered by
+	// another replica is refused; with none, each process draws a random
+	// key of its own, which is right for one process only.
+	StateKeys []string
 	// AllowedOrigins (MCP_ALLOWED_ORIGINS, comma-separated) are the
 	// browser origins, such as https://app.example.com, allowed to call
 	// the HTTP endpoint from another origin; nil allows none.
@@ -226,7 +237,7 @@ func (c Config) internal() config.Config {
 	a := c.Auth
 	return config.Config{
 		Transport: config.Transport(c.Transport), HTTPHost: c.HTTPHost, HTTPPort: c.HTTPPort, Stateless: c.Stateless,
-		LogLevel: c.LogLevel, LogJSON: c.LogJSON, AllowedOrigins: c.AllowedOrigins,
+		LogLevel: c.LogLevel, LogJSON: c.LogJSON, AllowedOrigins: c.AllowedOrigins, StateKeys: c.StateKeys,
 		Auth: config.AuthConfig{
 			Mode: config.AuthMode(a.Mode), SecretKey: a.SecretKey, PublicKey: a.PublicKey, Issuer: a.Issuer, Audience: a.Audience,
 			JWKSURI: a.JWKSURI, ResourceIdentifier: a.ResourceIdentifier, RequiredScopes: a.RequiredScopes,
@@ -242,7 +253,7 @@ func fromInternal(c config.Config, t telemetry.Env) Config {
 	a := c.Auth
 	return Config{
 		Transport: Transport(c.Transport), HTTPHost: c.HTTPHost, HTTPPort: c.HTTPPort, Stateless: c.Stateless,
-		LogLevel: c.LogLevel, LogJSON: c.LogJSON, AllowedOrigins: c.AllowedOrigins,
+		LogLevel: c.LogLevel, LogJSON: c.LogJSON, AllowedOrigins: c.AllowedOrigins, StateKeys: c.StateKeys,
 		MaxResultBytes: c.MaxResultBytes, MaxCallsInFlight: c.MaxCallsInFlight, MaxCallsPerSession: c.MaxCallsSession,
 		MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsPerSubject: c.MaxSessionsSubject,
 		SessionIdleTimeout: c.SessionIdle,

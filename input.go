@@ -15,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -332,7 +333,8 @@ func (s *Server) signState(binding string, r *round) string {
 	if err != nil {
 		payload = []byte(`{"t":0}`) // unreachable: a round is plain data
 	}
-	return base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(s.stateMAC(binding, payload))
+	k := s.stateKeys.signing()
+	return k.id + "." + base64.RawURLEncoding.EncodeToString(payload) + "." + base64.RawURLEncoding.EncodeToString(k.mac(binding, payload))
 }
 
 // openState verifies a requestState from the client and returns the round
@@ -341,10 +343,16 @@ func (s *Server) openState(binding, wire string) (*round, error) {
 	if wire == "" {
 		return nil, nil
 	}
-	encoded, sig, ok := strings.Cut(wire, ".")
+	// <key id>.<payload>.<signature>: the id names the key that signed.
+	id, rest, ok1 := strings.Cut(wire, ".")
+	encoded, sig, ok2 := strings.Cut(rest, ".")
+	k, known := s.stateKeys.byID(id)
+	if !ok1 || !ok2 || !known {
+		return nil, errBadState
+	}
 	payload, err1 := base64.RawURLEncoding.DecodeString(encoded)
 	mac, err2 := base64.RawURLEncoding.DecodeString(sig)
-	if !ok || err1 != nil || err2 != nil || !hmac.Equal(mac, s.stateMAC(binding, payload)) {
+	if err1 != nil || err2 != nil || !hmac.Equal(mac, k.mac(binding, payload)) {
 		return nil, errBadState
 	}
 	var r round
@@ -355,14 +363,6 @@ func (s *Server) openState(binding, wire string) (*round, error) {
 		return nil, errBadState
 	}
 	return &r, nil
-}
-
-func (s *Server) stateMAC(binding string, payload []byte) []byte {
-	m := hmac.New(sha256.New, s.stateKey)
-	m.Write([]byte(binding))
-	m.Write([]byte{0})
-	m.Write(payload)
-	return m.Sum(nil)
 }
 
 // binding identifies a call for its requestState: the kind, the key under

@@ -1,9 +1,7 @@
 package mcpcore
 
 import (
-	"bytes"
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -92,14 +90,6 @@ type ServerOptions struct {
 	// Interceptors wrap the handler of every tool, resource and prompt,
 	// the first outermost (see [Interceptor]).
 	Interceptors []Interceptor
-	// StateKey signs the requestState of calls that ask the client for
-	// input over several rounds (see [Context.SetRequestState]), so that a
-	// client can neither alter it nor replay it into another definition.
-	// When nil, each server draws a random key: enough for one process, but
-	// replicas of a stateless server behind a load balancer must share one
-	// key of at least 32 bytes, or a round served by another replica is
-	// refused.
-	StateKey []byte
 }
 
 // A Definition is something a [Server] serves: a [Tool], a [Resource] or a
@@ -120,8 +110,8 @@ type Server struct {
 	inflight     *inflight
 	repeats      *repeats.Collapser
 	telemetry    *telemetry.Telemetry
-	transport    string // "stdio" or "http", as served; for network.transport
-	stateKey     []byte // signs requestState (see input.go)
+	transport    string    // "stdio" or "http", as served; for network.transport
+	stateKeys    stateKeys // sign and verify requestState (see statekeys.go)
 	// maxResult bounds the bytes of one answer (see
 	// Config.MaxResultBytes); zero means no bound.
 	maxResult int64
@@ -200,13 +190,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		// on any working link.
 		bodyTimeout: 30 * time.Second,
 	}
-	switch s.stateKey = bytes.Clone(opts.StateKey); {
-	case s.stateKey == nil:
-		s.stateKey = make([]byte, 32)
-		rand.Read(s.stateKey)
-	case len(s.stateKey) < 32:
-		return nil, mcperr.New(mcperr.CodeConfigurationError, fmt.Sprintf("mcpcore: ServerOptions.StateKey has %d bytes; it needs at least 32", len(s.stateKey)))
-	}
+	s.stateKeys = newStateKeys(cfg.StateKeys)
 	if s.logger == nil {
 		s.logger = slog.New(NewLogHandler(os.Stderr, &LogOptions{Level: cfg.LogLevel, JSON: cfg.LogJSON}))
 	} else {

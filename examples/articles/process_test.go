@@ -131,7 +131,18 @@ func startHTTP(t *testing.T, env ...string) (*exec.Cmd, string, <-chan string) {
 func TestHTTP(t *testing.T) {
 	for _, mode := range []string{"stateful", "stateless"} {
 		t.Run(mode, func(t *testing.T) {
-			cmd, url, _ := startHTTP(t, "MCP_SESSION_MODE="+mode)
+			cmd, url, rest := startHTTP(t, "MCP_SESSION_MODE="+mode)
+			if mode == "stateless" {
+				// Written right after the line that says where it listens.
+				select {
+				case line := <-rest:
+					if !strings.Contains(line, "no MCP_STATE_KEYS") || !strings.Contains(line, "level=WARN") {
+						t.Errorf("the line after the start = %q, want the warning about MCP_STATE_KEYS", line)
+					}
+				case <-time.After(5 * time.Second):
+					t.Error("no warning about MCP_STATE_KEYS at the start of a stateless server")
+				}
+			}
 			ctx := context.Background()
 			cs, err := mcp.NewClient(&mcp.Implementation{Name: "http-test"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url}, nil)
 			if err != nil {

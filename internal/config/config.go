@@ -32,6 +32,10 @@ type Config struct {
 	Stateless bool       // MCP_SESSION_MODE: stateful (default) or stateless
 	LogLevel  slog.Level // MCP_LOG_LEVEL: debug, info (default), notice, warning, error
 	LogJSON   bool       // MCP_LOG_FORMAT: text (default) or json
+	// StateKeys (MCP_STATE_KEYS, comma-separated) sign the requestState of
+	// multi-round calls: the first signs, every one verifies. Each has at
+	// least MinStateKeyLen characters; none means a random key.
+	StateKeys []string
 	// AllowedOrigins (MCP_ALLOWED_ORIGINS, comma-separated) are the
 	// browser origins, such as https://app.example.com, allowed to call
 	// the HTTP endpoint from another origin.
@@ -196,6 +200,11 @@ func Parse(getenv func(string) string) (Config, error) {
 			}
 		}
 	}
+	if v := getenv("MCP_STATE_KEYS"); v != "" {
+		for _, k := range strings.Split(v, ",") {
+			c.StateKeys = append(c.StateKeys, strings.TrimSpace(k))
+		}
+	}
 	if v := getenv("MCP_LOG_FORMAT"); v != "" {
 		switch strings.ToLower(v) {
 		case "text":
@@ -246,6 +255,16 @@ func Resolve(c Config) (Config, error) {
 		errs = append(errs, fmt.Errorf("MCP_HTTP_PORT=%d: want a port number from 0 to 65535", c.HTTPPort))
 	}
 	c.AllowedOrigins = slices.Clone(c.AllowedOrigins)
+	c.StateKeys = slices.Clone(c.StateKeys)
+	for i, k := range c.StateKeys {
+		// The key itself is never written into the error: it is a secret.
+		switch {
+		case len(k) < MinStateKeyLen:
+			errs = append(errs, fmt.Errorf("MCP_STATE_KEYS: key %d of %d has %d characters; each needs at least %d", i+1, len(c.StateKeys), len(k), MinStateKeyLen))
+		case slices.Index(c.StateKeys, k) < i:
+			errs = append(errs, fmt.Errorf("MCP_STATE_KEYS: key %d of %d repeats key %d", i+1, len(c.StateKeys), slices.Index(c.StateKeys, k)+1))
+		}
+	}
 	orDefault(&c.MaxBodyBytes, DefaultMaxBodyBytes)
 	orDefault(&c.MaxSessions, DefaultMaxSessions)
 	orDefault(&c.MaxSessionsSubject, DefaultMaxSessionsPerSubject(c.MaxSessions))
@@ -282,6 +301,10 @@ const (
 	// as it liked (over several sessions, or in stateless mode).
 	DefaultMaxCallsInFlight = 512
 )
+
+// MinStateKeyLen is the fewest characters of a key of MCP_STATE_KEYS: 32
+// bytes, the size of the HMAC-SHA256 key they make.
+const MinStateKeyLen = 32
 
 // DefaultMaxResultBytes is the default bound on the bytes of one answer.
 const DefaultMaxResultBytes = 8 << 20

@@ -29,6 +29,7 @@ var Variables = []Variable{
 	{"MCP_SESSION_MODE", "`stateful`", "`stateful` sessions or `stateless`"},
 	{"MCP_LOG_LEVEL", "`info`", "`debug`, `info`, `notice`, `warning`, `error` ([which failure logs at which level](observability.md#the-level-of-a-failure))"},
 	{"MCP_LOG_FORMAT", "`text`", "`text` or `json`; logs go to stderr"},
+	{"MCP_STATE_KEYS", "a random key per process", "comma-separated keys of at least 32 characters that sign a multi-round call's `requestState`, the current key first, previous ones after it; every replica of a stateless server needs the same keys ([several replicas](protocol.md#multi-round-calls-and-replicas))"},
 	{"MCP_ALLOWED_ORIGINS", "none", "comma-separated browser origins (`https://app.example.com`) allowed to call `/mcp` from another origin ([origins](http.md#origins))"},
 	{"MCP_MAX_RESULT_BYTES", "8 MiB", "the most bytes of one answer, on every transport ([what is sent instead](errors-and-contracts.md#what-reaches-the-wire-and-what-stays-in-the-logs))"},
 	{"MCP_MAX_CALLS_IN_FLIGHT", "512", "calls in flight in the whole server, stateless mode included"},

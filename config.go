@@ -85,6 +85,13 @@ type Config struct {
 	// client that leaves without a word costs nothing for good. Zero
 	// means 30 minutes; a negative value keeps idle sessions open.
 	SessionIdleTimeout time.Duration
+	// StreamKeepAlive (MCP_HTTP_STREAM_KEEPALIVE) is how long an open
+	// event stream (a session's GET stream, a long call's answer) may stay
+	// quiet before it is sent an SSE comment, which clients ignore, so that
+	// a balancer's or proxy's idle timeout never cuts a stream waiting for
+	// its next event (the Go SDK sends none). Zero means 15 seconds; a
+	// negative value sends none.
+	StreamKeepAlive time.Duration
 
 	// Auth is how the HTTP transport authenticates its callers.
 	Auth AuthConfig
@@ -244,7 +251,7 @@ func (c Config) internal() config.Config {
 			AllowUnauthenticated: a.AllowUnauthenticated,
 		},
 		MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsSubject: c.MaxSessionsPerSubject,
-		SessionIdle: c.SessionIdleTimeout, MaxCallsSession: c.MaxCallsPerSession, MaxResultBytes: c.MaxResultBytes,
+		SessionIdle: c.SessionIdleTimeout, StreamKeepAlive: c.StreamKeepAlive, MaxCallsSession: c.MaxCallsPerSession, MaxResultBytes: c.MaxResultBytes,
 		MaxCallsInFlight: c.MaxCallsInFlight,
 	}
 }
@@ -256,7 +263,7 @@ func fromInternal(c config.Config, t telemetry.Env) Config {
 		LogLevel: c.LogLevel, LogJSON: c.LogJSON, AllowedOrigins: c.AllowedOrigins, StateKeys: c.StateKeys,
 		MaxResultBytes: c.MaxResultBytes, MaxCallsInFlight: c.MaxCallsInFlight, MaxCallsPerSession: c.MaxCallsSession,
 		MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsPerSubject: c.MaxSessionsSubject,
-		SessionIdleTimeout: c.SessionIdle,
+		SessionIdleTimeout: c.SessionIdle, StreamKeepAlive: c.StreamKeepAlive,
 		Auth: AuthConfig{
 			Mode: AuthMode(a.Mode), AllowUnauthenticated: a.AllowUnauthenticated, SecretKey: a.SecretKey, PublicKey: a.PublicKey,
 			Issuer: a.Issuer, Audience: a.Audience, JWKSURI: a.JWKSURI, ResourceIdentifier: a.ResourceIdentifier,

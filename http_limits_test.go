@@ -6,6 +6,7 @@ package mcpcore_test
 // of the session cap.
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -287,5 +288,41 @@ func TestAGreedySubjectLeavesSessionsToOthers(t *testing.T) {
 	}
 	if sid == "" {
 		t.Errorf("another subject was refused: HTTP %d %s", status, body)
+	}
+}
+
+// TestAQuietStreamIsKeptAlive: a session's GET stream that no event comes
+// down is sent SSE comments every StreamKeepAlive, so that a balancer's
+// idle timeout does not cut it.
+func TestAQuietStreamIsKeptAlive(t *testing.T) {
+	t.Parallel()
+	srv, _ := newServer(t, &mcpcore.ServerOptions{Config: mcpcore.Config{StreamKeepAlive: 20 * time.Millisecond}}, searchTool)
+	hs := httptest.NewServer(srv.Handler())
+	defer hs.Close()
+	c := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath}
+	sid, status, body := c.initialize()
+	if sid == "" {
+		t.Fatalf("initialize: HTTP %d %s", status, body)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", c.endpoint, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	lines := bufio.NewScanner(resp.Body)
+	comments := 0
+	for comments < 3 && lines.Scan() {
+		if lines.Text() == ": keep-alive" {
+			comments++
+		}
+	}
+	if comments < 3 {
+		t.Errorf("%d keep-alive comments on the quiet stream (%v)", comments, lines.Err())
 	}
 }

@@ -298,6 +298,7 @@ func (s *Server) Handler() http.Handler {
 		AllowedOrigins: s.cfg.AllowedOrigins,
 		MaxBodyBytes:   s.cfg.MaxBodyBytes,
 		BodyTimeout:    s.bodyTimeout,
+		KeepAlive:      s.cfg.StreamKeepAlive,
 		Draining:       s.inflight.isDraining,
 		Posts:          &s.posts,
 		Auth:           s.auth,

@@ -53,7 +53,11 @@ type Config struct {
 	// share. Stateful, with auth only.
 	MaxSessionsSubject int
 	SessionIdle        time.Duration // MCP_SESSION_IDLE_TIMEOUT: default 30m; negative: never
-	MaxCallsSession    int           // MCP_MAX_CALLS_PER_SESSION: calls in flight per session, default 64
+	// StreamKeepAlive (MCP_HTTP_STREAM_KEEPALIVE) is how long an open event
+	// stream may stay quiet before it is sent a comment: default 15 s;
+	// negative (the variable's "off"): none.
+	StreamKeepAlive time.Duration
+	MaxCallsSession int // MCP_MAX_CALLS_PER_SESSION: calls in flight per session, default 64
 
 	// MaxResultBytes (MCP_MAX_RESULT_BYTES: default 8 MiB) bounds the bytes
 	// of one answer: a tool's result, a resource's contents, a prompt's
@@ -228,6 +232,15 @@ func Parse(getenv func(string) string) (Config, error) {
 			c.SessionIdle = d
 		}
 	}
+	if v := getenv("MCP_HTTP_STREAM_KEEPALIVE"); v != "" {
+		if d, err := time.ParseDuration(v); v == "off" {
+			c.StreamKeepAlive = -1
+		} else if err != nil || d <= 0 {
+			bad("MCP_HTTP_STREAM_KEEPALIVE", v, "a positive duration such as 15s, or off")
+		} else {
+			c.StreamKeepAlive = d
+		}
+	}
 	return c, errors.Join(errs...)
 }
 
@@ -276,6 +289,9 @@ func Resolve(c Config) (Config, error) {
 	if c.SessionIdle == 0 {
 		c.SessionIdle = DefaultSessionIdle
 	}
+	if c.StreamKeepAlive == 0 {
+		c.StreamKeepAlive = DefaultStreamKeepAlive
+	}
 	c.Auth, errs = resolveAuth(c, errs)
 	return c, errors.Join(errs...)
 }
@@ -290,8 +306,12 @@ func orDefault[T int | int64](v *T, def T) {
 
 // The defaults of the limits.
 const (
-	DefaultHTTPPort           = 3010
-	DefaultSessionIdle        = 30 * time.Minute
+	DefaultHTTPPort    = 3010
+	DefaultSessionIdle = 30 * time.Minute
+	// DefaultStreamKeepAlive is below the idle timeouts of common
+	// balancers and proxies (haproxy's and nginx's defaults are 30 s and
+	// more, AWS's ALB 60 s).
+	DefaultStreamKeepAlive    = 15 * time.Second
 	DefaultMaxBodyBytes       = 4 << 20
 	DefaultMaxSessions        = 1000
 	DefaultMaxCallsPerSession = 64

@@ -19,7 +19,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Config{Transport: Stdio, HTTPHost: "127.0.0.1", HTTPPort: 3010, Stateless: false, LogLevel: slog.LevelInfo, LogJSON: false,
-		Auth: AuthConfig{Mode: AuthNone}, MaxBodyBytes: 4 << 20, MaxSessions: 1000, MaxSessionsSubject: 100, MaxCallsSession: 64, MaxCallsInFlight: 512, SessionIdle: 30 * time.Minute}
+		Auth: AuthConfig{Mode: AuthNone}, MaxBodyBytes: 4 << 20, MaxSessions: 1000, MaxSessionsSubject: 100, MaxCallsSession: 64, MaxCallsInFlight: 512, SessionIdle: 30 * time.Minute, StreamKeepAlive: 15 * time.Second}
 	want.MaxResultBytes = 8 << 20
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv() = %+v, want %+v", c, want)
@@ -47,6 +47,7 @@ func TestEveryVariable(t *testing.T) {
 		"MCP_HTTP_MAX_SESSIONS":             "5",
 		"MCP_HTTP_MAX_SESSIONS_PER_SUBJECT": "2",
 		"MCP_SESSION_IDLE_TIMEOUT":          "90s",
+		"MCP_HTTP_STREAM_KEEPALIVE":         "5s",
 		"MCP_MAX_CALLS_PER_SESSION":         "3",
 		"MCP_MAX_RESULT_BYTES":              "4096",
 		"MCP_MAX_CALLS_IN_FLIGHT":           "7",
@@ -58,7 +59,7 @@ func TestEveryVariable(t *testing.T) {
 		AllowedOrigins: []string{"https://app.example.com", "http://localhost:5173"},
 		Auth: AuthConfig{Mode: AuthOAuth, Issuer: "https://id.example.com/", JWKSURI: "https://id.example.com/keys",
 			Audience: "https://mcp.example.com/mcp", ResourceIdentifier: "https://mcp.example.com/mcp"},
-		MaxBodyBytes: 1024, MaxSessions: 5, MaxSessionsSubject: 2, SessionIdle: 90 * time.Second, MaxCallsSession: 3, MaxCallsInFlight: 7}
+		MaxBodyBytes: 1024, MaxSessions: 5, MaxSessionsSubject: 2, SessionIdle: 90 * time.Second, StreamKeepAlive: 5 * time.Second, MaxCallsSession: 3, MaxCallsInFlight: 7}
 	want.MaxResultBytes = 4096
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv() = %+v, want %+v", c, want)
@@ -195,6 +196,7 @@ func TestAuthModes(t *testing.T) {
 		{"bad in-flight limit", map[string]string{"MCP_MAX_CALLS_IN_FLIGHT": "-1"}, `MCP_MAX_CALLS_IN_FLIGHT="-1": want a whole number above zero`},
 		{"bad share", map[string]string{"MCP_HTTP_MAX_SESSIONS_PER_SUBJECT": "none"}, `MCP_HTTP_MAX_SESSIONS_PER_SUBJECT="none": want a whole number above zero`},
 		{"bad idle", map[string]string{"MCP_SESSION_IDLE_TIMEOUT": "30"}, `MCP_SESSION_IDLE_TIMEOUT="30": want a positive duration`},
+		{"bad keep-alive", map[string]string{"MCP_HTTP_STREAM_KEEPALIVE": "never"}, `MCP_HTTP_STREAM_KEEPALIVE="never": want a positive duration such as 15s, or off`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := FromEnv(env(tc.env))

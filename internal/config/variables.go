@@ -38,6 +38,7 @@ var Variables = []Variable{
 	{"MCP_HTTP_MAX_SESSIONS", "1000", "sessions open at once (stateful)"},
 	{"MCP_HTTP_MAX_SESSIONS_PER_SUBJECT", "a tenth of `MCP_HTTP_MAX_SESSIONS`, at least 1", "sessions one token subject may hold at once (stateful, with authentication)"},
 	{"MCP_SESSION_IDLE_TIMEOUT", "30m", "a session with no request open for that long is closed"},
+	{"MCP_HTTP_STREAM_KEEPALIVE", "15s", "how long an open event stream may stay quiet before it is sent an SSE comment, so that a balancer's idle timeout does not cut it; `off` sends none"},
 	{"MCP_AUTH_MODE", "`none`", "`none` (loopback hosts only), `jwt` (HS256 or RS256 bearer JWTs) or `oauth` (JWTs of an OAuth 2.1 authorization server); see [Authentication](http.md#authentication)"},
 	{"MCP_AUTH_ALLOW_UNAUTHENTICATED", "`false`", "`true` lets mode `none` serve on a host other than loopback, when something in front authenticates"},
 	{"MCP_AUTH_SECRET_KEY", "none", "`jwt`: the HS256 secret, at least 32 characters"},

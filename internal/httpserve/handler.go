@@ -33,6 +33,9 @@ type Options struct {
 	// WriteTimeout bounds each write of a response; zero means
 	// [WriteTimeout].
 	WriteTimeout time.Duration
+	// KeepAlive is how long an event stream may stay quiet before it is
+	// sent a comment; zero means [KeepAlive], negative none.
+	KeepAlive time.Duration
 	// Draining reports whether the server has stopped admitting calls, for
 	// the readiness probe; a stateful endpoint then opens no session.
 	Draining func() bool
@@ -61,7 +64,8 @@ type Options struct {
 
 // New returns the handler of the whole HTTP surface. A request to the
 // endpoint meets, in this order: the count of POSTs being answered, a
-// deadline on each write, the origin check, the body's bounds, the form of
+// deadline on each write, comments on quiet event streams, the origin
+// check, the body's bounds, the form of
 // its protocol version header, the bearer token, the refusal of new
 // sessions while draining, the need of a session, the session cap, the
 // subject's share of it and the session's idle timer, the tie between a
@@ -76,9 +80,13 @@ func New(o Options) (http.Handler, error) {
 	if o.WriteTimeout == 0 {
 		o.WriteTimeout = WriteTimeout
 	}
+	if o.KeepAlive == 0 {
+		o.KeepAlive = KeepAlive
+	}
 	chain := []func(http.Handler) http.Handler{
 		countPosts(o.Posts),
 		writeDeadlines(o.WriteTimeout),
+		keepAlives(o.KeepAlive), // inside the deadlines: a comment is a write too
 		origins,
 		guardBody(o.MaxBodyBytes, o.BodyTimeout, o.Stateless, log),
 		guardVersion(log),

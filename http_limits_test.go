@@ -181,18 +181,8 @@ func TestAnOpenGETStreamKeepsItsSession(t *testing.T) {
 
 	ctx, closeStream := context.WithCancel(context.Background())
 	defer closeStream()
-	req, _ := http.NewRequestWithContext(ctx, "GET", c.endpoint, nil)
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Mcp-Session-Id", listener)
-	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := c.stream(ctx, listener)
 	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("GET: HTTP %d", resp.StatusCode)
-	}
 	// The server has the stream open once its headers are here.
 	mcptest.WaitFor(t, "the session without a stream to idle out", func() bool { return !sessionOpen(srv, quiet) })
 	time.Sleep(5 * idle)
@@ -306,14 +296,7 @@ func TestAQuietStreamIsKeptAlive(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", c.endpoint, nil)
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Mcp-Session-Id", sid)
-	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := c.stream(ctx, sid)
 	defer resp.Body.Close()
 	lines := bufio.NewScanner(resp.Body)
 	comments := 0
@@ -325,4 +308,22 @@ func TestAQuietStreamIsKeptAlive(t *testing.T) {
 	if comments < 3 {
 		t.Errorf("%d keep-alive comments on the quiet stream (%v)", comments, lines.Err())
 	}
+}
+
+// stream opens the GET event stream of session sid, until ctx ends.
+func (c rawClient) stream(ctx context.Context, sid string) *http.Response {
+	c.t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "GET", c.endpoint, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	if resp.StatusCode != http.StatusOK {
+		resp.Body.Close()
+		c.t.Fatalf("GET: HTTP %d", resp.StatusCode)
+	}
+	return resp
 }

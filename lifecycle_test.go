@@ -164,15 +164,7 @@ func TestShutdownOfAMountedHandler(t *testing.T) {
 func TestShutdownCancelsWhenItsContextEnds(t *testing.T) {
 	t.Parallel()
 	started, seen := make(chan struct{}, 1), make(chan error, 1)
-	stubborn := mcpcore.Tool[caseInput, okOutput]{
-		Name: "stubborn",
-		Handler: func(ctx *mcpcore.Context, _ caseInput) (okOutput, error) {
-			started <- struct{}{}
-			<-ctx.Done()
-			seen <- context.Cause(ctx)
-			return okOutput{}, ctx.Err()
-		},
-	}
+	stubborn := stubbornTool(started, seen)
 	srv, logs := newServer(t, nil, stubborn)
 	hs, url := mount(t, srv, t.Name())
 	cs, err := connectHTTP(t, url)

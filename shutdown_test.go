@@ -123,15 +123,7 @@ func TestShutdownLetsInFlightCallsFinish(t *testing.T) {
 func TestShutdownTimeoutCancelsStragglers(t *testing.T) {
 	t.Parallel()
 	started, seen := make(chan struct{}, 1), make(chan error, 1)
-	stubborn := mcpcore.Tool[caseInput, okOutput]{
-		Name: "stubborn",
-		Handler: func(ctx *mcpcore.Context, _ caseInput) (okOutput, error) {
-			started <- struct{}{}
-			<-ctx.Done()
-			seen <- context.Cause(ctx)
-			return okOutput{}, ctx.Err()
-		},
-	}
+	stubborn := stubbornTool(started, seen)
 	srv, logs := newServer(t, &mcpcore.ServerOptions{ShutdownTimeout: time.Millisecond}, stubborn)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -326,4 +318,18 @@ func cancelledAnswer(line string) int {
 		return 0
 	}
 	return a.ID
+}
+
+// stubbornTool is a tool whose call runs until it is cancelled: it says on
+// started that it runs, and on seen the cause of its cancellation.
+func stubbornTool(started chan<- struct{}, seen chan<- error) mcpcore.Tool[caseInput, okOutput] {
+	return mcpcore.Tool[caseInput, okOutput]{
+		Name: "stubborn",
+		Handler: func(ctx *mcpcore.Context, _ caseInput) (okOutput, error) {
+			started <- struct{}{}
+			<-ctx.Done()
+			seen <- context.Cause(ctx)
+			return okOutput{}, ctx.Err()
+		},
+	}
 }

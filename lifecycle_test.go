@@ -139,15 +139,12 @@ func TestShutdownOfAMountedHandler(t *testing.T) {
 	}
 
 	// The sessions ended with Shutdown, their GET streams with them: the
-	// HTTP server has nothing left to wait for.
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	// HTTP server has nothing left to wait for. (A stream that outlived
+	// srv.Shutdown would hold hs.Shutdown until its context ends.)
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	begun := time.Now()
 	if err := hs.Shutdown(ctx); err != nil {
-		t.Errorf("http.Server.Shutdown = %v after srv.Shutdown, want nil", err)
-	}
-	if d := time.Since(begun); d > 2*time.Second {
-		t.Errorf("http.Server.Shutdown took %v: a stream outlived srv.Shutdown", d)
+		t.Errorf("http.Server.Shutdown = %v after srv.Shutdown: a stream outlived it", err)
 	}
 	// Nothing the server or its sessions started runs on.
 	mcptest.WaitFor(t, "the server's goroutines to end", func() bool { return len(labelled(t.Name())) == 0 })

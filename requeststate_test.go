@@ -36,18 +36,7 @@ func TestRequestStateIsBoundToItsSubject(t *testing.T) {
 	url := serveHTTP(t, srv)
 	ctx := context.Background()
 	session := func(sub string) *mcp.ClientSession {
-		c := mcp.NewClient(&mcp.Implementation{Name: sub, Version: "1"}, &mcp.ClientOptions{
-			MultiRoundTrip:       &mcp.MultiRoundTripOptions{Disabled: true},
-			ElicitationHandler:   func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, nil },
-			CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) { return nil, nil },
-		})
-		cs, err := c.Connect(ctx, &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: &http.Client{Transport: bearer{tokenFor(t, sub)}}},
-			&mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cs.Close() })
-		return cs
+		return roundsClient(t, url, &http.Client{Transport: bearer{tokenFor(t, sub)}})
 	}
 	alice, mallory := session("alice"), session("mallory")
 	first, err := alice.CallTool(ctx, &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{}})
@@ -72,4 +61,23 @@ func TestRequestStateIsBoundToItsSubject(t *testing.T) {
 	if got := wiretest.Text(t, res); got != "Hello alice [round-1]" {
 		t.Errorf("alice's answer = %q", got)
 	}
+}
+
+// roundsClient connects, under 2026-07-28, a client that answers the
+// server's questions itself, round by round (the SDK's own multi-round
+// loop is off), to the server at url.
+func roundsClient(t testing.TB, url string, hc *http.Client) *mcp.ClientSession {
+	t.Helper()
+	c := mcp.NewClient(&mcp.Implementation{Name: "rounds", Version: "1"}, &mcp.ClientOptions{
+		MultiRoundTrip:       &mcp.MultiRoundTripOptions{Disabled: true},
+		ElicitationHandler:   func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, nil },
+		CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) { return nil, nil },
+	})
+	cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: hc},
+		&mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }

@@ -30,18 +30,7 @@ func TestRequestStateCrossesReplicasThatShareKeys(t *testing.T) {
 	replica := func(keys string) *mcp.ClientSession {
 		srv, _ := newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{
 			"MCP_SESSION_MODE": "stateless", "MCP_STATE_KEYS": keys})}, greet)
-		c := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, &mcp.ClientOptions{
-			MultiRoundTrip:       &mcp.MultiRoundTripOptions{Disabled: true},
-			ElicitationHandler:   func(context.Context, *mcp.ElicitRequest) (*mcp.ElicitResult, error) { return nil, nil },
-			CreateMessageHandler: func(context.Context, *mcp.CreateMessageRequest) (*mcp.CreateMessageResult, error) { return nil, nil },
-		})
-		cs, err := c.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: serveHTTP(t, srv), HTTPClient: http.DefaultClient},
-			&mcp.ClientSessionOptions{ProtocolVersion: "2026-07-28"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { cs.Close() })
-		return cs
+		return roundsClient(t, serveHTTP(t, srv), http.DefaultClient)
 	}
 	ctx := context.Background()
 	first, err := replica(keyOld).CallTool(ctx, &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{}})

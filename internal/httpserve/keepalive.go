@@ -27,7 +27,7 @@ func keepAlives(every time.Duration) func(http.Handler) http.Handler {
 			return next
 		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			kw := &keepAliveWriter{ResponseWriter: w, rc: http.NewResponseController(w), every: every}
+			kw := &keepAliveWriter{ResponseWriter: w, every: every}
 			defer kw.stop()
 			next.ServeHTTP(kw, r)
 		})
@@ -39,7 +39,7 @@ func keepAlives(every time.Duration) func(http.Handler) http.Handler {
 // keeps the timer's writes and the handler's apart.
 type keepAliveWriter struct {
 	http.ResponseWriter
-	rc    *http.ResponseController
+	rc    *http.ResponseController // made with the timer: most responses are no stream
 	every time.Duration
 
 	mu     sync.Mutex
@@ -62,6 +62,7 @@ func (w *keepAliveWriter) writeHeader(code int) {
 	w.header = true
 	w.ResponseWriter.WriteHeader(code)
 	if code == http.StatusOK && strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream") && !w.ended {
+		w.rc = http.NewResponseController(w.ResponseWriter)
 		w.timer = time.AfterFunc(w.every, w.beat)
 	}
 }
@@ -79,6 +80,10 @@ func (w *keepAliveWriter) Flush() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.writeHeader(http.StatusOK)
+	if w.rc == nil {
+		_ = http.NewResponseController(w.ResponseWriter).Flush()
+		return
+	}
 	_ = w.rc.Flush()
 }
 

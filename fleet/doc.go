@@ -1,0 +1,17 @@
+// Package fleet is what the replicas of one mcpcore server share when they
+// run side by side behind a load balancer: the bus that carries the
+// notifications one replica raises to the subscribers connected to the
+// others, and the rate limiter that counts a quota for the whole fleet
+// rather than for each process.
+//
+// A server uses neither unless it is given them: through
+// [github.com/seed417024ea/mcpcore.ServerOptions] (Bus and Limiter), or, for
+// Redis, by importing package github.com/seed417024ea/mcpcore/redis and
+// setting MCP_REDIS_URL. Without them a server's notifications reach its own
+// subscribers only and its rate limits count in its own process, with
+// [Local].
+//
+// Everything else stays with each replica, by design: the sessions of the
+// stateful protocol, calls in flight, body bounds. They protect the process
+// that holds them; docs/replicas.md says what that means for a fleet.
+package fleet

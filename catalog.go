@@ -71,8 +71,7 @@ func (s *Server) catalog() *httpserve.Catalog {
 			cr := httpserve.Resource{
 				Name: r.Name, Title: r.Title, Description: r.Description,
 				URITemplate: r.URITemplate, Template: !l.static, MIMEType: r.MIMEType,
-				// A stateless server offers no subscriptions (see NewServer).
-				Subscribe: l.subscribe && !s.cfg.Stateless,
+				Subscribe: l.subscribe,
 				Contract:  catalogContract(l.contract),
 				Scopes:    l.scopes,
 			}
@@ -114,7 +113,7 @@ func (s *Server) capabilities() *mcp.ServerCapabilities {
 		caps.Prompts = &mcp.PromptCapabilities{ListChanged: true}
 	}
 	if s.resources > 0 {
-		caps.Resources = &mcp.ResourceCapabilities{ListChanged: true, Subscribe: len(s.subscriptions) > 0 && !s.cfg.Stateless}
+		caps.Resources = &mcp.ResourceCapabilities{ListChanged: true, Subscribe: len(s.subscriptions) > 0}
 	}
 	if len(s.completions) > 0 {
 		caps.Completions = &mcp.CompletionCapabilities{}

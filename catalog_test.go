@@ -257,7 +257,8 @@ func TestCatalogForPeople(t *testing.T) {
 	if a := c.Authentication; a == nil || a.Required {
 		t.Errorf("authentication in mode none: %+v", a)
 	}
-	if s := catalogServer(t, map[string]string{"MCP_SESSION_MODE": "stateless"}); s.catalog().Resources[0].Subscribe {
-		t.Error("a stateless server shows a subscription it does not offer")
+	// Stateless, subscriptions are taken on subscriptions/listen streams.
+	if s := catalogServer(t, map[string]string{"MCP_SESSION_MODE": "stateless"}); !s.catalog().Resources[0].Subscribe {
+		t.Error("a stateless server hides the subscription it offers on subscriptions/listen")
 	}
 }

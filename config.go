@@ -93,6 +93,18 @@ type Config struct {
 	// negative value sends none.
 	StreamKeepAlive time.Duration
 
+	// RedisURL (MCP_REDIS_URL), such as redis://:password@10.0.0.5:6379/0
+	// (rediss:// for TLS), is the Redis the replicas of a fleet share
+	// their notifications and rate limits through (docs/replicas.md). It
+	// takes effect only in a program that imports package
+	// github.com/seed417024ea/mcpcore/redis; in one that does not,
+	// NewServer refuses it and names the import.
+	RedisURL string
+	// RateLimit (MCP_RATE_LIMIT, such as 10/s or 600/m) is the quota of
+	// each caller on each definition that sets no RateLimit of its own;
+	// zero is none.
+	RateLimit RateLimit
+
 	// Auth is how the HTTP transport authenticates its callers.
 	Auth AuthConfig
 	// Telemetry is where the server's spans and metrics go when
@@ -252,7 +264,7 @@ func (c Config) internal() config.Config {
 		},
 		MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsSubject: c.MaxSessionsPerSubject,
 		SessionIdle: c.SessionIdleTimeout, StreamKeepAlive: c.StreamKeepAlive, MaxCallsSession: c.MaxCallsPerSession, MaxResultBytes: c.MaxResultBytes,
-		MaxCallsInFlight: c.MaxCallsInFlight,
+		MaxCallsInFlight: c.MaxCallsInFlight, RedisURL: c.RedisURL, RateLimit: c.RateLimit,
 	}
 }
 
@@ -263,7 +275,7 @@ func fromInternal(c config.Config, t telemetry.Env) Config {
 		LogLevel: c.LogLevel, LogJSON: c.LogJSON, AllowedOrigins: c.AllowedOrigins, StateKeys: c.StateKeys,
 		MaxResultBytes: c.MaxResultBytes, MaxCallsInFlight: c.MaxCallsInFlight, MaxCallsPerSession: c.MaxCallsSession,
 		MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsPerSubject: c.MaxSessionsSubject,
-		SessionIdleTimeout: c.SessionIdle, StreamKeepAlive: c.StreamKeepAlive,
+		SessionIdleTimeout: c.SessionIdle, StreamKeepAlive: c.StreamKeepAlive, RedisURL: c.RedisURL, RateLimit: c.RateLimit,
 		Auth: AuthConfig{
 			Mode: AuthMode(a.Mode), AllowUnauthenticated: a.AllowUnauthenticated, SecretKey: a.SecretKey, PublicKey: a.PublicKey,
 			Issuer: a.Issuer, Audience: a.Audience, JWKSURI: a.JWKSURI, ResourceIdentifier: a.ResourceIdentifier,

@@ -90,6 +90,7 @@ func (s *Server) stop(ctx context.Context) error {
 	waitZero(answered, &s.posts)
 	cancel()
 	s.endSessions()
+	s.closeShared()
 	s.repeats.Flush()
 	s.closeTelemetry()
 	// The keys fetched stay in use for whatever still comes; only their

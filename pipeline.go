@@ -86,8 +86,9 @@ func serve[R any, K callKind[R]](s *Server, ctx context.Context, h *callHead, k 
 
 // admit runs before the handler: it admits the call within its session's
 // limit of calls in flight and the server's, checks the definition's Scopes
-// against the caller's token, then verifies the requestState a client
-// echoed and resumes the call's exchange from the round it carries. bind
+// against the caller's token, counts a first round against the
+// definition's RateLimit, then verifies the requestState a client echoed
+// and resumes the call's exchange from the round it carries. bind
 // names the call (see binding); it is computed only when there is a state.
 func (s *Server) admit(c *callState, bind func() string, wire string) error {
 	if ss := c.ctx.session; ss != nil && s.cfg.MaxCallsSession > 0 {
@@ -106,7 +107,9 @@ func (s *Server) admit(c *callState, bind func() string, wire string) error {
 		return err
 	}
 	if wire == "" {
-		return nil
+		// A round that carries the state of an earlier one is the same
+		// call: only its first round counts against the quota.
+		return s.checkRateLimit(c)
 	}
 	r, err := s.openState(bind(), wire)
 	if err != nil {
@@ -158,6 +161,7 @@ type callState struct {
 	name     string
 	contract []Failure
 	scopes   []string // the definition's, checked before the handler runs
+	limit    RateLimit
 	start    time.Time
 	ctx      *Context
 	// cancel ends the call's context; token is its place in s.inflight;
@@ -186,6 +190,7 @@ type request struct {
 	version string // the protocol version the session negotiated
 	x       *exchange
 	scopes  []string // the definition's Scopes
+	limit   RateLimit
 }
 
 // begin admits a call: it refuses new work while the server shuts down,
@@ -234,6 +239,7 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 		name:       name,
 		contract:   contract,
 		scopes:     req.scopes,
+		limit:      req.limit,
 		start:      time.Now(),
 		span:       span,
 		inputBytes: req.input,

@@ -38,6 +38,9 @@ type Prompt[Args any] struct {
 	// prompt, checked as a [Tool]'s are; a call without them fails with a
 	// JSON-RPC Forbidden (-32005) error.
 	Scopes []string
+	// RateLimit is the prompt's quota for each caller, as a [Tool]'s; a
+	// request over it fails with a JSON-RPC RateLimited (-32003) error.
+	RateLimit RateLimit
 	// Meta is published as the prompt's _meta in prompts/list, under the
 	// rules of [Tool.Meta].
 	Meta map[string]any
@@ -50,6 +53,10 @@ func (p Prompt[Args]) completes() bool  { return len(p.Complete) > 0 }
 
 func (p Prompt[Args]) register(s *Server) error {
 	if err := checkDefinition("prompt", p.Name, p.Handler != nil, p.Scopes, p.Errors); err != nil {
+		return err
+	}
+	limit, err := s.rateLimitOf("prompt", p.Name, p.RateLimit)
+	if err != nil {
 		return err
 	}
 	// The closures below run this copy's Handler: the interceptors' chain.
@@ -96,7 +103,7 @@ func (p Prompt[Args]) register(s *Server) error {
 		return serve(s, ctx, &callHead{
 			kind: "prompt", name: p.Name, contract: p.Errors,
 			req: request{session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: input, version: req.ProtocolVersion(),
-				x: newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses), scopes: p.Scopes},
+				x: newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses), scopes: p.Scopes, limit: limit},
 			bind:  func() string { return binding("prompt", p.Name, tokenOf(req.Extra), req.Params.Arguments) },
 			state: req.Params.RequestState,
 		}, promptGet{s, p.Name, req.Params.Arguments, get})

@@ -69,6 +69,9 @@ type Resource[Params, Out any] struct {
 	// resources of this definition, checked as a [Tool]'s are; a read
 	// without them fails with a JSON-RPC Forbidden (-32005) error.
 	Scopes []string
+	// RateLimit is the quota of reads for each caller, as a [Tool]'s; a
+	// read over it fails with a JSON-RPC RateLimited (-32003) error.
+	RateLimit RateLimit
 	// Meta is published as the resource's _meta in resources/list (or
 	// resources/templates/list), under the rules of [Tool.Meta].
 	Meta map[string]any
@@ -81,6 +84,10 @@ func (r Resource[Params, Out]) completes() bool  { return len(r.Complete) > 0 }
 
 func (r Resource[Params, Out]) register(s *Server) error {
 	if err := checkDefinition("resource", r.Name, r.Handler != nil, r.Scopes, r.Errors); err != nil {
+		return err
+	}
+	limit, err := s.rateLimitOf("resource", r.Name, r.RateLimit)
+	if err != nil {
 		return err
 	}
 	// The closures below run this copy's Handler: the interceptors' chain.
@@ -137,7 +144,7 @@ func (r Resource[Params, Out]) register(s *Server) error {
 		return serve(s, ctx, &callHead{
 			kind: "resource", name: r.Name, contract: r.Errors,
 			req: request{session: req.Session, meta: req.Params.Meta, extra: req.Extra, uri: req.Params.URI, tmpl: r.URITemplate, input: len(req.Params.URI), version: req.ProtocolVersion(),
-				x: newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses), scopes: r.Scopes},
+				x: newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses), scopes: r.Scopes, limit: limit},
 			bind:  func() string { return binding("resource", r.URITemplate, tokenOf(req.Extra), req.Params.URI) },
 			state: req.Params.RequestState,
 		}, resourceRead{s, r.Name, read})

@@ -361,8 +361,8 @@ func (s *Server) ListenAndServe(ctx context.Context, addr string) error {
 	if s.cfg.Stateless {
 		mode = "stateless"
 	}
-	s.logger.Info(fmt.Sprintf("mcpcore: serving %s over Streamable HTTP (%s): %s. Connect an MCP client to http://%s%s",
-		s.describe(), mode, s.inventory(), ln.Addr(), HTTPPath))
+	s.logger.Info(fmt.Sprintf("mcpcore: serving %s over Streamable HTTP (%s): %s; %s. Connect an MCP client to http://%s%s",
+		s.describe(), mode, s.inventory(), s.sharedLine(), ln.Addr(), HTTPPath))
 	if s.cfg.Stateless && s.stateKeys.random {
 		// Nothing can tell a lone process from one of several replicas.
 		s.logger.Warn("mcpcore: stateless, and no MCP_STATE_KEYS: this process signs requestState with a random key of its own, so behind a load balancer a multi-round call answered by another replica is refused; give every replica the same MCP_STATE_KEYS")

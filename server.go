@@ -17,6 +17,7 @@ import (
 	"go.opentelemetry.io/otel/metric"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/seed417024ea/mcpcore/fleet"
 	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/internal/redact"
@@ -90,6 +91,15 @@ type ServerOptions struct {
 	// Interceptors wrap the handler of every tool, resource and prompt,
 	// the first outermost (see [Interceptor]).
 	Interceptors []Interceptor
+	// Bus carries the notifications this server raises to the replicas
+	// of its fleet, and theirs to its subscribers (see [fleet.Bus]); the
+	// server delivers to its own subscribers first either way. Limiter
+	// counts the calls of definitions with a [RateLimit]. When nil, they
+	// come from Config.RedisURL (MCP_REDIS_URL) with package
+	// github.com/seed417024ea/mcpcore/redis imported; without it, the
+	// server has no bus and counts its quotas in its own process.
+	Bus     fleet.Bus
+	Limiter fleet.Limiter
 }
 
 // A Definition is something a [Server] serves: a [Tool], a [Resource] or a
@@ -119,6 +129,8 @@ type Server struct {
 	bodyTimeout time.Duration
 	// auth authenticates HTTP callers; nil in mode none.
 	auth *httpserve.Auth
+	// shared is what the server shares with its fleet (fleet.go).
+	shared *shared
 
 	// logLevels holds the sessions whose client set a log level (see
 	// clientlog.go).
@@ -223,9 +235,9 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	sdkOpts := &mcp.ServerOptions{Instructions: info.Instructions, Logger: sdkLogger(s.logger), InitializedHandler: s.sessionStarted}
 	for _, d := range defs {
 		if f, ok := d.(feature); ok {
-			// A stateless server has no session to notify: it does not
-			// offer subscriptions it could never honour.
-			if f.subscribes() && !cfg.Stateless {
+			// A stateless server takes subscriptions on the stream of a
+			// subscriptions/listen (2026-07-28) only (see subscribe.go).
+			if f.subscribes() {
 				sdkOpts.SubscribeHandler, sdkOpts.UnsubscribeHandler = s.subscribe, s.unsubscribe
 			}
 			if f.completes() {
@@ -235,6 +247,9 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Version: info.Version, Title: info.Title}, sdkOpts)
 	s.mcp.AddReceivingMiddleware(s.ownAnswers, s.watchLogLevel)
+	if cfg.Stateless {
+		s.mcp.AddReceivingMiddleware(refuseSessionSubscriptions)
+	}
 	s.mcp.AddSendingMiddleware(checkAnswers)
 	var errs []error
 	if info.Name == "" {
@@ -261,6 +276,11 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	// The issuer's keys are refreshed until Shutdown.
 	s.background, s.endBackground = context.WithCancel(context.Background())
 	if s.auth, err = httpserve.NewAuth(s.background, cfg.Auth, s.scopes, s.logger, s.repeats); err != nil {
+		s.endBackground()
+		_ = s.telemetry.Shutdown(context.Background())
+		return nil, badConfig(err)
+	}
+	if err := s.openShared(opts); err != nil {
 		s.endBackground()
 		_ = s.telemetry.Shutdown(context.Background())
 		return nil, badConfig(err)

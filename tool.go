@@ -89,6 +89,10 @@ type Tool[In, Out any] struct {
 	// without a token (stdio, MCP_AUTH_MODE=none) are not checked. See
 	// [Context.RequireScopes] for scopes that depend on the input.
 	Scopes []string
+	// RateLimit is the tool's quota of calls for each caller; zero means
+	// the server's (Config.RateLimit, MCP_RATE_LIMIT), if any. A call over
+	// it fails with RateLimited (-32003) before the handler runs.
+	RateLimit RateLimit
 	// Handler does the work.
 	Handler func(ctx *Context, in In) (Out, error)
 	// Format renders the content[] blocks of a successful result from the
@@ -101,6 +105,10 @@ type Tool[In, Out any] struct {
 // adds it to s.
 func (t Tool[In, Out]) register(s *Server) error {
 	if err := checkDefinition("tool", t.Name, t.Handler != nil, t.Scopes, t.Errors); err != nil {
+		return err
+	}
+	limit, err := s.rateLimitOf("tool", t.Name, t.RateLimit)
+	if err != nil {
 		return err
 	}
 	// The closures below run this copy's Handler: the interceptors' chain.
@@ -173,6 +181,7 @@ func (t Tool[In, Out]) register(s *Server) error {
 		name:     t.Name,
 		contract: t.Errors,
 		scopes:   t.Scopes,
+		limit:    limit,
 		output:   outV,
 		run: func(c *Context, raw json.RawMessage) (*toolOutput, error) {
 			return t.run(c, inV, raw)
@@ -246,6 +255,7 @@ type toolRuntime struct {
 	name     string
 	contract []Failure
 	scopes   []string
+	limit    RateLimit
 	output   *schema.Validator // nil when the output cannot fail its schema
 	run      func(c *Context, raw json.RawMessage) (*toolOutput, error)
 }
@@ -267,7 +277,7 @@ func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToo
 	return serve(s, ctx, &callHead{
 		kind: "tool", name: rt.name, contract: rt.contract,
 		req: request{session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: len(req.Params.Arguments), version: req.ProtocolVersion(),
-			x: newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses), scopes: rt.scopes},
+			x: newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses), scopes: rt.scopes, limit: rt.limit},
 		bind:  func() string { return binding("tool", rt.name, tokenOf(req.Extra), req.Params.Arguments) },
 		state: req.Params.RequestState,
 	}, toolCall{s, rt, req.Params.Arguments})

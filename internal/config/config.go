@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/seed417024ea/mcpcore/fleet"
 )
 
 // Transport names how the server talks to clients.
@@ -68,6 +70,14 @@ type Config struct {
 	// flight in the whole server, over every transport and session mode
 	// (stateless included, where no session bounds a client): default 512.
 	MaxCallsInFlight int
+
+	// RedisURL (MCP_REDIS_URL) is the Redis the replicas of a fleet share
+	// notifications and quotas through; the program must import package
+	// github.com/seed417024ea/mcpcore/redis for it to take effect.
+	RedisURL string
+	// RateLimit (MCP_RATE_LIMIT, such as 10/s) is the quota of every
+	// definition without one of its own, for each caller: zero, none.
+	RateLimit fleet.Limit
 }
 
 // AuthMode says how the HTTP transport authenticates its callers.
@@ -241,6 +251,7 @@ func Parse(getenv func(string) string) (Config, error) {
 			c.StreamKeepAlive = d
 		}
 	}
+	errs = parseFleet(&c, getenv, errs)
 	return c, errors.Join(errs...)
 }
 
@@ -291,6 +302,14 @@ func Resolve(c Config) (Config, error) {
 	}
 	if c.StreamKeepAlive == 0 {
 		c.StreamKeepAlive = DefaultStreamKeepAlive
+	}
+	if c.RedisURL != "" {
+		if err := checkRedisURL(c.RedisURL); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	if err := c.RateLimit.Check(); err != nil {
+		errs = append(errs, fmt.Errorf("MCP_RATE_LIMIT: %w", err))
 	}
 	c.Auth, errs = resolveAuth(c, errs)
 	return c, errors.Join(errs...)

@@ -39,6 +39,8 @@ var Variables = []Variable{
 	{"MCP_HTTP_MAX_SESSIONS_PER_SUBJECT", "a tenth of `MCP_HTTP_MAX_SESSIONS`, at least 1", "sessions one token subject may hold at once (stateful, with authentication)"},
 	{"MCP_SESSION_IDLE_TIMEOUT", "30m", "a session with no request open for that long is closed"},
 	{"MCP_HTTP_STREAM_KEEPALIVE", "15s", "how long an open event stream may stay quiet before it is sent an SSE comment, so that a balancer's idle timeout does not cut it; `off` sends none"},
+	{"MCP_REDIS_URL", "none", "`redis://[user:password@]host:6379/0` (`rediss://` for TLS): the Redis that replicas share notifications and rate limits through; the program must import `github.com/seed417024ea/mcpcore/redis` ([several replicas](replicas.md))"},
+	{"MCP_RATE_LIMIT", "none", "the quota of each caller on each tool, resource and prompt without a `RateLimit` of its own, as calls per a period: `10/s`, `600/m`, `100/30s`; counted for the whole fleet with `MCP_REDIS_URL` ([rate limits](replicas.md#rate-limits))"},
 	{"MCP_AUTH_MODE", "`none`", "`none` (loopback hosts only), `jwt` (HS256 or RS256 bearer JWTs) or `oauth` (JWTs of an OAuth 2.1 authorization server); see [Authentication](http.md#authentication)"},
 	{"MCP_AUTH_ALLOW_UNAUTHENTICATED", "`false`", "`true` lets mode `none` serve on a host other than loopback, when something in front authenticates"},
 	{"MCP_AUTH_SECRET_KEY", "none", "`jwt`: the HS256 secret, at least 32 characters"},

@@ -98,9 +98,7 @@ func New(o Options) (http.Handler, error) {
 	if !o.Stateless && o.Session != nil {
 		table = newSessionTable(o.SessionTimeout, o.MaxSessionsPerSubject, o.Session, log)
 	}
-	if !o.Stateless {
-		chain = append(chain, refuseSessionsWhileDraining(o.Draining, log))
-	}
+	chain = append(chain, refuseWhileDraining(o.Draining, o.Stateless, log))
 	chain = append(chain, requireSession, limitSessions(o.MaxSessions, o.Sessions, log), trackSessions(table), tieRequests)
 	endpoint := o.MCP
 	for i := len(chain) - 1; i >= 0; i-- {

@@ -34,19 +34,28 @@ func countPosts(n *atomic.Int64) func(http.Handler) http.Handler {
 	}
 }
 
-// refuseSessionsWhileDraining refuses an initialize that would open a
-// session, with 503 and a JSON-RPC error, once draining reports true: the
+// refuseWhileDraining refuses, with 503 and a JSON-RPC error, once
+// draining reports true, the requests that would start work the server is
+// about to drop. Stateful, an initialize that would open a session: the
 // server is about to end every session, and a session opened now would
 // only hold a GET stream open that the HTTP server's own Shutdown waits
-// for. The client retries elsewhere (the readiness probe already says 503).
-func refuseSessionsWhileDraining(draining func() bool, log *refusals) func(http.Handler) http.Handler {
+// for. Stateless, every request: none has begun, so a balancer may send it
+// to another replica (haproxy's retry-on 503), where a call refused with
+// an error result would have failed for its client in the second between
+// SIGTERM and the balancer's next health check. The client retries
+// elsewhere (the readiness probe already says 503).
+func refuseWhileDraining(draining func() bool, stateless bool, log *refusals) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		if draining == nil {
 			return next
 		}
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			c := callOf(w)
-			if c.method != "initialize" || r.Header.Get("Mcp-Session-Id") != "" || !draining() {
+			starts := c.method == "initialize" && r.Header.Get("Mcp-Session-Id") == ""
+			if stateless {
+				starts = c.method != ""
+			}
+			if !starts || !draining() {
 				next.ServeHTTP(w, r)
 				return
 			}

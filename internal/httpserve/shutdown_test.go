@@ -70,3 +70,47 @@ func TestDrainingEndpoint(t *testing.T) {
 	}
 	<-seen
 }
+
+// A stateless server that drains refuses every request with 503 before the
+// SDK sees it, so that a balancer can send it to another replica; a
+// notification, which starts nothing, still goes through.
+func TestDrainingStatelessEndpointRefusesEveryRequest(t *testing.T) {
+	t.Parallel()
+	var draining atomic.Bool
+	var reached atomic.Int64
+	sdk := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		reached.Add(1)
+		w.WriteHeader(http.StatusAccepted)
+	})
+	h, err := New(Options{MCP: sdk, Path: "/mcp", MaxBodyBytes: 1 << 10, BodyTimeout: time.Second, Stateless: true, Draining: draining.Load})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	post := func(body string) (int, string, string) {
+		t.Helper()
+		resp, err := http.Post(srv.URL+"/mcp", "application/json", strings.NewReader(body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header.Get("Retry-After"), string(b)
+	}
+	const call = `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"quick"}}`
+	if code, _, _ := post(call); code != http.StatusAccepted {
+		t.Fatalf("a call before draining: %d", code)
+	}
+	draining.Store(true)
+	code, retry, body := post(call)
+	if code != http.StatusServiceUnavailable || retry != "1" || !strings.Contains(body, `"id":3`) || !strings.Contains(body, "shutting down") {
+		t.Errorf("a call while draining: %d Retry-After %q %s; want 503, Retry-After 1, a JSON-RPC error for id 3", code, retry, body)
+	}
+	if code, _, _ := post(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}`); code != http.StatusAccepted {
+		t.Errorf("a notification while draining: %d, want it through", code)
+	}
+	if n := reached.Load(); n != 2 {
+		t.Errorf("the SDK saw %d requests, want 2: the call before draining and the notification", n)
+	}
+}

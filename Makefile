@@ -5,9 +5,9 @@
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GO_PACKAGES := ./...
 
-.PHONY: test check unit fuzz interop golangci run bench
+.PHONY: test check unit fuzz interop cluster golangci run bench
 
-test: check unit fuzz interop
+test: check unit fuzz interop cluster
 
 # Static checks: formatting, vet, staticcheck, and mcplint on the examples.
 check:
@@ -79,6 +79,19 @@ interop:
 	cd interop && $(INTEROP_ENV) MCPCORE_ARTICLES_BIN=$(CURDIR)/bin/articles MCPCORE_HOSTILE_BIN=$(CURDIR)/bin/hostile \
 		MCPCORE_CONFORMANCE_BIN=$$([ -x $(CURDIR)/bin/conformance ] && echo $(CURDIR)/bin/conformance) \
 		node --test --test-reporter=spec
+
+# Replicas behind a balancer (docs/replicas.md): Redis, haproxy with
+# deploy/haproxy.cfg and three replicas on loopback ports, installed from
+# Debian's packages when missing; the conformance suite through the
+# balancer (stateless round-robin, a negative control with a key per
+# replica, stateful sticky), replicas and Redis killed mid-run, a rolling
+# SIGTERM under load, notifications and rate limits across replicas. About
+# a minute; CLUSTER_FULL=1 for the larger load. Needs interop's
+# node_modules (interop/install.sh). Summary: bin/cluster-out/summary.txt.
+cluster:
+	@echo "== cluster (redis, haproxy, three replicas)"
+	interop/install.sh
+	scripts/cluster.sh
 
 # mcplint as a golangci-lint v2 module plugin: builds golangci-lint with
 # lint/golangci compiled in (scripts/golangci-custom.sh, from the module

@@ -21,7 +21,10 @@
 // on 127.0.0.1:3010/mcp.
 package main
 
-import "github.com/seed417024ea/mcpcore"
+import (
+	"github.com/seed417024ea/mcpcore"
+	_ "github.com/seed417024ea/mcpcore/redis" // MCP_REDIS_URL: replicas share notifications and quotas
+)
 
 var info = mcpcore.Info{
 	Name:    "articles",

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/seed417024ea/mcpcore"
+	_ "github.com/seed417024ea/mcpcore/redis" // MCP_REDIS_URL: replicas share notifications and quotas
 )
 
 var info = mcpcore.Info{

@@ -1,0 +1,28 @@
+// Package redis shares a server's notifications and rate limits among its
+// replicas through Redis, so that a fleet behind a load balancer behaves as
+// one server: a resource update raised on one replica reaches the
+// subscribers connected to every other, and a quota of 10 calls a second is
+// 10 for the fleet, not 10 for each process.
+//
+// There are two ways in. A blank import makes MCP_REDIS_URL take effect:
+//
+//	import _ "github.com/seed417024ea/mcpcore/redis"
+//
+// and the server then opens the URL (redis:// or rediss://) as it starts,
+// with short timeouts, and closes the connection as it stops. Or a program
+// that builds its own client calls [New] and passes [Fleet.Bus] and
+// [Fleet.Limiter] in mcpcore.ServerOptions (fields Bus and Limiter).
+//
+// Redis being away never stops a replica: it starts without it, its
+// notifications reach its own subscribers only, and its rate limits count
+// in its own process at its share of each quota (a third of it when three
+// replicas were last seen) until Redis returns. Each switch is logged once.
+//
+// Everything a server keeps in Redis is named under mcpcore:<server>:, so
+// servers sharing one Redis stay apart and an ACL can grant a server its
+// own keys and channel (~mcpcore:<server>:* and &mcpcore:<server>:*):
+//
+//	mcpcore:<server>:events       the channel the notifications travel on
+//	mcpcore:<server>:rate:<key>   one quota's count (GCRA, as redis_rate keeps it)
+//	mcpcore:<server>:replicas     a sorted set of the replicas alive
+package redis

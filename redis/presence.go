@@ -1,0 +1,63 @@
+package redis
+
+import (
+	"context"
+	"strconv"
+	"time"
+
+	goredis "github.com/redis/go-redis/v9"
+)
+
+// heartbeatLoop keeps this replica in the sorted set mcpcore:<server>:replicas
+// (member: its id; score: when it expires, in Unix milliseconds) and counts
+// the members alive, so that while Redis is away each replica knows its
+// share of a quota. A replica that stops without Close drops out of the
+// count when its score passes.
+func (f *Fleet) heartbeatLoop() {
+	defer f.wg.Done()
+	t := time.NewTicker(f.timing.heartbeat)
+	defer t.Stop()
+	for {
+		f.heartbeat()
+		select {
+		case <-f.done:
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// heartbeat renews this replica's presence, forgets the replicas whose
+// presence has passed, and counts the rest. On an error the last count
+// stands.
+func (f *Fleet) heartbeat() {
+	ctx, cancel := context.WithTimeout(context.Background(), f.timing.publish)
+	defer cancel()
+	key := f.key("replicas")
+	now := time.Now()
+	var card *goredis.IntCmd
+	_, err := f.client.TxPipelined(ctx, func(p goredis.Pipeliner) error {
+		p.ZAdd(ctx, key, goredis.Z{Score: float64(now.Add(f.timing.presenceTTL).UnixMilli()), Member: f.id})
+		p.ZRemRangeByScore(ctx, key, "-inf", "("+strconv.FormatInt(now.UnixMilli(), 10))
+		card = p.ZCard(ctx, key)
+		// The set goes when the last replica does.
+		p.PExpire(ctx, key, f.timing.presenceTTL)
+		return nil
+	})
+	if err != nil {
+		return
+	}
+	f.replicas.Store(max(1, card.Val()))
+}
+
+// replicaCount is the number of replicas last seen alive, this one
+// included: at least 1.
+func (f *Fleet) replicaCount() int { return int(f.replicas.Load()) }
+
+// leave takes this replica out of the set, for Close, so that the others'
+// shares grow at once rather than when its presence passes.
+func (f *Fleet) leave() {
+	ctx, cancel := context.WithTimeout(context.Background(), f.timing.publish)
+	defer cancel()
+	_ = f.client.ZRem(ctx, f.key("replicas"), f.id).Err()
+}

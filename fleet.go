@@ -1,7 +1,6 @@
 package mcpcore
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -115,14 +114,10 @@ func (s *Server) publish(e fleet.Event) {
 
 // deliver tells this replica's subscribers of an event another raised.
 func (s *Server) deliver(e fleet.Event) {
-	ctx := s.background
-	if ctx == nil {
-		ctx = context.Background()
-	}
 	switch e.Method {
 	case fleet.ResourceUpdated:
 		if s.subscribable(e.URI) == nil {
-			s.notifyLocal(ctx, e.URI)
+			s.notifyLocal(s.background, e.URI)
 		}
 	default:
 		// List-changed events come with definitions added at run time

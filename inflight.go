@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"sync"
+	"sync/atomic"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -17,10 +18,12 @@ import (
 // a token into a map of cancel functions, not a context.AfterFunc and a
 // release closure of its own.
 type inflight struct {
-	mu       sync.Mutex
-	calls    map[uint64]entry // by token
-	next     uint64
-	draining bool
+	mu    sync.Mutex
+	calls map[uint64]entry // by token
+	next  uint64
+	// draining is written under mu, and read without it by the HTTP
+	// layer, which asks for every stateless request.
+	draining atomic.Bool
 	idle     chan struct{} // closed once draining and no call runs
 	stopped  bool          // calls are cancelled as they come
 
@@ -56,7 +59,7 @@ func newInflight() *inflight {
 func (f *inflight) enter(cancel context.CancelCauseFunc) (token uint64, ok bool) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	if f.draining {
+	if f.draining.Load() {
 		return 0, false
 	}
 	if f.stopped {
@@ -79,7 +82,7 @@ func (f *inflight) leave(token uint64) {
 		f.running--
 	}
 	delete(f.calls, token)
-	if f.draining && len(f.calls) == 0 {
+	if f.draining.Load() && len(f.calls) == 0 {
 		close(f.idle)
 	}
 }
@@ -95,11 +98,7 @@ func (f *inflight) stop() {
 }
 
 // isDraining reports whether the server has stopped admitting calls.
-func (f *inflight) isDraining() bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.draining
-}
+func (f *inflight) isDraining() bool { return f.draining.Load() }
 
 // isStopped reports whether the calls have been cancelled: by a drain that
 // ran out of time, or when a served session ended.
@@ -116,8 +115,8 @@ func (f *inflight) isStopped() bool {
 // cancellation.
 func (f *inflight) drain(ctx context.Context) bool {
 	f.mu.Lock()
-	if !f.draining {
-		f.draining = true
+	if !f.draining.Load() {
+		f.draining.Store(true)
 		if len(f.calls) == 0 {
 			close(f.idle)
 		}

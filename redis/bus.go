@@ -14,9 +14,8 @@ import (
 // wire is an event as it travels on the channel: From names the replica
 // that raised it, so that it can drop its own echo.
 type wire struct {
-	From   string `json:"from"`
-	Method string `json:"method"`
-	URI    string `json:"uri,omitempty"`
+	From string `json:"from"`
+	fleet.Event
 }
 
 // bus is the Fleet's [fleet.Bus]: Publish queues, one goroutine sends, and
@@ -78,7 +77,7 @@ func (b *bus) send(e fleet.Event) {
 		b.f.meters.drop(reasonUnreachable)
 		return
 	}
-	payload, err := json.Marshal(wire{From: b.f.id, Method: e.Method, URI: e.URI})
+	payload, err := json.Marshal(wire{From: b.f.id, Event: e})
 	if err != nil { // cannot happen with strings, but an event lost is better than a panic
 		b.f.meters.drop(reasonMalformed)
 		return
@@ -179,7 +178,7 @@ func (b *bus) receive(payload string, deliver func(fleet.Event)) {
 		b.f.meters.drop(reasonEcho)
 		return
 	}
-	deliver(fleet.Event{Method: w.Method, URI: w.URI})
+	deliver(w.Event)
 	b.f.meters.delivered.Add(context.Background(), 1)
 }
 

@@ -154,13 +154,7 @@ func suite(t *testing.T, name, pkg, url string, args ...string) (int, time.Durat
 	} else if err != nil {
 		t.Fatalf("running the suite: %v", err)
 	}
-	if i := strings.Index(string(out), "=== SUMMARY ==="); i >= 0 {
-		tail := string(out[i:])
-		if j := strings.Index(tail, "\n\n"); j > 0 && len(tail) > 2000 {
-			tail = tail[:j]
-		}
-		t.Logf("%s: exit %d in %s\n%s", name, code, took.Round(time.Second), lastLines(tail, 8))
-	}
+	t.Logf("%s: exit %d in %s\n%s", name, code, took.Round(time.Second), lastLines(string(out), 8))
 	return code, took
 }
 
@@ -220,7 +214,7 @@ func subscribe(t *testing.T, url string) *listener {
 	return l
 }
 
-// touch raises a change of fleet://watched on replica i.
+// touch raises a change of fleet://watched on the replica of cs.
 func (f *fleet) touch(t *testing.T, cs *mcp.ClientSession) {
 	t.Helper()
 	res, err := cs.CallTool(ctxFor(t, 5*time.Second), &mcp.CallToolParams{Name: "touch"})

@@ -94,7 +94,9 @@ func (s *Server) ServeStdio(ctx context.Context) error {
 // Batches are answered as the SDK answers them until initialize settles on
 // 2025-06-18 or later; from then on (where the SDK would end the
 // connection) each request of a batch gets -32600. The internal/rpcguard
-// package documents the details.
+// package documents the details. The guard hands the SDK the messages it
+// has parsed to check them, already decoded: each line is decoded once,
+// not again by the SDK's own connection.
 //
 // On shutdown (ctx ends), the server stops admitting calls and lets those
 // in flight finish within the shutdown timeout; then it cancels the rest
@@ -147,10 +149,9 @@ func (s *Server) ServeTransport(ctx context.Context, t mcp.Transport) error {
 			drain(whyInputEnded)
 			close(inputEnded)
 		})
-		// The guard bounds each line; the SDK's frame limit, which counts
-		// the bytes its decoder reads ahead, could refuse a line the guard
-		// let through, and would end the connection.
-		t = &mcp.IOTransport{Reader: guard.Reader(), Writer: guard.Writer(), MaxLineLength: -1}
+		// The guard has parsed each message to check it: the SDK gets it
+		// decoded, not as bytes to decode again.
+		t = guard.Transport()
 	}
 	// The session must outlive ctx long enough to deliver the results of
 	// the calls that drain after ctx ends.

@@ -248,29 +248,42 @@ func TestStdioBatchesAsTheBareSDK(t *testing.T) {
 	})
 }
 
-// TestStdioProtocolVersionReachesTheSDK checks that the SDK's own stdio
-// connection, not a wrapper that hides its unexported sessionUpdated,
-// serves the session, and learns the negotiated version: the SDK reads it
-// there to apply its batching rule.
+// TestStdioProtocolVersionReachesTheSDK checks that both sides of a stdio
+// session know the negotiated version once the SDK hands the guard's
+// decoded messages to the session: the SDK's session, which reads it for
+// every later request, and the guard, which applies the batching rule the
+// SDK's own connection would (TestStdioBatchesAsTheBareSDK shows the rule).
 func TestStdioProtocolVersionReachesTheSDK(t *testing.T) {
 	t.Parallel()
-	srv, _ := newServer(t, nil, renderTool)
-	s := openStream(t, srv.ServeTransport)
-	s.handshake(t, "2025-06-18")
-	s.stillServes(t)
-	n := 0
-	for ss := range srv.MCPServer().Sessions() {
-		n++
-		conn := reflect.ValueOf(ss).Elem().FieldByName("mcpConn").Elem()
-		if got := conn.Type().String(); got != "*mcp.ioConn" {
-			t.Fatalf("the session's connection is a %s, want the SDK's *mcp.ioConn", got)
+	for _, version := range []string{"2025-03-26", "2025-06-18", "2025-11-25"} {
+		srv, _ := newServer(t, nil, renderTool)
+		s := openStream(t, srv.ServeTransport)
+		s.handshake(t, version)
+		s.stillServes(t)
+		n := 0
+		for ss := range srv.MCPServer().Sessions() {
+			n++
+			state := reflect.ValueOf(ss).Elem().FieldByName("state")
+			if v := state.FieldByName("NegotiatedProtocolVersion").String(); v != version {
+				t.Errorf("the SDK's session has protocol version %q, want %s", v, version)
+			}
 		}
-		if v := conn.Elem().FieldByName("protocolVersion").String(); v != "2025-06-18" {
-			t.Errorf("the SDK's connection has protocol version %q, want 2025-06-18", v)
+		if n != 1 {
+			t.Errorf("%d sessions, want 1", n)
 		}
-	}
-	if n != 1 {
-		t.Errorf("%d sessions, want 1", n)
+		s.send(`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"ping"}]` + "\n")
+		got := s.next(t)
+		want := `[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{}}]`
+		if version >= "2025-06-18" {
+			want = "the batch refused"
+			if strings.HasPrefix(got, "[") && strings.Count(got, "-32600") == 2 {
+				got = want
+			}
+		}
+		if got != want {
+			t.Errorf("%s: a batch after initialize got %s, want %s", version, got, want)
+		}
+		s.stillServes(t)
 	}
 }
 

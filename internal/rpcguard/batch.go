@@ -45,6 +45,12 @@ func (r *reader) batch(line []byte) error {
 			return err
 		}
 	}
+	if r.dec != nil && !r.dec.passBatch(pass) {
+		return r.refuse(undecodable, id{}, false)
+	}
+	if r.dec != nil {
+		return nil
+	}
 	r.forward(line, msgs, pass)
 	return nil
 }

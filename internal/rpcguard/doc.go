@@ -1,7 +1,9 @@
 // Package rpcguard stands between a newline-delimited JSON-RPC 2.0 stream
-// (stdio, a pipe, a socket) and the MCP SDK's transport that reads it; its
-// [Check] applies the same rules to a message received whole, such as the
-// body of an HTTP POST.
+// (stdio, a pipe, a socket) and the MCP SDK; its [Check] applies the same
+// rules to a message received whole, such as the body of an HTTP POST.
+// [Guard.Transport] hands the SDK each valid message decoded from what the
+// check parsed; [Guard.Reader] and [Guard.Writer] pass the valid lines on
+// as bytes, for an SDK transport to decode again.
 //
 // The SDK ends the whole connection on the first line it cannot decode (and
 // on a mere space after a JSON value), and answers some ids it can decode

@@ -102,16 +102,22 @@ func (w writer) Write(p []byte) (int, error) {
 		i, o := outgoing(line)
 		ids, objs = append(ids, i...), append(objs, o...)
 	}
-	w.g.outMu.Lock()
-	defer w.g.outMu.Unlock()
-	if w.g.cut {
+	return w.g.send(p, ids, objs)
+}
+
+// send writes p, whole lines of the SDK's that answer the requests ids
+// with the objects objs.
+func (g *Guard) send(p []byte, ids []id, objs [][]byte) (int, error) {
+	g.outMu.Lock()
+	defer g.outMu.Unlock()
+	if g.cut {
 		return 0, ErrCut
 	}
-	w.g.st.answering(ids, objs)
-	n, err := w.g.out.Write(p)
+	g.st.answering(ids, objs)
+	n, err := g.out.Write(p)
 	// A request stops pending once its answer is out, not before: a
 	// server closing the stream in between would cut the answer off.
-	w.g.st.answered(ids)
+	g.st.answered(ids)
 	return n, err
 }
 

@@ -49,10 +49,11 @@ func startConn(t testing.TB, maxLine int, release blocker, raw bool) *conn {
 			}
 		}
 	}()
-	tr := &mcp.IOTransport{Reader: inR, Writer: outW}
+	var tr mcp.Transport = &mcp.IOTransport{Reader: inR, Writer: outW}
 	if !raw {
+		// The connection mcpcore serves stdio with: decoded messages.
 		c.guard = rpcguard.New(inR, outW, maxLine)
-		tr = &mcp.IOTransport{Reader: c.guard.Reader(), Writer: c.guard.Writer(), MaxLineLength: -1}
+		tr = c.guard.Transport()
 	}
 	ss, err := srv.Connect(context.Background(), tr, nil)
 	if err != nil {

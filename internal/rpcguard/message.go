@@ -10,6 +10,7 @@ import (
 // A message is one JSON-RPC object of a line or of a batch, checked.
 type message struct {
 	raw     []byte // the object as received
+	params  []byte // the "params" member's value, nil when absent
 	method  string
 	request bool // it has a "method": a call, or a notification without id
 	id      id
@@ -53,6 +54,7 @@ func parseMessage(raw []byte) *message {
 	var mem [len(envelope)][]byte
 	dup := members(raw, envelope[:], mem[:])
 	m.request = mem[memMethod] != nil
+	m.params = mem[memParams]
 	hasResult, hasError := mem[memResult] != nil, mem[memError] != nil
 	idRaw, idPresent := mem[memID], mem[memID] != nil
 	var idFault string

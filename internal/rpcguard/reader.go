@@ -19,6 +19,9 @@ type reader struct {
 	fwd  []byte // what the transport reads next
 	buf  []byte // backs fwd when a batch is rewritten
 	err  error  // the stream's error, returned once fwd is read
+	// dec, when set, takes the valid messages decoded, in place of fwd
+	// (see Guard.Transport).
+	dec *decoded
 	// holdEOF runs before the end of the input is passed on (see
 	// Guard.HoldEOF).
 	holdEOF func()
@@ -30,7 +33,18 @@ const shrinkAbove = 1 << 20
 
 // Read implements io.Reader.
 func (r *reader) Read(p []byte) (int, error) {
-	for len(r.fwd) == 0 {
+	if err := r.fill(func() bool { return len(r.fwd) > 0 }); err != nil {
+		return 0, err
+	}
+	n := copy(p, r.fwd)
+	r.fwd = r.fwd[n:]
+	return n, nil
+}
+
+// fill reads and checks lines until ready reports that something is to be
+// passed on, or the stream ends.
+func (r *reader) fill(ready func() bool) error {
+	for !ready() {
 		if r.err != nil {
 			// A stream that breaks ends the input as EOF does.
 			if r.holdEOF != nil {
@@ -38,7 +52,7 @@ func (r *reader) Read(p []byte) (int, error) {
 				r.holdEOF = nil
 				hold()
 			}
-			return 0, r.err
+			return r.err
 		}
 		line, over, got, err := r.readLine()
 		r.err = err
@@ -46,12 +60,10 @@ func (r *reader) Read(p []byte) (int, error) {
 			continue
 		}
 		if err := r.check(line, over); err != nil {
-			return 0, err
+			return err
 		}
 	}
-	n := copy(p, r.fwd)
-	r.fwd = r.fwd[n:]
-	return n, nil
+	return nil
 }
 
 // Close implements io.Closer.
@@ -180,6 +192,12 @@ func (r *reader) single(line []byte) error {
 	st.mu.Unlock()
 	if m.fault != nil {
 		return r.refuse(m.fault, m.id, m.echo)
+	}
+	if r.dec != nil && !r.dec.pass(m) {
+		return r.refuse(undecodable, id{}, false)
+	}
+	if r.dec != nil {
+		return nil
 	}
 	r.fwd = append(line, '\n')
 	return nil

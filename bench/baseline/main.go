@@ -23,84 +23,13 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"net"
-	"net/http"
-	"os"
-	"os/signal"
-	"syscall"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/bench/internal/peer"
 )
 
-func main() {
-	if err := run(); err != nil {
-		fmt.Fprintln(os.Stderr, "baseline:", err)
-		os.Exit(1)
-	}
-}
-
-func run() error {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	srv := newServer()
-	switch t := os.Getenv("MCP_TRANSPORT_TYPE"); t {
-	case "", "stdio":
-		err := srv.Run(ctx, &mcp.StdioTransport{})
-		if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, context.Canceled) {
-			return nil
-		}
-		return err
-	case "http":
-		return serveHTTP(ctx, srv)
-	default:
-		return fmt.Errorf("MCP_TRANSPORT_TYPE=%q: want stdio or http", t)
-	}
-}
-
-// serveHTTP serves the SDK's Streamable HTTP handler at /mcp, as mcpcore
-// does, until ctx ends.
-func serveHTTP(ctx context.Context, srv *mcp.Server) error {
-	host, port := os.Getenv("MCP_HTTP_HOST"), os.Getenv("MCP_HTTP_PORT")
-	if host == "" {
-		host = "127.0.0.1"
-	}
-	if port == "" {
-		port = "3010"
-	}
-	var stateless bool
-	switch m := os.Getenv("MCP_SESSION_MODE"); m {
-	case "", "stateful":
-	case "stateless":
-		stateless = true
-	default:
-		return fmt.Errorf("MCP_SESSION_MODE=%q: want stateful or stateless", m)
-	}
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
-		&mcp.StreamableHTTPOptions{Stateless: stateless}))
-	ln, err := net.Listen("tcp", net.JoinHostPort(host, port))
-	if err != nil {
-		return err
-	}
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
-	served := make(chan error, 1)
-	go func() { served <- hs.Serve(ln) }()
-	select {
-	case err := <-served:
-		return err
-	case <-ctx.Done():
-	}
-	closeCtx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
-	// The standalone SSE streams stay open; Close ends what Shutdown leaves.
-	if err := hs.Shutdown(closeCtx); err != nil {
-		hs.Close()
-	}
-	return nil
-}
+func main() { peer.Main("baseline", newServer()) }
 
 // newServer is the SDK server with the two tools, registered raw.
 func newServer() *mcp.Server {

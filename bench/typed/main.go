@@ -1,0 +1,100 @@
+// Command typed is the go-sdk server written with the SDK's typed API, the
+// peer a user of the SDK alone would most likely write: the tools echo and
+// fetch_articles of bench/baseline, registered with the generic
+// [mcp.AddTool], so that the SDK infers their input and output schemas from
+// Go types and validates every call's arguments and result against them.
+//
+// Its tools answer with the same bytes as bench/baseline and
+// examples/articles: a result's text is its indented JSON (set here, since
+// the SDK would write it compact) and the SDK fills structuredContent from
+// the typed output; the no_match failure is the same isError result, its
+// its error the typed output (the SDK puts the output in structuredContent
+// and validates it, failed or not).
+// It is served as bench/baseline is (package bench/internal/peer).
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/seed417024ea/mcpcore/bench/internal/peer"
+)
+
+func main() { peer.Main("typed", newServer()) }
+
+type echoArgs struct {
+	Message string `json:"message"`
+}
+
+type fetchArgs struct {
+	PMIDs []string `json:"pmids"`
+}
+
+// fetchResult is the tool's output: its articles, or the error of a failed
+// call. Failures are typed output too, as mcpcore advertises them (the
+// output schema widened with an error member), since the typed API puts
+// the output in structuredContent whatever the result says.
+type fetchResult struct {
+	Articles []string     `json:"articles,omitempty"`
+	Error    *errorObject `json:"error,omitempty"`
+}
+
+type errorObject struct {
+	Code    int       `json:"code"`
+	Message string    `json:"message"`
+	Data    errorData `json:"data"`
+}
+
+type errorData struct {
+	Reason   string   `json:"reason"`
+	Recovery recovery `json:"recovery"`
+}
+
+type recovery struct {
+	Hint string `json:"hint"`
+}
+
+// The no_match failure of examples/articles, as it goes on the wire.
+const (
+	codeNotFound    = -32001
+	noMatchReason   = "no_match"
+	noMatchRecovery = "Try pubmed_search_articles to discover valid PMIDs first."
+)
+
+func newServer() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "typed", Version: "1.0.0"}, nil)
+	mcp.AddTool(s, &mcp.Tool{Name: "echo", Description: "Send back the message it is given."}, echo)
+	mcp.AddTool(s, &mcp.Tool{Name: "fetch_articles", Description: "Fetch articles by PMID."}, fetchArticles)
+	return s
+}
+
+func echo(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, echoArgs, error) {
+	res, err := indented(in)
+	return res, in, err
+}
+
+func fetchArticles(_ context.Context, _ *mcp.CallToolRequest, in fetchArgs) (*mcp.CallToolResult, fetchResult, error) {
+	if len(in.PMIDs) == 0 {
+		msg := fmt.Sprintf("None of %d PMIDs returned data", len(in.PMIDs))
+		return &mcp.CallToolResult{
+				Content: []mcp.Content{&mcp.TextContent{Text: "Error: " + msg + "\n\nRecovery: " + noMatchRecovery}},
+				IsError: true,
+			}, fetchResult{Error: &errorObject{Code: codeNotFound, Message: msg,
+				Data: errorData{Reason: noMatchReason, Recovery: recovery{Hint: noMatchRecovery}}}}, nil
+	}
+	out := fetchResult{Articles: in.PMIDs}
+	res, err := indented(out)
+	return res, out, err
+}
+
+// indented is a result whose text is out as indented JSON; the SDK adds
+// out as its structuredContent.
+func indented(out any) (*mcp.CallToolResult, error) {
+	text, err := json.MarshalIndent(out, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(text)}}}, nil
+}

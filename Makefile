@@ -16,6 +16,7 @@ check:
 	@echo "== go vet"
 	go vet $(GO_PACKAGES)
 	go vet -tags otlp ./examples/articles
+	cd bench/mcpgo && go vet ./...
 	@echo "== staticcheck"
 	go run $(STATICCHECK) $(GO_PACKAGES)
 	@echo "== mcplint (the examples must be clean, warnings included)"

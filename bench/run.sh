@@ -1,20 +1,29 @@
 #!/usr/bin/env bash
-# bench/run.sh: measures mcpcore (examples/articles) against the bare-SDK
-# baseline (bench/baseline) with the Go load client (bench/load), back to
-# back, in interleaved passes, and prints the tables of paired ratios.
+# bench/run.sh: measures mcpcore (examples/articles) against the servers a
+# user would write instead, with the Go load client (bench/load), back to
+# back, in interleaved passes, and prints the tables of paired ratios:
 #
-#   bench/run.sh            full: 5 passes of 20000 calls, stdio and HTTP, c1 and c16,
-#                           success and error paths (about 10 minutes on 2 cores)
-#   bench/run.sh -quick     2 passes of 3000 calls (about 2 minutes)
+#   baseline          the bare go-sdk server, raw AddTool (bench/baseline)
+#   typed             the go-sdk's typed mcp.AddTool, validating (bench/typed)
+#   mcpgo             mark3labs/mcp-go, validation on (bench/mcpgo, its own module)
+#   mcpcore-patched, baseline-patched
+#                     the same two built against a copy of the go-sdk with
+#                     bench/sdk/decode.patch (bench/sdk/patched.sh): the
+#                     framework's own cost with the SDK's decode fixed
+#
+#   bench/run.sh            full: 12 passes of 8000 calls, stdio and HTTP, c1 and c16,
+#                           success and error paths, all six servers (about 40 minutes on 2 cores)
+#   bench/run.sh -quick     2 passes of 2000 calls (about 5 minutes)
 #
 # Options:
-#   -passes N       passes (default 5; quick 2)
-#   -n N            timed calls per run (default 20000; quick 3000)
-#   -warmup N       untimed calls before them (default 1000; quick 300)
+#   -passes N       passes (default 12; quick 2)
+#   -n N            timed calls per run (default 8000; quick 2000)
+#   -warmup N       untimed calls before them (default 500; quick 200)
+#   -servers "…"    the servers, as a list (default: all six above and mcpcore)
 #   -c64            also run at concurrency 64
 #   -conc "1 16"    the concurrencies, as a list
 #   -transports "stdio http"   the transports, as a list
-#   -gogc V         run both servers with GOGC=V (off, 400, …): with the
+#   -gogc V         run every server with GOGC=V (off, 400, …): with the
 #                   collector off, the ratio is the per-call work alone
 #   -src DIR        the mcpcore tree whose examples/articles and bench_test.go
 #                   are measured (default: this repository); a worktree of
@@ -31,10 +40,12 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 src=$repo
 args=$*
-passes=5 calls=20000 warmup=1000 conc="1 16" transports="stdio http" gogc="" allocs=1 benchstat=1 quick=0 count=5
+passes=12 calls=8000 warmup=500 conc="1 16" transports="stdio http" gogc="" allocs=1 benchstat=1 quick=0 count=5
+servers="mcpcore baseline typed mcpgo mcpcore-patched baseline-patched"
 while [ $# -gt 0 ]; do
 	case $1 in
-	-quick) quick=1 passes=2 calls=3000 warmup=300 count=1 ;;
+	-quick) quick=1 passes=2 calls=2000 warmup=200 count=1 ;;
+	-servers) servers=$2; shift ;;
 	-passes) passes=$2; shift ;;
 	-n) calls=$2; shift ;;
 	-warmup) warmup=$2; shift ;;
@@ -55,8 +66,21 @@ stamp=$(date -u +%Y%m%dT%H%M%SZ)
 out=$here/out/$stamp
 mkdir -p "$out/bin"
 echo "== building into $out/bin" >&2
-(cd "$src" && go build -o "$out/bin/mcpcore" ./examples/articles)
-(cd "$repo" && go build -o "$out/bin/baseline" ./bench/baseline && go build -o "$out/bin/load" ./bench/load)
+(cd "$repo" && go build -o "$out/bin/load" ./bench/load)
+case " $servers " in *-patched*)
+	# One patched copy of the SDK; a modfile for each tree built on it.
+	"$here/sdk/patched.sh" "$out/sdk" "$src" >&2 ;;
+esac
+for server in $servers; do
+	case $server in
+	mcpcore) (cd "$src" && go build -o "$out/bin/$server" ./examples/articles) ;;
+	mcpcore-patched) (cd "$src" && go build -modfile="$out/sdk/patched.mod" -o "$out/bin/$server" ./examples/articles) ;;
+	baseline | typed) (cd "$repo" && go build -o "$out/bin/$server" "./bench/$server") ;;
+	baseline-patched) (cd "$repo" && go build -modfile="$out/sdk/patched.mod" -o "$out/bin/$server" ./bench/baseline) ;;
+	mcpgo) (cd "$here/mcpgo" && go build -o "$out/bin/$server" .) ;;
+	*) echo "run.sh: unknown server $server (try -help)" >&2; exit 2 ;;
+	esac
+done
 
 sha=$(git -C "$src" rev-parse HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git -C "$src" status --porcelain -- . ':!bench' 2>/dev/null)" ]; then sha="$sha (with uncommitted changes)"; fi
@@ -64,7 +88,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 {
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "machine: $(uname -m), $(nproc) cores, ${cpu:-unknown CPU}, $(go version | cut -d' ' -f3-)"
-	echo "mcpcore: examples/articles at $sha"
+	echo "mcpcore: examples/articles at $sha; servers: $servers"
 	echo "load: $passes passes × $calls calls (warm-up $warmup), concurrency $conc, transports $transports (HTTP: Streamable, one shared session), echo and error${gogc:+, both servers with GOGC=$gogc}"
 	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/machine.txt"
@@ -84,9 +108,11 @@ one() { # server transport c mode pass
 
 for pass in $(seq 1 "$passes"); do
 	echo "== pass $pass of $passes" >&2
-	# Interleaved: each configuration runs on both servers back to back,
-	# the first one alternating between passes.
-	if [ $((pass % 2)) -eq 1 ]; then order="mcpcore baseline"; else order="baseline mcpcore"; fi
+	# Interleaved: each configuration runs on every server back to back,
+	# the list rotated by one between passes.
+	list=($servers)
+	k=$(((pass - 1) % ${#list[@]}))
+	order="${list[*]:k} ${list[*]:0:k}"
 	for transport in $transports; do
 		for c in $conc; do
 			for mode in echo error; do
@@ -99,6 +125,12 @@ for pass in $(seq 1 "$passes"); do
 done
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.txt"
 
+# The pairs of the issue's goals, among the servers measured.
+pairs=""
+for p in mcpcore/baseline mcpcore/typed mcpcore/mcpgo mcpcore-patched/baseline-patched mcpcore-patched/mcpgo baseline-patched/baseline; do
+	case " $servers " in *" ${p%/*} "*) case " $servers " in *" ${p#*/} "*) pairs="$pairs,$p" ;; esac ;; esac
+done
+
 allocflag=()
 if [ "$allocs" = 1 ]; then
 	echo "== in process: go test -run '^\$' -bench ToolCall -benchmem -count $count (in $src)" >&2
@@ -107,7 +139,7 @@ if [ "$allocs" = 1 ]; then
 fi
 if [ "$benchstat" = 1 ]; then
 	grep '^Benchmark' "$out/bench.txt" > "$out/bench.clean.txt" || true
-	if go run golang.org/x/perf/cmd/benchstat@latest -col '/server@(baseline mcpcore)' "$out/bench.clean.txt" > "$out/benchstat.txt" 2>&1; then
+	if go run golang.org/x/perf/cmd/benchstat@latest -col /server "$out/bench.clean.txt" > "$out/benchstat.txt" 2>&1; then
 		echo "== benchstat -col /server: $out/benchstat.txt" >&2
 	else
 		echo "== benchstat unavailable; skipped" >&2
@@ -120,7 +152,7 @@ fi
 	echo
 	echo "Command: \`bench/run.sh${args:+ $args}\`"
 	echo
-	"$out/bin/load" report "${allocflag[@]}" "$out/results.jsonl"
+	"$out/bin/load" report -pairs "$pairs" "${allocflag[@]}" "$out/results.jsonl"
 } > "$out/report.md"
 echo >&2
 cat "$out/report.md"

@@ -114,3 +114,33 @@ PASS
 		t.Errorf("allocs table lacks %q:\n%s", want, buf.String())
 	}
 }
+
+// TestWritePeers: each pair's ratio is paired within the pass, and its
+// median and range are over the passes.
+func TestWritePeers(t *testing.T) {
+	mk := func(server string, pass int, us float64) result {
+		return result{Server: server, Transport: "stdio", Concurrency: 1, Mode: "echo", Pass: pass, CPUusPerCall: us, IdleRSSKiB: 10240}
+	}
+	runs := []result{
+		mk("mcpcore", 1, 100), mk("mcpgo", 1, 200), mk("baseline", 1, 50),
+		mk("mcpcore", 2, 120), mk("mcpgo", 2, 100), mk("baseline", 2, 60),
+		mk("mcpcore", 3, 90), mk("mcpgo", 3, 100), mk("baseline", 3, 100),
+	}
+	pairs, err := parsePairs("mcpcore/mcpgo, mcpcore/baseline")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	writePeers(&b, runs, pairs)
+	// mcpcore/mcpgo per pass: 0.5, 1.2, 0.9; mcpcore/baseline: 2, 2, 0.9.
+	want := "| stdio | 1 | success | 0.90 (0.50–1.20) | 2.00 (0.90–2.00) |"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, b.String())
+	}
+	if !strings.Contains(b.String(), "| stdio | 10.0 | 10.0 | 10.0 |") {
+		t.Errorf("report lacks the idle RSS row:\n%s", b.String())
+	}
+	if _, err := parsePairs("mcpcore"); err == nil {
+		t.Error(`parsePairs("mcpcore"): no error`)
+	}
+}

@@ -21,7 +21,12 @@ func reportMain(args []string) error {
 	subject := fs.String("subject", "mcpcore", "the server measured")
 	base := fs.String("base", "baseline", "the server it is measured against")
 	allocs := fs.String("allocs", "", "output of go test -run '^$' -bench ToolCall -benchmem")
+	pairsFlag := fs.String("pairs", "", "subject/base pairs to compare first, comma-separated (mcpcore/mcpgo,…)")
 	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	pairs, err := parsePairs(*pairsFlag)
+	if err != nil {
 		return err
 	}
 	var runs []result
@@ -34,6 +39,9 @@ func reportMain(args []string) error {
 	}
 	if len(runs) == 0 {
 		return fmt.Errorf("no runs: give the files of JSON lines that load printed")
+	}
+	if len(pairs) > 0 {
+		writePeers(os.Stdout, runs, pairs)
 	}
 	writeReport(os.Stdout, runs, *subject, *base)
 	if *allocs != "" {

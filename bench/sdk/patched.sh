@@ -3,10 +3,11 @@
 # repository requires, with bench/sdk/decode.patch applied, and a modfile
 # that builds against it, for measurement only: nothing users get changes.
 #
-#   bench/sdk/patched.sh [-test] OUTDIR
+#   bench/sdk/patched.sh [-test] OUTDIR [MODULE]
 #
-# Writes OUTDIR/go-sdk (the copy) and OUTDIR/patched.mod and .sum (this
-# repository's go.mod and go.sum with a replace of the SDK by the copy).
+# Writes OUTDIR/go-sdk (the copy) and OUTDIR/patched.mod and .sum (the
+# go.mod and go.sum of MODULE, by default this repository, with a replace
+# of the SDK by the copy).
 # Build with: go build -modfile=OUTDIR/patched.mod ./examples/articles
 # -test runs the SDK's own tests in the copy first (internal/json, jsonrpc,
 # mcp) and stops if they fail.
@@ -15,7 +16,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 test=0
 if [ "${1:-}" = -test ]; then test=1; shift; fi
-out=${1:?usage: patched.sh [-test] OUTDIR}
+out=${1:?usage: patched.sh [-test] OUTDIR [MODULE]}
+mod=$(cd "${2:-$repo}" && pwd)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 version=$(cd "$repo" && go list -m -f '{{.Version}}' github.com/modelcontextprotocol/go-sdk)
@@ -32,6 +34,6 @@ echo "patched go-sdk $version: $out/go-sdk" >&2
 if [ "$test" = 1 ]; then
 	(cd "$out/go-sdk" && go test -count=1 ./internal/json/ ./jsonrpc/ ./mcp/) >&2
 fi
-cp "$repo/go.mod" "$out/patched.mod"
-cp "$repo/go.sum" "$out/patched.sum"
-(cd "$repo" && go mod edit -modfile="$out/patched.mod" -replace="github.com/modelcontextprotocol/go-sdk=$out/go-sdk")
+cp "$mod/go.mod" "$out/patched.mod"
+cp "$mod/go.sum" "$out/patched.sum"
+(cd "$mod" && go mod edit -modfile="$out/patched.mod" -replace="github.com/modelcontextprotocol/go-sdk=$out/go-sdk")

@@ -26,8 +26,11 @@
 #   -gogc V         run every server with GOGC=V (off, 400, …): with the
 #                   collector off, the ratio is the per-call work alone
 #   -src DIR        the mcpcore tree whose examples/articles and bench_test.go
-#                   are measured (default: this repository); a worktree of
-#                   another commit gives a "before" figure
+#                   are measured (default: this repository)
+#   -before DIR     also measure examples/articles of DIR (a worktree of an
+#                   earlier commit) as mcpcore-before, in the same passes
+#   -cells "stdio:1 http:16"   the transport:concurrency cells, in place of
+#                   every -transports × -conc pair
 #   -no-allocs      skip the in-process go test -bench ToolCall
 #   -no-benchstat   skip benchstat (fetched with go run from the Go module proxy)
 #
@@ -41,7 +44,7 @@ repo=$(cd "$here/.." && pwd)
 src=$repo
 args=$*
 passes=12 calls=8000 warmup=500 conc="1 16" transports="stdio http" gogc="" allocs=1 benchstat=1 quick=0 count=5
-servers="mcpcore baseline typed mcpgo mcpcore-patched baseline-patched"
+servers="mcpcore baseline typed mcpgo mcpcore-patched baseline-patched" before="" cells=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	-quick) quick=1 passes=2 calls=2000 warmup=200 count=1 ;;
@@ -54,6 +57,8 @@ while [ $# -gt 0 ]; do
 	-transports) transports=$2; shift ;;
 	-gogc) gogc=$2; shift ;;
 	-src) src=$(cd "$2" && pwd); shift ;;
+	-before) before=$(cd "$2" && pwd); shift ;;
+	-cells) cells=$2; shift ;;
 	-no-allocs) allocs=0 ;;
 	-no-benchstat) benchstat=0 ;;
 	-h|-help|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -61,6 +66,11 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
+
+if [ -z "$cells" ]; then
+	for transport in $transports; do for c in $conc; do cells="$cells $transport:$c"; done; done
+fi
+if [ -n "$before" ]; then servers="mcpcore mcpcore-before ${servers#mcpcore }"; fi
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 out=$here/out/$stamp
@@ -74,6 +84,7 @@ esac
 for server in $servers; do
 	case $server in
 	mcpcore) (cd "$src" && go build -o "$out/bin/$server" ./examples/articles) ;;
+	mcpcore-before) (cd "$before" && go build -o "$out/bin/$server" ./examples/articles) ;;
 	mcpcore-patched) (cd "$src" && go build -modfile="$out/sdk/patched.mod" -o "$out/bin/$server" ./examples/articles) ;;
 	baseline | typed) (cd "$repo" && go build -o "$out/bin/$server" "./bench/$server") ;;
 	baseline-patched) (cd "$repo" && go build -modfile="$out/sdk/patched.mod" -o "$out/bin/$server" ./bench/baseline) ;;
@@ -89,7 +100,8 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 	echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
 	echo "machine: $(uname -m), $(nproc) cores, ${cpu:-unknown CPU}, $(go version | cut -d' ' -f3-)"
 	echo "mcpcore: examples/articles at $sha; servers: $servers"
-	echo "load: $passes passes × $calls calls (warm-up $warmup), concurrency $conc, transports $transports (HTTP: Streamable, one shared session), echo and error${gogc:+, both servers with GOGC=$gogc}"
+	if [ -n "$before" ]; then echo "before: examples/articles at $(git -C "$before" rev-parse HEAD 2>/dev/null || echo unknown) ($before)"; fi
+	echo "load: $passes passes × $calls calls (warm-up $warmup), cells (transport:concurrency)$cells (HTTP: Streamable, one shared session), echo and error${gogc:+, both servers with GOGC=$gogc}"
 	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/machine.txt"
 cat "$out/machine.txt" >&2
@@ -113,12 +125,10 @@ for pass in $(seq 1 "$passes"); do
 	list=($servers)
 	k=$(((pass - 1) % ${#list[@]}))
 	order="${list[*]:k} ${list[*]:0:k}"
-	for transport in $transports; do
-		for c in $conc; do
-			for mode in echo error; do
-				for server in $order; do
-					one "$server" "$transport" "$c" "$mode" "$pass"
-				done
+	for cell in $cells; do
+		for mode in echo error; do
+			for server in $order; do
+				one "$server" "${cell%:*}" "${cell#*:}" "$mode" "$pass"
 			done
 		done
 	done
@@ -127,7 +137,7 @@ echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" >> "$out/machine.tx
 
 # The pairs of the issue's goals, among the servers measured.
 pairs=""
-for p in mcpcore/baseline mcpcore/typed mcpcore/mcpgo mcpcore-patched/baseline-patched mcpcore-patched/mcpgo baseline-patched/baseline; do
+for p in mcpcore/mcpcore-before mcpcore/baseline mcpcore/typed mcpcore/mcpgo mcpcore-patched/baseline-patched mcpcore-patched/mcpgo baseline-patched/baseline; do
 	case " $servers " in *" ${p%/*} "*) case " $servers " in *" ${p#*/} "*) pairs="$pairs,$p" ;; esac ;; esac
 done
 

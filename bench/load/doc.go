@@ -5,11 +5,12 @@
 //
 // # Running
 //
-// The whole comparison, mcpcore's examples/articles against the bare-SDK
-// server of bench/baseline, is one command from the repository root:
+// The whole comparison, mcpcore's examples/articles against the peers of
+// bench/ (the bare go-sdk, the SDK's typed API, mcp-go, and the SDK
+// patched), is one command from the repository root:
 //
-//	bench/run.sh            # 5 interleaved passes of 20000 calls (make bench)
-//	bench/run.sh -quick     # 2 passes of 3000 calls, about 2 minutes
+//	bench/run.sh            # 12 interleaved passes of 8000 calls (make bench)
+//	bench/run.sh -quick     # 2 passes of 2000 calls
 //
 // One run by hand:
 //
@@ -45,7 +46,8 @@
 // taken just before the first timed call and just after the last, divided
 // by the calls. A tick is 10 ms, so a window needs 100 ticks (1 s of server
 // CPU) for a figure within 1 %: the default -n 2000 is for a quick look,
-// and the load warns under 100 ticks; run.sh uses 20000. Idle RSS is VmRSS
+// and the load warns under 100 ticks; run.sh makes 8000 calls a run (1–4 s
+// of server CPU) and takes the median of 12 passes. Idle RSS is VmRSS
 // once the session is initialized, before any call (-settle later), with
 // its anonymous part (RssAnon: heap and stacks, not the binary's pages);
 // peak RSS is VmHWM after the last call. Latency (p50, p99, nearest rank)

@@ -23,7 +23,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/bench/internal/peer"
@@ -47,66 +46,34 @@ func newServer() *mcp.Server {
 	return s
 }
 
-type echoArgs struct {
-	Message string `json:"message"`
-}
-
 func echo(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var in echoArgs
+	var in peer.EchoArgs
 	if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
 		return invalidArguments(err), nil
 	}
 	return structured(in)
 }
 
-type fetchArgs struct {
-	PMIDs []string `json:"pmids"`
-}
-
 type fetchResult struct {
 	Articles []string `json:"articles"`
 }
 
-// The no_match failure of examples/articles, as it goes on the wire.
-const (
-	codeNotFound    = -32001
-	noMatchReason   = "no_match"
-	noMatchRecovery = "Try pubmed_search_articles to discover valid PMIDs first."
-)
-
-// errorContent is the structuredContent of a failed call, its members in
-// the order mcpcore writes them.
+// errorContent is the structuredContent of a failed call.
 type errorContent struct {
-	Error errorObject `json:"error"`
-}
-
-type errorObject struct {
-	Code    int       `json:"code"`
-	Message string    `json:"message"`
-	Data    errorData `json:"data"`
-}
-
-type errorData struct {
-	Reason   string   `json:"reason"`
-	Recovery recovery `json:"recovery"`
-}
-
-type recovery struct {
-	Hint string `json:"hint"`
+	Error peer.ErrorObject `json:"error"`
 }
 
 func fetchArticles(_ context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	var in fetchArgs
+	var in peer.FetchArgs
 	if err := json.Unmarshal(req.Params.Arguments, &in); err != nil {
 		return invalidArguments(err), nil
 	}
 	if len(in.PMIDs) == 0 {
-		msg := fmt.Sprintf("None of %d PMIDs returned data", len(in.PMIDs))
+		e, text := peer.NoMatch(len(in.PMIDs))
 		return &mcp.CallToolResult{
-			Content: []mcp.Content{&mcp.TextContent{Text: "Error: " + msg + "\n\nRecovery: " + noMatchRecovery}},
-			StructuredContent: errorContent{Error: errorObject{Code: codeNotFound, Message: msg,
-				Data: errorData{Reason: noMatchReason, Recovery: recovery{Hint: noMatchRecovery}}}},
-			IsError: true,
+			Content:           []mcp.Content{&mcp.TextContent{Text: text}},
+			StructuredContent: errorContent{Error: e},
+			IsError:           true,
 		}, nil
 	}
 	return structured(fetchResult{Articles: in.PMIDs})

@@ -5,7 +5,9 @@
 // since a framework user would not go without it.
 //
 // It is a module of its own, so that mcp-go never enters the dependencies
-// of mcpcore's module: bench/run.sh builds it from this directory. It reads
+// of mcpcore's module: bench/run.sh builds it from this directory. For the
+// same reason it keeps its own copy of the wire types that bench/baseline
+// and bench/typed share in bench/internal/peer. It reads
 // the environment as bench/baseline does: stdio by default;
 // MCP_TRANSPORT_TYPE=http serves Streamable HTTP on
 // MCP_HTTP_HOST:MCP_HTTP_PORT (default 127.0.0.1:3010) at /mcp, stateless

@@ -16,7 +16,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/bench/internal/peer"
@@ -24,44 +23,14 @@ import (
 
 func main() { peer.Main("typed", newServer()) }
 
-type echoArgs struct {
-	Message string `json:"message"`
-}
-
-type fetchArgs struct {
-	PMIDs []string `json:"pmids"`
-}
-
 // fetchResult is the tool's output: its articles, or the error of a failed
 // call. Failures are typed output too, as mcpcore advertises them (the
 // output schema widened with an error member), since the typed API puts
 // the output in structuredContent whatever the result says.
 type fetchResult struct {
-	Articles []string     `json:"articles,omitempty"`
-	Error    *errorObject `json:"error,omitempty"`
+	Articles []string          `json:"articles,omitempty"`
+	Error    *peer.ErrorObject `json:"error,omitempty"`
 }
-
-type errorObject struct {
-	Code    int       `json:"code"`
-	Message string    `json:"message"`
-	Data    errorData `json:"data"`
-}
-
-type errorData struct {
-	Reason   string   `json:"reason"`
-	Recovery recovery `json:"recovery"`
-}
-
-type recovery struct {
-	Hint string `json:"hint"`
-}
-
-// The no_match failure of examples/articles, as it goes on the wire.
-const (
-	codeNotFound    = -32001
-	noMatchReason   = "no_match"
-	noMatchRecovery = "Try pubmed_search_articles to discover valid PMIDs first."
-)
 
 func newServer() *mcp.Server {
 	s := mcp.NewServer(&mcp.Implementation{Name: "typed", Version: "1.0.0"}, nil)
@@ -70,19 +39,16 @@ func newServer() *mcp.Server {
 	return s
 }
 
-func echo(_ context.Context, _ *mcp.CallToolRequest, in echoArgs) (*mcp.CallToolResult, echoArgs, error) {
+func echo(_ context.Context, _ *mcp.CallToolRequest, in peer.EchoArgs) (*mcp.CallToolResult, peer.EchoArgs, error) {
 	res, err := indented(in)
 	return res, in, err
 }
 
-func fetchArticles(_ context.Context, _ *mcp.CallToolRequest, in fetchArgs) (*mcp.CallToolResult, fetchResult, error) {
+func fetchArticles(_ context.Context, _ *mcp.CallToolRequest, in peer.FetchArgs) (*mcp.CallToolResult, fetchResult, error) {
 	if len(in.PMIDs) == 0 {
-		msg := fmt.Sprintf("None of %d PMIDs returned data", len(in.PMIDs))
-		return &mcp.CallToolResult{
-				Content: []mcp.Content{&mcp.TextContent{Text: "Error: " + msg + "\n\nRecovery: " + noMatchRecovery}},
-				IsError: true,
-			}, fetchResult{Error: &errorObject{Code: codeNotFound, Message: msg,
-				Data: errorData{Reason: noMatchReason, Recovery: recovery{Hint: noMatchRecovery}}}}, nil
+		e, text := peer.NoMatch(len(in.PMIDs))
+		return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: text}}, IsError: true},
+			fetchResult{Error: &e}, nil
 	}
 	out := fetchResult{Articles: in.PMIDs}
 	res, err := indented(out)

@@ -110,8 +110,9 @@ run:
 	go run ./examples/articles
 
 # The performance comparison of issue 13, not part of make test: mcpcore's
-# examples/articles against the bare-SDK server of bench/baseline, driven by
-# the Go load client bench/load, in interleaved passes (about 10 minutes;
-# bench/run.sh -quick for about 2). Tables and raw results: bench/out/.
+# examples/articles against the peers of bench/ (the bare go-sdk, its typed
+# API, mcp-go, and the go-sdk with bench/sdk/decode.patch), driven by the Go
+# load client bench/load, in interleaved passes (about 45 minutes; bench/run.sh
+# -quick for about 5). Tables and raw results: bench/out/.
 bench:
 	bench/run.sh

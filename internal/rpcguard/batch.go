@@ -45,13 +45,13 @@ func (r *reader) batch(line []byte) error {
 			return err
 		}
 	}
-	if r.dec != nil && !r.dec.passBatch(pass) {
-		return r.refuse(undecodable, id{}, false)
-	}
-	if r.dec != nil {
+	if r.dec == nil {
+		r.forward(line, msgs, pass)
 		return nil
 	}
-	r.forward(line, msgs, pass)
+	if !r.dec.passBatch(pass) {
+		return r.refuse(undecodable, id{}, false)
+	}
 	return nil
 }
 

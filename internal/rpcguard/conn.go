@@ -207,12 +207,11 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return err
 	}
 	resp, ok := msg.(*jsonrpc.Response)
-	if !ok {
-		_, err = c.g.send(append(data, '\n'), nil, nil)
-		return err
+	i, answer := id{}, false
+	if ok {
+		i, answer = fromRPC(resp.ID)
 	}
-	i, ok := fromRPC(resp.ID)
-	if !ok {
+	if !answer { // a request or a notification of the server's
 		_, err = c.g.send(append(data, '\n'), nil, nil)
 		return err
 	}

@@ -193,13 +193,13 @@ func (r *reader) single(line []byte) error {
 	if m.fault != nil {
 		return r.refuse(m.fault, m.id, m.echo)
 	}
-	if r.dec != nil && !r.dec.pass(m) {
-		return r.refuse(undecodable, id{}, false)
-	}
-	if r.dec != nil {
+	if r.dec == nil {
+		r.fwd = append(line, '\n')
 		return nil
 	}
-	r.fwd = append(line, '\n')
+	if !r.dec.pass(m) {
+		return r.refuse(undecodable, id{}, false)
+	}
 	return nil
 }
 

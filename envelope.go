@@ -88,7 +88,7 @@ func wireRPCError(method string, err error) error {
 	}
 	out := &jsonrpc.Error{Code: w.Code, Message: wireMessage(safeText(err))}
 	if error(w) == err && len(w.Data) > 0 {
-		out.Data, _ = scrubJSON(w.Data)
+		out.Data = scrubJSON(w.Data)
 	}
 	return out
 }

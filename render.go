@@ -62,29 +62,23 @@ func wireData(data map[string]any) (encoded json.RawMessage, hint string, droppe
 	if raw == nil {
 		return nil, "", dropped
 	}
-	encoded, tree := scrubJSON(raw)
-	if m, ok := tree.(map[string]any); ok {
-		if rec, ok := m["recovery"].(map[string]any); ok {
-			hint, _ = rec["hint"].(string)
-		}
+	encoded, hint, err := redact.Encoded(raw, "recovery", "hint")
+	if err != nil {
+		return nil, "", dropped // unreachable: raw is what encoding/json made
 	}
 	return encoded, hint, dropped
 }
 
 // scrubJSON returns the JSON value raw with every string scrubbed and the
-// value under every key that names a secret redacted (redact.JSON), and
-// the scrubbed tree; nil when raw is not JSON. Going through JSON, a string
-// held anywhere (in a struct, a typed map) is seen; numbers stay exact.
-func scrubJSON(raw json.RawMessage) (json.RawMessage, any) {
-	tree, err := redact.JSON(raw)
+// value under every key that names a secret redacted (redact.Encoded); nil
+// when raw is not JSON. Going through JSON, a string held anywhere (in a
+// struct, a typed map) is seen; numbers stay exact.
+func scrubJSON(raw json.RawMessage) json.RawMessage {
+	encoded, _, err := redact.Encoded(raw)
 	if err != nil {
-		return nil, nil
+		return nil
 	}
-	encoded, err := json.Marshal(tree)
-	if err != nil {
-		return nil, nil // unreachable: a tree of JSON values
-	}
-	return encoded, tree
+	return encoded
 }
 
 // wireObject is the JSON-RPC error object, {"code":…,"message":…,"data":…}.

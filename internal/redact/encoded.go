@@ -1,0 +1,212 @@
+package redact
+
+import (
+	"encoding/json"
+	"errors"
+	"unicode/utf8"
+)
+
+// Encoded returns the JSON text src redacted by the rules of [Tree],
+// without decoding it into a tree first: the value of every object member
+// whose key [Key] finds sensitive becomes "[REDACTED]" (the whole subtree
+// goes), every other string at any depth goes through [String], and keys,
+// numbers, literals and the order of members are copied as they are, minus
+// insignificant whitespace. It is what [JSON] and a new encoding give for
+// JSON text, for a fraction of the work: a failure's data is encoded once
+// and scrubbed once on its way to the wire.
+//
+// find, when not empty, names object keys from the top down; found is the
+// string at that path as it is sent (scrubbed), or "" when there is none.
+//
+// It returns an error when src is not valid JSON.
+func Encoded(src []byte, find ...string) (out []byte, found string, err error) {
+	if !json.Valid(src) {
+		return nil, "", errors.New("redact: not a JSON value")
+	}
+	e := encoded{src: src, out: make([]byte, 0, len(src)+len(Marker)), find: find}
+	e.value(0, len(find) > 0)
+	return e.out, e.found, nil
+}
+
+// encoded is the state of one Encoded: src is valid JSON, so the walk
+// needs no error paths.
+type encoded struct {
+	src   []byte
+	i     int
+	out   []byte
+	find  []string
+	found string
+}
+
+// value copies the value at e.i, redacted. onPath says that the keys that
+// lead to it are find[:depth].
+func (e *encoded) value(depth int, onPath bool) {
+	e.space()
+	switch e.src[e.i] {
+	case '{':
+		e.out = append(e.out, '{')
+		e.i++
+		for n := 0; ; n++ {
+			e.space()
+			if e.src[e.i] == '}' {
+				break
+			}
+			if e.src[e.i] == ',' {
+				e.i++
+				e.space()
+			}
+			if n > 0 {
+				e.out = append(e.out, ',')
+			}
+			tok := e.str()
+			want := ""
+			if onPath && depth < len(e.find) {
+				want = e.find[depth]
+			}
+			sensitive, wanted := member(tok, want)
+			e.out = append(e.out, tok...)
+			e.out = append(e.out, ':')
+			e.space()
+			e.i++ // ':'
+			if sensitive {
+				e.out = append(e.out, `"`+Marker+`"`...)
+				e.skip()
+				continue
+			}
+			e.value(depth+1, wanted)
+		}
+		e.out = append(e.out, '}')
+		e.i++
+	case '[':
+		e.out = append(e.out, '[')
+		e.i++
+		for n := 0; ; n++ {
+			e.space()
+			if e.src[e.i] == ']' {
+				break
+			}
+			if e.src[e.i] == ',' {
+				e.i++
+			}
+			if n > 0 {
+				e.out = append(e.out, ',')
+			}
+			e.value(depth+1, false)
+		}
+		e.out = append(e.out, ']')
+		e.i++
+	case '"':
+		tok := e.str()
+		s := unquote(tok)
+		t := String(s)
+		if t == s && plain(tok) {
+			e.out = append(e.out, tok...)
+		} else {
+			q, _ := json.Marshal(t) // a string always encodes
+			e.out = append(e.out, q...)
+		}
+		if onPath && depth == len(e.find) {
+			e.found = t
+		}
+	default: // a number, true, false or null
+		start := e.i
+		for e.i < len(e.src) && !delimiter(e.src[e.i]) {
+			e.i++
+		}
+		e.out = append(e.out, e.src[start:e.i]...)
+	}
+}
+
+// skip moves e.i past the value at e.i.
+func (e *encoded) skip() {
+	e.space()
+	switch e.src[e.i] {
+	case '"':
+		e.str()
+	case '{', '[':
+		for depth := 0; ; {
+			switch e.src[e.i] {
+			case '"':
+				e.str()
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+			}
+			e.i++
+			if depth == 0 {
+				return
+			}
+		}
+	default:
+		for e.i < len(e.src) && !delimiter(e.src[e.i]) {
+			e.i++
+		}
+	}
+}
+
+// str returns the string token at e.i, quotes included, and moves past it.
+func (e *encoded) str() []byte {
+	start := e.i
+	for e.i++; e.src[e.i] != '"'; e.i++ {
+		if e.src[e.i] == '\\' {
+			e.i++
+		}
+	}
+	e.i++
+	return e.src[start:e.i]
+}
+
+// space moves e.i past insignificant whitespace.
+func (e *encoded) space() {
+	for e.i < len(e.src) {
+		switch e.src[e.i] {
+		case ' ', '\t', '\n', '\r':
+			e.i++
+		default:
+			return
+		}
+	}
+}
+
+// delimiter reports whether c ends a number or a literal.
+func delimiter(c byte) bool {
+	switch c {
+	case ',', '}', ']', ' ', '\t', '\n', '\r':
+		return true
+	}
+	return false
+}
+
+// plain reports whether the string token tok holds its value as it is: no
+// escape, and valid UTF-8 (which a decoder would otherwise replace).
+func plain(tok []byte) bool {
+	for _, c := range tok[1 : len(tok)-1] {
+		if c == '\\' {
+			return false
+		}
+	}
+	return utf8.Valid(tok)
+}
+
+// member reports whether the key token tok names a secret, and whether it
+// is want (never, when want is ""). A plain key is judged without copying it.
+func member(tok []byte, want string) (sensitive, wanted bool) {
+	if plain(tok) {
+		name := tok[1 : len(tok)-1]
+		return Key(string(name)), want != "" && string(name) == want
+	}
+	name := unquote(tok)
+	return Key(name), want != "" && name == want
+}
+
+// unquote returns the value of the valid string token tok.
+func unquote(tok []byte) string {
+	if plain(tok) {
+		return string(tok[1 : len(tok)-1])
+	}
+	var s string
+	_ = json.Unmarshal(tok, &s) // tok is a valid JSON string
+	return s
+}

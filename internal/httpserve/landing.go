@@ -6,38 +6,21 @@ import (
 	_ "embed"
 	"encoding/base64"
 	"encoding/json"
-	"html/template"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
 )
 
-//go:embed landing.html
-var landingHTML string
+//go:embed landing.css
+var landingCSS string
 
-// landingPage parses the page's template, and returns it with its
-// Content-Security-Policy, which allows the page nothing but its own inline
-// style, by hash: no script, no image, no frame, no form, no other origin.
-// It runs for each view of the page, which is rare, rather than once: a
-// parsed template is some 60 KB of pointers that the server would hold for
-// good, and every garbage collection would scan, between two views. A
-// template that does not parse is a build mistake, and the tests render it.
-func landingPage() (*template.Template, string) {
-	t := template.Must(template.New("landing").Funcs(template.FuncMap{
-		"retryable": retryable,
-		"contract":  func(id string, f []Failure) contractTable { return contractTable{ID: id, Failures: f} },
-	}).Parse(landingHTML))
-	return t, "default-src 'none'; style-src '" + styleHash(t) + "'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-}
+// landingCSP is the page's Content-Security-Policy: it allows the page
+// nothing but its own inline style, by hash: no script, no image, no frame,
+// no form, no other origin.
+var landingCSP = "default-src 'none'; style-src '" + styleHash(landingCSS) + "'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
-// contractTable is an error contract and the id of the heading that names
-// its table.
-type contractTable struct {
-	ID       string
-	Failures []Failure
-}
-
-// page is what the template renders: the catalog, and the snippets that
+// page is what the landing page shows: the catalog, and the snippets that
 // connect a client to the endpoint at the address the reader used.
 type page struct {
 	*Catalog
@@ -53,7 +36,7 @@ type page struct {
 // a browser: what the server is, how to connect a client, and every tool,
 // resource and prompt with its error contract. The page has no script; it
 // follows the reader's light or dark preference, and everything from the
-// definitions is escaped by html/template. It is rendered whole before a
+// definitions is escaped (see escapeHTML). It is written whole before a
 // byte is sent, so a failure is a 500 (logged to logger, or slog's default
 // when nil), never half a page.
 func Landing(c *Catalog, logger *slog.Logger) http.Handler {
@@ -61,16 +44,19 @@ func Landing(c *Catalog, logger *slog.Logger) http.Handler {
 		logger = slog.Default()
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		tmpl, csp := landingPage()
-		render(w, logger, tmpl, csp, newPage(c, endpointURL(r, c.Endpoint)))
+		p := newPage(c, endpointURL(r, c.Endpoint))
+		render(w, logger, landingCSP, func(pw *pageWriter) error {
+			writePage(pw, p)
+			return nil
+		})
 	})
 }
 
-// render executes t into a buffer and sends it with the page's security
-// headers, or a plain 500 if execution fails.
-func render(w http.ResponseWriter, logger *slog.Logger, t *template.Template, csp string, data any) {
-	var buf bytes.Buffer
-	if err := t.Execute(&buf, data); err != nil {
+// render writes a page into a buffer and sends it with the page's security
+// headers, or a plain 500 if writing it fails or panics.
+func render(w http.ResponseWriter, logger *slog.Logger, csp string, write func(*pageWriter) error) {
+	var buf pageWriter
+	if err := safeWrite(&buf, write); err != nil {
 		logger.Error("mcpcore: the landing page failed to render", "error", err.Error())
 		failed(w)
 		return
@@ -85,6 +71,17 @@ func render(w http.ResponseWriter, logger *slog.Logger, t *template.Template, cs
 	h.Set("Cache-Control", "no-cache")
 	h.Set("Vary", "Host")
 	w.Write(buf.Bytes())
+}
+
+// safeWrite runs write, with a panic (a definition the page cannot show)
+// turned into an error.
+func safeWrite(buf *pageWriter, write func(*pageWriter) error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return write(buf)
 }
 
 func newPage(c *Catalog, url string) page {
@@ -170,7 +167,7 @@ func initializeVersion(versions []string) string {
 func indentJSON(v any) string {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false) // html/template escapes it for the page
+	enc.SetEscapeHTML(false) // the page escapes it (escapeHTML)
 	enc.SetIndent("", "  ")
 	enc.Encode(v) // structs of strings always encode
 	return strings.TrimSuffix(buf.String(), "\n")
@@ -188,27 +185,8 @@ func retryable(r *bool) string {
 }
 
 // styleHash is the CSP source ('sha256-…') of the page's one <style>
-// element, taken from the template as rendered, so that the hash and the
-// bytes the browser hashes cannot drift apart. The style holds no action,
-// so every rendering gives the same bytes.
-func styleHash(t *template.Template) string {
-	var buf bytes.Buffer
-	if err := t.Execute(&buf, newPage(&Catalog{}, "http://127.0.0.1/mcp")); err != nil {
-		panic("httpserve: the landing page does not render an empty catalog: " + err.Error())
-	}
-	style, ok := between(buf.String(), "<style>", "</style>")
-	if !ok {
-		panic("httpserve: the landing page has no <style> element")
-	}
-	sum := sha256.Sum256([]byte(style))
+// element, whose content is a newline and css (see writePage).
+func styleHash(css string) string {
+	sum := sha256.Sum256([]byte("\n" + css))
 	return "sha256-" + base64.StdEncoding.EncodeToString(sum[:])
-}
-
-func between(s, open, close string) (string, bool) {
-	_, rest, ok := strings.Cut(s, open)
-	if !ok {
-		return "", false
-	}
-	inner, _, ok := strings.Cut(rest, close)
-	return inner, ok
 }

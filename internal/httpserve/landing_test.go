@@ -148,7 +148,7 @@ func TestLandingGolden(t *testing.T) {
 	for k, want := range map[string]string{
 		"Content-Type":           "text/html; charset=utf-8",
 		"X-Content-Type-Options": "nosniff",
-		"Content-Security-Policy": "default-src 'none'; style-src '" + styleHash(must(landingPage())) +
+		"Content-Security-Policy": "default-src 'none'; style-src '" + styleHash(landingCSS) +
 			"'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
 	} {
 		if got := w.Header().Get(k); got != want {
@@ -296,8 +296,7 @@ func TestLandingStructure(t *testing.T) {
 // checks every pair of text and background the page uses against WCAG AA
 // (4.5:1 for normal text).
 func TestLandingContrast(t *testing.T) {
-	style, _ := between(landingHTML, "<style>", "</style>")
-	light, dark, ok := strings.Cut(style, "@media (prefers-color-scheme: dark)")
+	light, dark, ok := strings.Cut(landingCSS, "@media (prefers-color-scheme: dark)")
 	if !ok {
 		t.Fatal("no dark scheme in the style")
 	}
@@ -345,28 +344,63 @@ func luminance(hex string) float64 {
 	return 0.2126*c[0] + 0.7152*c[1] + 0.0722*c[2]
 }
 
-// TestRenderFailureIsA500 makes a template fail after it has written part
-// of its page: the reader gets a 500 and none of that part, and the log
-// says why.
+// TestRenderFailureIsA500 makes the page fail, by an error and by a panic,
+// after it has written part of itself: the reader gets a 500 and none of
+// that part, and the log says why.
 func TestRenderFailureIsA500(t *testing.T) {
-	broken := template.Must(template.New("broken").Funcs(template.FuncMap{
-		"fail": func() (string, error) { return "", errors.New("the catalog is broken") },
-	}).Parse(`<!DOCTYPE html><p>half a page</p>{{fail}}<p>rest</p>`))
-	var logs bytes.Buffer
-	w := httptest.NewRecorder()
-	render(w, slog.New(slog.NewTextHandler(&logs, nil)), broken, "default-src 'none'", nil)
-	if w.Code != http.StatusInternalServerError {
-		t.Errorf("status %d, want 500", w.Code)
-	}
-	if strings.Contains(w.Body.String(), "half a page") {
-		t.Errorf("the 500 carries part of the page: %q", w.Body)
-	}
-	if ct := w.Header().Get("Content-Type"); ct != "text/plain; charset=utf-8" {
-		t.Errorf("Content-Type %q", ct)
-	}
-	if !strings.Contains(logs.String(), "the catalog is broken") {
-		t.Errorf("the log does not say why: %q", logs.String())
+	for name, write := range map[string]func(*pageWriter) error{
+		"error": func(w *pageWriter) error {
+			w.raw("<!DOCTYPE html><p>half a page</p>")
+			return errors.New("the catalog is broken")
+		},
+		"panic": func(w *pageWriter) error {
+			w.raw("<!DOCTYPE html><p>half a page</p>")
+			panic("the catalog is broken")
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var logs bytes.Buffer
+			w := httptest.NewRecorder()
+			render(w, slog.New(slog.NewTextHandler(&logs, nil)), "default-src 'none'", write)
+			if w.Code != http.StatusInternalServerError {
+				t.Errorf("status %d, want 500", w.Code)
+			}
+			if strings.Contains(w.Body.String(), "half a page") {
+				t.Errorf("the 500 carries part of the page: %q", w.Body)
+			}
+			if ct := w.Header().Get("Content-Type"); ct != "text/plain; charset=utf-8" {
+				t.Errorf("Content-Type %q", ct)
+			}
+			if !strings.Contains(logs.String(), "the catalog is broken") {
+				t.Errorf("the log does not say why: %q", logs.String())
+			}
+		})
 	}
 }
 
-func must(t *template.Template, _ string) *template.Template { return t }
+// TestEscapeHTMLAsHTMLTemplate holds escapeHTML to what html/template
+// writes for a value, in element text and in a double-quoted attribute.
+func TestEscapeHTMLAsHTMLTemplate(t *testing.T) {
+	tmpl := template.Must(template.New("").Parse(`<p title="{{.}}">{{.}}</p>`))
+	for _, s := range []string{
+		"", "plain", `<script>alert(1)</script>`, `"quotes" & 'apostrophes'`, "a+b=c", "nul\x00byte",
+		"\xff\xfe invalid", "\ufdd0 \uffff non-characters", "é ü 漢字 🙂", "`back` =eq", "\t\r\n",
+	} {
+		var want bytes.Buffer
+		if err := tmpl.Execute(&want, s); err != nil {
+			t.Fatal(err)
+		}
+		if got := `<p title="` + escapeHTML(s) + `">` + escapeHTML(s) + `</p>`; got != want.String() {
+			t.Errorf("escapeHTML(%q):\n got %s\nwant %s", s, got, want.String())
+		}
+	}
+}
+
+func between(s, open, close string) (string, bool) {
+	_, rest, ok := strings.Cut(s, open)
+	if !ok {
+		return "", false
+	}
+	inner, _, ok := strings.Cut(rest, close)
+	return inner, ok
+}

@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"sync"
 	"syscall"
 	"time"
@@ -48,6 +49,12 @@ const (
 func (s *Server) Run(ctx context.Context) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// Building the server leaves about 1.5 MB of garbage (schemas the SDK
+	// encodes and decodes again, with a 32 KiB buffer each), which no
+	// collection would reclaim before calls come: the heap is under the
+	// collector's 4 MB floor. One collection now gives those pages back,
+	// 0.3 MiB of idle RSS over stdio and 0.9 MiB over HTTP.
+	debug.FreeOSMemory()
 	if s.cfg.Transport == config.HTTP {
 		return s.ListenAndServe(ctx, s.cfg.Addr())
 	}

@@ -148,24 +148,8 @@ func writeTools(w *pageWriter, tools []Tool) {
 		writeDescription(w, t.Description)
 		writeScopes(w, t.Scopes)
 		writeSubheading(w, id+"-input", "Input")
-		if len(t.Input) > 0 {
-			writeTableHead(w, id+"-input", "Argument", "Type", "Required", "Description")
-			for _, a := range t.Input {
-				w.raw(`<tr><th scope="row"><code>`)
-				w.text(a.Name)
-				w.raw("</code></th><td>")
-				w.text(a.Type)
-				w.raw("</td><td>", requiredWord(a.Required), "</td><td>")
-				w.text(a.Description)
-				w.raw("</td></tr>\n")
-			}
-			writeTableFoot(w)
-		} else {
-			w.raw("<p>No arguments.</p>\n")
-		}
-		writeSubheading(w, id+"-errors", "Error contract")
-		writeContract(w, id+"-errors", t.Contract)
-		w.raw("</article>\n")
+		writeArguments(w, id+"-input", t.Input, true)
+		writeErrors(w, id, t.Contract)
 	}
 	w.raw("</section>\n")
 }
@@ -210,9 +194,7 @@ func writeResources(w *pageWriter, resources []Resource) {
 		}
 		w.raw("</dd>\n", "</dl>\n")
 		writeScopes(w, r.Scopes)
-		writeSubheading(w, id+"-errors", "Error contract")
-		writeContract(w, id+"-errors", r.Contract)
-		w.raw("</article>\n")
+		writeErrors(w, id, r.Contract)
 	}
 	w.raw("</section>\n")
 }
@@ -228,22 +210,46 @@ func writePrompts(w *pageWriter, prompts []Prompt) {
 		writeDescription(w, p.Description)
 		writeScopes(w, p.Scopes)
 		writeSubheading(w, id+"-args", "Arguments")
-		if len(p.Arguments) > 0 {
-			writeTableHead(w, id+"-args", "Argument", "Required", "Description")
-			for _, a := range p.Arguments {
-				w.raw(`<tr><th scope="row"><code>`)
-				w.text(a.Name)
-				w.raw("</code></th><td>", requiredWord(a.Required), "</td><td>")
-				w.text(a.Description)
-				w.raw("</td></tr>\n")
-			}
-			writeTableFoot(w)
-		} else {
-			w.raw("<p>No arguments.</p>\n")
-		}
+		writeArguments(w, id+"-args", p.Arguments, false)
 		w.raw("</article>\n")
 	}
 	w.raw("</section>\n")
+}
+
+// writeArguments writes the table of a tool's input, with each argument's
+// type, or of a prompt's arguments, labelled by the heading id.
+func writeArguments(w *pageWriter, id string, args []Argument, typed bool) {
+	if len(args) == 0 {
+		w.raw("<p>No arguments.</p>\n")
+		return
+	}
+	if typed {
+		writeTableHead(w, id, "Argument", "Type", "Required", "Description")
+	} else {
+		writeTableHead(w, id, "Argument", "Required", "Description")
+	}
+	for _, a := range args {
+		w.raw(`<tr><th scope="row"><code>`)
+		w.text(a.Name)
+		w.raw("</code></th>")
+		if typed {
+			w.raw("<td>")
+			w.text(a.Type)
+			w.raw("</td>")
+		}
+		w.raw("<td>", requiredWord(a.Required), "</td><td>")
+		w.text(a.Description)
+		w.raw("</td></tr>\n")
+	}
+	writeTableFoot(w)
+}
+
+// writeErrors ends the article of a tool or a resource with its error
+// contract.
+func writeErrors(w *pageWriter, id string, failures []Failure) {
+	writeSubheading(w, id+"-errors", "Error contract")
+	writeContract(w, id+"-errors", failures)
+	w.raw("</article>\n")
 }
 
 // writeHeading opens the article of a tool or a prompt, with its name and

@@ -136,11 +136,9 @@ func writeConnect(w *pageWriter, p page) {
 }
 
 func writeTools(w *pageWriter, tools []Tool) {
-	w.raw("<section aria-labelledby=\"tools\">\n", "<h2 id=\"tools\">Tools</h2>\n")
+	openSection(w, "tools", "Tools", len(tools) == 0)
 	if len(tools) > 0 {
 		w.raw("<p>A tool that fails returns an error result with a JSON-RPC code; a declared failure also carries its reason in <code>data.reason</code>. Each tool's declared failures are listed below, and published in <code>tools/list</code> under <code>_meta[\"mcpcore/errors\"]</code>.</p>\n")
-	} else {
-		w.raw("<p>This server has no tools.</p>\n")
 	}
 	for _, t := range tools {
 		id := "tool-" + t.Name
@@ -155,10 +153,7 @@ func writeTools(w *pageWriter, tools []Tool) {
 }
 
 func writeResources(w *pageWriter, resources []Resource) {
-	w.raw("<section aria-labelledby=\"resources\">\n", "<h2 id=\"resources\">Resources</h2>\n")
-	if len(resources) == 0 {
-		w.raw("<p>This server has no resources.</p>\n")
-	}
+	openSection(w, "resources", "Resources", len(resources) == 0)
 	for i, r := range resources {
 		id := "resource-" + strconv.Itoa(i)
 		w.raw(`<article class="def" id="`, id, `" aria-labelledby="`, id, `-name">`, "\n",
@@ -200,10 +195,7 @@ func writeResources(w *pageWriter, resources []Resource) {
 }
 
 func writePrompts(w *pageWriter, prompts []Prompt) {
-	w.raw("<section aria-labelledby=\"prompts\">\n", "<h2 id=\"prompts\">Prompts</h2>\n")
-	if len(prompts) == 0 {
-		w.raw("<p>This server has no prompts.</p>\n")
-	}
+	openSection(w, "prompts", "Prompts", len(prompts) == 0)
 	for _, p := range prompts {
 		id := "prompt-" + p.Name
 		writeHeading(w, id, p.Name, p.Title)
@@ -214,6 +206,15 @@ func writePrompts(w *pageWriter, prompts []Prompt) {
 		w.raw("</article>\n")
 	}
 	w.raw("</section>\n")
+}
+
+// openSection opens the section of tools, resources or prompts; empty says
+// the server has none.
+func openSection(w *pageWriter, id, heading string, empty bool) {
+	w.raw(`<section aria-labelledby="`, id, `">`, "\n", `<h2 id="`, id, `">`, heading, "</h2>\n")
+	if empty {
+		w.raw("<p>This server has no ", id, ".</p>\n")
+	}
 }
 
 // writeArguments writes the table of a tool's input, with each argument's

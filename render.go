@@ -11,6 +11,7 @@ import (
 	"maps"
 	"reflect"
 	"slices"
+	"strconv"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -43,7 +44,7 @@ type wireError struct {
 func newWireError(e *mcperr.Error) (f *wireError, dropped []string) {
 	f = &wireError{err: e, message: wireMessage(e.Message())}
 	f.data, f.hint, dropped = wireData(e.Data())
-	f.object, _ = json.Marshal(wireObject{int64(e.Code()), f.message, f.data})
+	f.object = wireObject(int64(e.Code()), f.message, f.data)
 	return f, dropped
 }
 
@@ -81,11 +82,18 @@ func scrubJSON(raw json.RawMessage) json.RawMessage {
 	return encoded
 }
 
-// wireObject is the JSON-RPC error object, {"code":…,"message":…,"data":…}.
-type wireObject struct {
-	Code    int64           `json:"code"`
-	Message string          `json:"message"`
-	Data    json.RawMessage `json:"data,omitempty"`
+// wireObject is the JSON-RPC error object, {"code":…,"message":…,"data":…},
+// with data, when there is any, as it is: compact JSON that redact.Encoded
+// wrote, which encoding/json would only scan again.
+func wireObject(code int64, message string, data json.RawMessage) json.RawMessage {
+	msg, _ := json.Marshal(message) // a string always encodes
+	b := make([]byte, 0, len(`{"code":,"message":,"data":}`)+20+len(msg)+len(data))
+	b = strconv.AppendInt(append(b, `{"code":`...), code, 10)
+	b = append(append(b, `,"message":`...), msg...)
+	if len(data) > 0 {
+		b = append(append(b, `,"data":`...), data...)
+	}
+	return append(b, '}')
 }
 
 // toolResult renders a tool failure on both client surfaces, which must

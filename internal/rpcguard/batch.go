@@ -45,10 +45,6 @@ func (r *reader) batch(line []byte) error {
 			return err
 		}
 	}
-	if r.dec == nil {
-		r.forward(line, msgs, pass)
-		return nil
-	}
 	if !r.dec.passBatch(pass) {
 		return r.refuse(undecodable, id{}, false)
 	}
@@ -94,34 +90,4 @@ func (f *batchFaults) answer(m *message) []byte {
 // array joins answers into one JSON array.
 func array(answers [][]byte) []byte {
 	return append(append([]byte{'['}, bytes.Join(answers, []byte{','})...), ']')
-}
-
-// forward sets what the SDK reads of a batch: its valid requests as one
-// batch, then its valid notifications and responses one line each. The SDK
-// waits for an answer to every element of a batch but sends none for a
-// notification, so a notification in a batch would hold back the answer
-// to the whole batch.
-func (r *reader) forward(line []byte, msgs, pass []*message) {
-	var calls, others [][]byte
-	for _, m := range pass {
-		if m.isCall() {
-			calls = append(calls, m.raw)
-		} else {
-			others = append(others, m.raw)
-		}
-	}
-	if len(calls) == len(msgs) {
-		r.fwd = append(line, '\n') // the batch as it came
-		return
-	}
-	r.buf = r.buf[:0]
-	if len(calls) > 0 {
-		r.buf = append(r.buf, '[')
-		r.buf = append(r.buf, bytes.Join(calls, []byte{','})...)
-		r.buf = append(r.buf, ']', '\n')
-	}
-	for _, o := range others {
-		r.buf = append(append(r.buf, o...), '\n')
-	}
-	r.fwd = r.buf
 }

@@ -8,8 +8,9 @@ import (
 	"testing"
 )
 
-// BenchmarkCheckLine measures what the guard adds to each line the SDK
-// reads: a typical tool call, and one with 1 MiB of arguments.
+// BenchmarkCheckLine measures what the guard does to each line before the
+// SDK gets it (the check, and the message built from what it read): a
+// typical tool call, and one with 1 MiB of arguments.
 func BenchmarkCheckLine(b *testing.B) {
 	for _, size := range []int{0, 1 << 20} {
 		line := `{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"fetch_articles","arguments":{"pmids":["12345678","23456789"],"pad":"` +
@@ -18,15 +19,13 @@ func BenchmarkCheckLine(b *testing.B) {
 			b.SetBytes(int64(len(line)))
 			src := bytes.NewReader(nil)
 			g := New(src, io.Discard, 0)
-			buf := make([]byte, 64<<10)
+			queued := func() bool { return len(g.in.dec.queue) > 0 }
 			for b.Loop() {
 				src.Reset([]byte(line))
 				g.in.br.Reset(src)
 				g.st.calls, g.st.pending = map[id]struct{}{}, map[id]struct{}{}
-				for {
-					if _, err := g.in.Read(buf); err != nil {
-						break
-					}
+				for g.in.fill(queued) == nil {
+					g.in.dec.queue = g.in.dec.queue[:0]
 				}
 				g.in.err = nil
 			}

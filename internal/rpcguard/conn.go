@@ -12,16 +12,15 @@ import (
 )
 
 // Transport returns an SDK transport over the guarded stream that hands the
-// SDK each valid message already decoded, in place of [Guard.Reader] and
-// [Guard.Writer] under an [mcp.IOTransport]: the guard has parsed every
-// line to check it, and the SDK's own connection would decode it again,
-// with a fresh decoder and buffer for each line. A guard serves either its
-// Reader and Writer or one connection of its Transport, never both.
+// SDK each valid message already decoded: the guard has parsed every line
+// to check it, and the SDK's own connection (an [mcp.IOTransport]) would
+// decode it again, with a fresh decoder and buffer for each line. A guard
+// serves one connection.
 //
 // The connection keeps what the SDK's own does: a batch of requests the
 // guard lets through is answered in one array, once every request of it
 // has its answer; what it answers and refuses by itself is the guard's, as
-// on the byte stream, batches after 2025-06-18 included (the guard reads
+// it would be on the SDK's own, batches after 2025-06-18 included (the guard reads
 // the negotiated version from the answer to initialize, as the SDK's
 // connection learns it from the session).
 func (g *Guard) Transport() mcp.Transport { return transport{g} }
@@ -30,9 +29,7 @@ type transport struct{ g *Guard }
 
 // Connect implements [mcp.Transport].
 func (t transport) Connect(context.Context) (mcp.Connection, error) {
-	d := &decoded{batches: make(map[id]*batchAnswer)}
-	t.g.in.dec = d
-	c := &conn{g: t.g, dec: d, incoming: make(chan incoming), closed: make(chan struct{})}
+	c := &conn{g: t.g, dec: t.g.in.dec, incoming: make(chan incoming), closed: make(chan struct{})}
 	// Reads run on a goroutine of their own, so that Close unblocks a Read
 	// waiting for input that never comes (stdin cannot be interrupted).
 	go c.readLoop()
@@ -225,12 +222,12 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	return err
 }
 
-// Close implements [mcp.Connection]: it closes the stream's reader and
-// writer, as the SDK's own connection closes its stream.
+// Close implements [mcp.Connection]: it closes both ends of the stream, as
+// the SDK's own connection closes its stream.
 func (c *conn) Close() error {
 	c.closeOnce.Do(func() {
 		close(c.closed)
-		c.closeErr = errors.Join(c.g.in.Close(), c.g.Writer().Close())
+		c.closeErr = errors.Join(c.g.in.Close(), c.g.closeOut())
 	})
 	return c.closeErr
 }

@@ -1,15 +1,14 @@
 // Package rpcguard stands between a newline-delimited JSON-RPC 2.0 stream
 // (stdio, a pipe, a socket) and the MCP SDK; its [Check] applies the same
 // rules to a message received whole, such as the body of an HTTP POST.
-// [Guard.Transport] hands the SDK each valid message decoded from what the
-// check parsed; [Guard.Reader] and [Guard.Writer] pass the valid lines on
-// as bytes, for an SDK transport to decode again.
+// [Guard.Transport] is the SDK's connection over the stream: it hands the
+// SDK each valid message decoded from what the check parsed.
 //
 // The SDK ends the whole connection on the first line it cannot decode (and
 // on a mere space after a JSON value), and answers some ids it can decode
 // under another id (1.5 as 1, a 30-digit number as -9223372036854775808).
-// The guard reads the stream line by line, passes on every line the SDK can
-// take safely, unchanged but for the blanks around it, and answers every
+// The guard reads the stream line by line, passes on every message the SDK
+// can take safely, and answers every
 // other line itself, on the same writer and under the same lock as the SDK's
 // own messages, so that lines never interleave. The connection then goes on
 // serving.
@@ -75,7 +74,7 @@
 //
 // The guard also knows which requests are waiting for their answer: a
 // request with an id is pending from the moment it is read until an answer
-// with that id is written (the outgoing lines are read for their ids). A
+// with that id is written (the connection knows each answer's id). A
 // cancelled request stays pending: the SDK still answers it (its client
 // drops the answer), and keeps the id until then, so a new request with
 // that id before the answer is written is refused, never answered with the

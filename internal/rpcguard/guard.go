@@ -2,7 +2,6 @@ package rpcguard
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -18,8 +17,8 @@ const DefaultMaxLineLength = 16 << 20
 // connection.
 const MaxDepth = 1000
 
-// A Guard checks one JSON-RPC stream for an SDK transport: the transport
-// reads [Guard.Reader] and writes [Guard.Writer] in place of the stream.
+// A Guard checks one JSON-RPC stream for the SDK: [Guard.Transport] is the
+// SDK's connection over it.
 type Guard struct {
 	in    *reader
 	out   io.Writer
@@ -31,26 +30,16 @@ type Guard struct {
 // New guards the stream read from r and written to w. maxLine bounds the
 // bytes of one line (without its newline): 0 selects
 // [DefaultMaxLineLength], a negative value removes the bound. Closing the
-// guard's reader or writer closes r or w when they are [io.Closer]s.
+// guard's connection closes r and w when they are [io.Closer]s.
 func New(r io.Reader, w io.Writer, maxLine int) *Guard {
 	if maxLine == 0 {
 		maxLine = DefaultMaxLineLength
 	}
 	g := &Guard{out: w, st: newState()}
-	g.in = &reader{g: g, src: r, br: bufio.NewReaderSize(r, 64<<10), max: maxLine}
+	g.in = &reader{g: g, src: r, br: bufio.NewReaderSize(r, 64<<10), max: maxLine,
+		dec: &decoded{batches: make(map[id]*batchAnswer)}}
 	return g
 }
-
-// Reader returns what the transport reads: the stream's valid lines, each
-// ending in a newline. Reading it answers the invalid ones. It must be read
-// by one goroutine at a time, as the SDK's transports do.
-func (g *Guard) Reader() io.ReadCloser { return g.in }
-
-// Writer returns what the transport writes to. Each Write must hold whole
-// lines, as the SDK's transports do: it goes to the stream at once, between
-// two of the guard's own answers, and the answers in it end their
-// requests' wait.
-func (g *Guard) Writer() io.WriteCloser { return writer{g} }
 
 // Wait blocks until every request read so far has its answer written, until
 // the stream is closed, or until ctx ends.
@@ -69,14 +58,15 @@ func (g *Guard) HoldEOF(hold func()) { g.in.holdEOF = hold }
 // whose SDK connection cannot close (a handler that ignores cancellation
 // holds it open): [Guard.Wait] returns, every later write fails with
 // [ErrCut] and writes nothing, so that an answer that comes after the
-// server let go of the stream never reaches it, and the reader and the
-// writer are closed, when they are [io.Closer]s, as the SDK would close them.
+// server let go of the stream never reaches it, and both ends of the
+// stream are closed, when they are [io.Closer]s, as the SDK would close
+// them.
 func (g *Guard) Cut() {
 	g.outMu.Lock()
 	g.cut = true
 	g.outMu.Unlock()
 	g.in.Close()
-	g.Writer().Close()
+	g.closeOut()
 }
 
 // ErrCut is the error of a write after [Guard.Cut].
@@ -90,19 +80,6 @@ func (g *Guard) write(p []byte) (int, error) {
 		return 0, ErrCut
 	}
 	return g.out.Write(p)
-}
-
-type writer struct{ g *Guard }
-
-// Write implements io.Writer.
-func (w writer) Write(p []byte) (int, error) {
-	var ids []id
-	var objs [][]byte
-	for line := range bytes.Lines(p) {
-		i, o := outgoing(line)
-		ids, objs = append(ids, i...), append(objs, o...)
-	}
-	return w.g.send(p, ids, objs)
 }
 
 // send writes p, whole lines of the SDK's that answer the requests ids
@@ -121,10 +98,11 @@ func (g *Guard) send(p []byte, ids []id, objs [][]byte) (int, error) {
 	return n, err
 }
 
-// Close implements io.Closer.
-func (w writer) Close() error {
-	w.g.st.close()
-	if c, ok := w.g.out.(io.Closer); ok {
+// closeOut closes the stream's output, when it is an [io.Closer]: nothing
+// more can be answered, so [Guard.Wait] waits no more.
+func (g *Guard) closeOut() error {
+	g.st.close()
+	if c, ok := g.out.(io.Closer); ok {
 		return c.Close()
 	}
 	return nil

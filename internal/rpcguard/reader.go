@@ -8,19 +8,16 @@ import (
 	"io"
 )
 
-// reader is the transport's side of the stream: it yields the valid lines
-// and answers the others.
+// reader is the connection's side of the stream: it checks each line,
+// answers the invalid ones and queues the valid messages, decoded.
 type reader struct {
 	g    *Guard
 	src  io.Reader
 	br   *bufio.Reader
 	max  int
 	line []byte // the line being checked, at most max bytes of it
-	fwd  []byte // what the transport reads next
-	buf  []byte // backs fwd when a batch is rewritten
-	err  error  // the stream's error, returned once fwd is read
-	// dec, when set, takes the valid messages decoded, in place of fwd
-	// (see Guard.Transport).
+	err  error  // the stream's error, returned once the queue is read
+	// dec takes the valid messages, decoded (see Guard.Transport).
 	dec *decoded
 	// holdEOF runs before the end of the input is passed on (see
 	// Guard.HoldEOF).
@@ -30,16 +27,6 @@ type reader struct {
 // shrinkAbove is the buffer size kept between lines: a buffer grown for one
 // long line is let go, not held for the life of the connection.
 const shrinkAbove = 1 << 20
-
-// Read implements io.Reader.
-func (r *reader) Read(p []byte) (int, error) {
-	if err := r.fill(func() bool { return len(r.fwd) > 0 }); err != nil {
-		return 0, err
-	}
-	n := copy(p, r.fwd)
-	r.fwd = r.fwd[n:]
-	return n, nil
-}
 
 // fill reads and checks lines until ready reports that something is to be
 // passed on, or the stream ends.
@@ -81,7 +68,7 @@ func (r *reader) Close() error {
 // whether there was a line, which may end the stream without a newline.
 func (r *reader) readLine() (line []byte, over, got bool, err error) {
 	if cap(r.line) > shrinkAbove {
-		r.line, r.buf = nil, nil
+		r.line = nil
 	}
 	r.line = r.line[:0]
 	for {
@@ -192,10 +179,6 @@ func (r *reader) single(line []byte) error {
 	st.mu.Unlock()
 	if m.fault != nil {
 		return r.refuse(m.fault, m.id, m.echo)
-	}
-	if r.dec == nil {
-		r.fwd = append(line, '\n')
-		return nil
 	}
 	if !r.dec.pass(m) {
 		return r.refuse(undecodable, id{}, false)

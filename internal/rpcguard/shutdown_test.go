@@ -1,7 +1,6 @@
 package rpcguard
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"io"
@@ -21,17 +20,17 @@ func TestHoldEOF(t *testing.T) {
 	g := New(strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"a"}`+"\n"), &out, 0)
 	g.st.initSeen = true
 	held, release := make(chan struct{}), make(chan struct{})
+	c := connect(t, g)
 	g.HoldEOF(func() {
 		close(held)
 		<-release
-		g.Writer().Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n"))
+		c.write(`{"jsonrpc":"2.0","id":1,"result":{}}`)
 		g.Wait(context.Background())
 	})
-	br := bufio.NewReader(g.Reader())
-	readLines(t, br, 1)
+	c.read(1)
 	ended := make(chan error, 1)
 	go func() {
-		_, err := br.ReadByte()
+		_, err := c.next()
 		ended <- err
 	}()
 	<-held
@@ -64,10 +63,11 @@ func TestCut(t *testing.T) {
 	g := New(inR, outW, 0)
 	g.st.initSeen = true
 	go io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"a"}`+"\n")
-	readLines(t, bufio.NewReader(g.Reader()), 1)
+	c := connect(t, g)
+	c.read(1)
 	g.Cut()
-	if n, err := g.Writer().Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n")); n != 0 || !errors.Is(err, ErrCut) {
-		t.Errorf("Write after Cut = %d, %v; want 0, ErrCut", n, err)
+	if err := c.write(`{"jsonrpc":"2.0","id":1,"result":{}}`); !errors.Is(err, ErrCut) {
+		t.Errorf("Write after Cut = %v; want ErrCut", err)
 	}
 	g.Wait(context.Background()) // returns: the pending request is never answered
 	if _, err := io.WriteString(inW, "x"); !errors.Is(err, io.ErrClosedPipe) {

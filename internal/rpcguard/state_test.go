@@ -1,28 +1,68 @@
 package rpcguard
 
 import (
-	"bufio"
 	"context"
 	"io"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 )
 
-// readLines reads n lines the SDK would get from g.
-func readLines(t *testing.T, br *bufio.Reader, n int) []string {
+// sdk is the SDK's side of a guard's connection, for the tests of this
+// package: it reads the messages the guard passes on and writes answers.
+type sdk struct {
+	t *testing.T
+	c mcp.Connection
+}
+
+func connect(t *testing.T, g *Guard) *sdk {
 	t.Helper()
+	c, err := g.Transport().Connect(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &sdk{t, c}
+}
+
+// read returns the next n messages the SDK gets, encoded as the SDK
+// encodes them.
+func (s *sdk) read(n int) []string {
+	s.t.Helper()
 	var out []string
 	for range n {
-		l, err := br.ReadString('\n')
+		msg, err := s.next()
 		if err != nil {
-			t.Fatalf("after %q: %v", out, err)
+			s.t.Fatalf("after %q: %v", out, err)
 		}
-		out = append(out, strings.TrimSuffix(l, "\n"))
+		data, err := jsonrpc.EncodeMessage(msg)
+		if err != nil {
+			s.t.Fatal(err)
+		}
+		out = append(out, string(data))
 	}
 	return out
+}
+
+// next reads one message, waiting 10 s at most.
+func (s *sdk) next() (jsonrpc.Message, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	return s.c.Read(ctx)
+}
+
+// write sends the SDK's message, given as its JSON.
+func (s *sdk) write(msg string) error {
+	s.t.Helper()
+	m, err := jsonrpc.DecodeMessage([]byte(msg))
+	if err != nil {
+		s.t.Fatalf("%s: %v", msg, err)
+	}
+	return s.c.Write(context.Background(), m)
 }
 
 const initReq = `{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18"}}`
@@ -31,8 +71,7 @@ func TestBatchWaitsForInitialize(t *testing.T) {
 	t.Parallel()
 	var out wiretest.LogBuffer
 	g := New(strings.NewReader(initReq+"\n"+`[{"jsonrpc":"2.0","id":1,"method":"ping"}]`+"\n"+`{"jsonrpc":"2.0","id":2,"method":"ping"}`+"\n"), &out, 0)
-	br := bufio.NewReader(g.Reader())
-	readLines(t, br, 2) // initialize, then ping 2: the batch is refused in between
+	connect(t, g).read(2) // initialize, then ping 2: the batch is refused in between
 	want := `[{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: a batch must wait for the answer to initialize"}}]` + "\n"
 	if got := out.String(); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -40,20 +79,20 @@ func TestBatchWaitsForInitialize(t *testing.T) {
 }
 
 // TestVersionFromInitialize checks that the guard learns the negotiated
-// version from the initialize answer, in a batch or not, and only from a
-// successful one.
+// version from the initialize answer, and only from a successful one.
+// (Initialize is never in a batch: the guard refuses it there.)
 func TestVersionFromInitialize(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct{ name, answer, want string }{
-		{"single", `{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-06-18"}}`, "2025-06-18"},
-		{"batch", `[{"jsonrpc":"2.0","id":0,"result":{"capabilities":{},"protocolVersion":"2025-06-18"}}]`, "2025-06-18"},
+		{"success", `{"jsonrpc":"2.0","id":0,"result":{"capabilities":{},"protocolVersion":"2025-06-18"}}`, "2025-06-18"},
 		{"error", `{"jsonrpc":"2.0","id":0,"error":{"code":-32602,"message":"no"}}`, ""},
 		{"other id", `{"jsonrpc":"2.0","id":9,"result":{"protocolVersion":"2025-06-18"}}`, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := New(strings.NewReader(initReq+"\n"), io.Discard, 0)
-			readLines(t, bufio.NewReader(g.Reader()), 1)
-			g.Writer().Write([]byte(tc.answer + "\n"))
+			c := connect(t, g)
+			c.read(1)
+			c.write(tc.answer)
 			if g.st.version != tc.want {
 				t.Errorf("version %q, want %q", g.st.version, tc.want)
 			}
@@ -72,7 +111,8 @@ func TestWaitForAnswers(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"two"}}` + "\n"
 	g := New(strings.NewReader(in), io.Discard, 0)
 	g.st.initSeen = true // a session initialized before these calls
-	readLines(t, bufio.NewReader(g.Reader()), 4)
+	c := connect(t, g)
+	c.read(5) // the batch's two requests come one by one
 	waited := make(chan struct{})
 	go func() {
 		g.Wait(context.Background())
@@ -87,18 +127,20 @@ func TestWaitForAnswers(t *testing.T) {
 		}
 	}
 	pending(4) // "two" was cancelled, and is still answered
-	g.Writer().Write([]byte(`{"jsonrpc":"2.0","id":"two","result":{"isError":true}}` + "\n"))
+	c.write(`{"jsonrpc":"2.0","id":"two","result":{"isError":true}}`)
 	pending(3)
-	g.Writer().Write([]byte(`{"jsonrpc":"2.0","id":1,"result":{}}` + "\n"))
+	c.write(`{"jsonrpc":"2.0","id":1,"result":{}}`)
 	pending(2)
-	g.Writer().Write([]byte(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":3}}` + "\n"))
+	c.write(`{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":3}}`)
 	pending(2)
 	select {
 	case <-waited:
 		t.Fatal("Wait returned with requests pending")
 	case <-time.After(20 * time.Millisecond):
 	}
-	g.Writer().Write([]byte(`[{"jsonrpc":"2.0","id":3,"result":{}},{"jsonrpc":"2.0","id":4,"error":{"code":1,"message":"m"}}]` + "\n"))
+	c.write(`{"jsonrpc":"2.0","id":3,"result":{}}`)
+	pending(2) // 3 and 4 came in a batch: their answers go out together
+	c.write(`{"jsonrpc":"2.0","id":4,"error":{"code":1,"message":"m"}}`)
 	select {
 	case <-waited:
 	case <-time.After(5 * time.Second):
@@ -107,8 +149,9 @@ func TestWaitForAnswers(t *testing.T) {
 
 	g = New(strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"a"}`+"\n"), io.Discard, 0)
 	g.st.initSeen = true
-	readLines(t, bufio.NewReader(g.Reader()), 1)
-	g.Writer().Close()
+	c = connect(t, g)
+	c.read(1)
+	c.c.Close()
 	g.Wait(context.Background()) // returns: nothing can be answered any more
 }
 
@@ -123,9 +166,13 @@ func TestLongLineHeldBounded(t *testing.T) {
 		strings.NewReader(`"}}`+"\n"+`{"jsonrpc":"2.0","id":6,"method":"ping"}`+"\n"))
 	var out wiretest.LogBuffer
 	g := New(body, &out, limit)
-	got := readLines(t, bufio.NewReader(g.Reader()), 1)
+	c := connect(t, g)
+	got := c.read(1)
 	if got[0] != `{"jsonrpc":"2.0","id":6,"method":"ping"}` {
 		t.Errorf("passed on %q", got[0])
+	}
+	if _, err := c.next(); err != io.EOF { // the reading is over: g.in is still
+		t.Fatalf("after the last line: %v", err)
 	}
 	if want := `{"jsonrpc":"2.0","id":5,"error":{"code":-32700,"message":"Parse error: the line is longer than 1024 bytes"}}` + "\n"; out.String() != want {
 		t.Errorf("answer %s, want %s", out.String(), want)
@@ -141,12 +188,12 @@ func TestLineLimitBoundary(t *testing.T) {
 	t.Parallel()
 	line := `{"jsonrpc":"2.0","id":7,"method":"ping"}`
 	g := New(strings.NewReader(line+"\n"+line+" \n"), io.Discard, len(line))
-	br := bufio.NewReader(g.Reader())
-	if got := readLines(t, br, 1); got[0] != line {
+	c := connect(t, g)
+	if got := c.read(1); got[0] != line {
 		t.Errorf("passed on %q", got[0])
 	}
-	if _, err := br.ReadString('\n'); err != io.EOF {
-		t.Errorf("the longer line was passed on: %v", err)
+	if msg, err := c.next(); err != io.EOF {
+		t.Errorf("the longer line was passed on: %v, %v", msg, err)
 	}
 }
 
@@ -173,7 +220,7 @@ func TestCallsBeforeInitialize(t *testing.T) {
 		`{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"+
 		initReq+"\n"+
 		`{"jsonrpc":"2.0","id":4,"method":"tools/list"}`+"\n"), &out, 0)
-	lines := readLines(t, bufio.NewReader(g.Reader()), 5)
+	lines := connect(t, g).read(5)
 	want := `{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: the session is not initialized: send initialize first (over HTTP, then send this request with the Mcp-Session-Id header its answer returned)"}}` + "\n"
 	if got := out.String(); got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -190,7 +237,7 @@ func TestBatchRules(t *testing.T) {
 	t.Parallel()
 	var out wiretest.LogBuffer
 	g := New(strings.NewReader(`[{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}},{"jsonrpc":"2.0","id":2,"method":"tools/list"},{"jsonrpc":"2.0","id":3,"method":"ping"}]`+"\n"), &out, 0)
-	lines := readLines(t, bufio.NewReader(g.Reader()), 1)
+	lines := connect(t, g).read(1)
 	want := `[{"jsonrpc":"2.0","id":1,"error":{"code":-32600,"message":"Invalid Request: initialize must be sent alone, not in a batch"}},` +
 		`{"jsonrpc":"2.0","id":2,"error":{"code":-32600,"message":"Invalid Request: the session is not initialized: send initialize first (over HTTP, then send this request with the Mcp-Session-Id header its answer returned)"}}]` + "\n"
 	if got := out.String(); got != want {

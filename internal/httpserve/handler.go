@@ -85,8 +85,7 @@ func New(o Options) (http.Handler, error) {
 	}
 	chain := []func(http.Handler) http.Handler{
 		countPosts(o.Posts),
-		writeDeadlines(o.WriteTimeout),
-		keepAlives(o.KeepAlive), // inside the deadlines: a comment is a write too
+		answerThrough(o.WriteTimeout, o.KeepAlive), // the writer the body guard's answers need
 		origins,
 		guardBody(o.MaxBodyBytes, o.BodyTimeout, o.Stateless, log),
 		guardVersion(log),

@@ -37,7 +37,7 @@ func TestQuietStreamsGetComments(t *testing.T) {
 		comments bool
 	}{"stream": {stream, every, true}, "plain": {plain, every, false}, "stream, keep-alives off": {stream, -1, false}} {
 		t.Run(name, func(t *testing.T) {
-			srv := httptest.NewServer(keepAlives(tc.every)(tc.h))
+			srv := httptest.NewServer(answerThrough(WriteTimeout, tc.every)(tc.h))
 			defer srv.Close()
 			res, err := http.Get(srv.URL)
 			if err != nil {

@@ -37,9 +37,8 @@ func guardBody(limit int64, timeout time.Duration, stateless bool, log *refusals
 				return
 			}
 			if r.Method != http.MethodPost || r.Body == nil {
-				a := &jsonRPCAnswers{ResponseWriter: w, log: log, r: r}
-				defer a.finish()
-				next.ServeHTTP(a, r)
+				answerRefusals(w, r, call{}, log)
+				next.ServeHTTP(w, r)
 				return
 			}
 			if r.ContentLength > limit {
@@ -79,9 +78,8 @@ func guardBody(limit int64, timeout time.Duration, stateless bool, log *refusals
 			if !stateless && r.Header.Get("Mcp-Session-Id") == "" {
 				c.sessionless = rpcguard.BeforeInitialize(body)
 			}
-			a := &jsonRPCAnswers{ResponseWriter: w, call: c, log: log, r: r}
-			defer a.finish()
-			next.ServeHTTP(a, r)
+			answerRefusals(w, r, c, log)
+			next.ServeHTTP(w, r)
 		})
 	}
 }

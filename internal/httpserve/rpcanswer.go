@@ -16,8 +16,10 @@ import (
 // under the request's id when it is one request, as the stdio guard
 // answers: clients parse a JSON-RPC error, not prose that may echo their
 // input. The HTTP status and headers (WWW-Authenticate among them) stay.
+// It is the answerWriter's part that the body guard turns on (see
+// answerRefusals), and only the handler's goroutine touches it.
 type jsonRPCAnswers struct {
-	http.ResponseWriter
+	on      bool
 	call        // the request's, when it is one (nil id: answer under null)
 	pending int // the status of a refusal not yet answered
 	rewrote bool
@@ -25,6 +27,14 @@ type jsonRPCAnswers struct {
 	// log and r log each refusal (nil log: not logged).
 	log *refusals
 	r   *http.Request
+}
+
+// answerRefusals turns on the JSON-RPC answers of w, the endpoint's
+// answerWriter (see New), for the request r whose call the body guard read.
+func answerRefusals(w http.ResponseWriter, r *http.Request, c call, log *refusals) {
+	if aw, ok := w.(*answerWriter); ok {
+		aw.answers = jsonRPCAnswers{on: true, call: c, log: log, r: r}
+	}
 }
 
 // A call is what the body guard read of a POST: the id and method of a
@@ -41,8 +51,8 @@ type call struct {
 // writer is w, if any: the guard's writer carries it, so that no request
 // is copied to carry it in its context.
 func callOf(w http.ResponseWriter) call {
-	if a, ok := w.(*jsonRPCAnswers); ok {
-		return a.call
+	if a, ok := w.(*answerWriter); ok {
+		return a.answers.call
 	}
 	return call{}
 }
@@ -57,38 +67,42 @@ func readCall(body []byte) call {
 	return call{id: id, method: method}
 }
 
-func (w *jsonRPCAnswers) WriteHeader(status int) {
-	if w.pending != 0 || w.rewrote {
-		return
+// header reports whether the status line with status goes out now; a
+// refusal's waits for its text, which says why.
+func (a *jsonRPCAnswers) header(w *answerWriter, status int) bool {
+	if a.pending != 0 || a.rewrote {
+		return false
 	}
-	if w.status == 0 {
-		w.status = status
+	if a.status == 0 {
+		a.status = status
 	}
 	if status < 400 || !strings.HasPrefix(w.Header().Get("Content-Type"), "text/plain") {
-		w.ResponseWriter.WriteHeader(status)
-		return
+		return true
 	}
-	w.pending = status // answered at the first Write, which says why
+	a.pending = status // answered at the first Write
+	return false
 }
 
-func (w *jsonRPCAnswers) Write(b []byte) (int, error) {
+// write reports whether b, written by the handler, is taken here: the text
+// of a refusal, answered, or what follows it, replaced.
+func (a *jsonRPCAnswers) write(w *answerWriter, b []byte) bool {
 	switch {
-	case w.rewrote:
-		return len(b), nil // the rest of the SDK's text, replaced
-	case w.pending != 0:
-		w.answer(string(b))
-		return len(b), nil
+	case a.rewrote:
+		return true
+	case a.pending != 0:
+		a.answer(w, string(b))
+		return true
 	}
-	if w.status == 0 {
-		w.status = http.StatusOK
+	if a.status == 0 {
+		a.status = http.StatusOK
 	}
-	return w.ResponseWriter.Write(b)
+	return false
 }
 
 // finish answers a refusal whose text never came.
-func (w *jsonRPCAnswers) finish() {
-	if w.pending != 0 && !w.rewrote {
-		w.answer("")
+func (a *jsonRPCAnswers) finish(w *answerWriter) {
+	if a.pending != 0 && !a.rewrote {
+		a.answer(w, "")
 	}
 }
 
@@ -141,8 +155,8 @@ var sdkRefusals = []refusal{
 // the text of an authentication refusal is the verifier's own, which names
 // no part of the token, and the supported protocol versions are the
 // server's.
-func (w *jsonRPCAnswers) answer(text string) {
-	status := w.pending
+func (a *jsonRPCAnswers) answer(w *answerWriter, text string) {
+	status := a.pending
 	text = strings.TrimSpace(text)
 	kind, code, msg := "bad_request", mcperr.CodeInvalidRequest, "Invalid request: "+http.StatusText(status)+"."
 	if status >= 500 {
@@ -155,7 +169,7 @@ func (w *jsonRPCAnswers) answer(text string) {
 			case "unauthorized":
 				msg = fmt.Sprintf(msg, strings.TrimSuffix(text, "."))
 			case "method_not_found":
-				msg = "Method not found: the server does not handle " + quote(w.method) + " here."
+				msg = "Method not found: the server does not handle " + quote(a.method) + " here."
 			case "protocol_version":
 				_, versions, _ := strings.Cut(text, "(")
 				msg = fmt.Sprintf(msg, " ("+strings.TrimSuffix(versions, ")")+")")
@@ -163,28 +177,20 @@ func (w *jsonRPCAnswers) answer(text string) {
 			break
 		}
 	}
-	if w.log != nil {
-		w.log.refused(w.r, kind, strings.ReplaceAll(kind, "_", " "), "status", status)
+	if a.log != nil {
+		a.log.refused(a.r, kind, strings.ReplaceAll(kind, "_", " "), "status", status)
 	}
-	body := errorAnswer(w.call.id, code, msg)
+	body := errorAnswer(a.call.id, code, msg)
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Del("Content-Length")
 	h.Del("X-Content-Type-Options")
-	w.ResponseWriter.WriteHeader(status)
-	w.ResponseWriter.Write(body)
-	w.rewrote = true
+	a.rewrote = true
+	w.mu.Lock()
+	w.writeHeader(status)
+	w.mu.Unlock()
+	w.send(body)
 }
-
-// Flush keeps streaming answers streaming.
-func (w *jsonRPCAnswers) Flush() {
-	if f, ok := w.ResponseWriter.(http.Flusher); ok {
-		f.Flush()
-	}
-}
-
-// Unwrap lets http.ResponseController reach the connection.
-func (w *jsonRPCAnswers) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // errorAnswer is a JSON-RPC error response: under id, or null when the
 // request's id is not known.

@@ -127,8 +127,8 @@ func subjectOf(r *http.Request) string {
 
 // statusOf is the status written to w, when the body guard's writer saw it.
 func statusOf(w http.ResponseWriter) int {
-	if a, ok := w.(*jsonRPCAnswers); ok {
-		return a.status
+	if a, ok := w.(*answerWriter); ok {
+		return a.answers.status
 	}
 	return 0
 }

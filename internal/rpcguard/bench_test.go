@@ -39,3 +39,15 @@ func byteSize(n int) string {
 	}
 	return strconv.Itoa(n>>20) + "MiB"
 }
+
+// BenchmarkCheckBody measures Check on the body of a typical tool call, as
+// the HTTP endpoint checks every POST.
+func BenchmarkCheckBody(b *testing.B) {
+	body := []byte(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hello"},"_meta":{"progressToken":3}}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if Check(body) != nil {
+			b.Fatal("refused")
+		}
+	}
+}

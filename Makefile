@@ -40,6 +40,7 @@ FUZZ_TARGETS := \
 	.:FuzzHTTPEndpoint:10000x \
 	./internal/redact:FuzzString:100000x \
 	./internal/redact:FuzzEncoded:100000x \
+	./internal/redact:FuzzValue:30000x \
 	./internal/schema:FuzzDecodeAsEncodingJSON:25000x \
 	./examples/articles:FuzzFetchArticles:3000x \
 	./examples/articles:FuzzRetractArticle:3000x

@@ -57,8 +57,16 @@ func wireMessage(msg string) string {
 }
 
 // wireData encodes data for the wire, scrubbed (see scrubJSON), and
-// returns its recovery hint as sent.
+// returns its recovery hint as sent. Data of the shapes failures mostly
+// carry (maps, strings, numbers) is scrubbed as it is encoded, in one walk
+// (redact.Value); any other goes through encoding/json first.
 func wireData(data map[string]any) (encoded json.RawMessage, hint string, dropped []string) {
+	if data == nil {
+		return nil, "", nil
+	}
+	if out, hint, ok := redact.Value(data, "recovery", "hint"); ok {
+		return out, hint, nil
+	}
 	raw, dropped := encodeData(data)
 	if raw == nil {
 		return nil, "", dropped

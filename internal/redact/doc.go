@@ -8,7 +8,9 @@
 //   - [Tree] (in place), [Copy] (a copy, for a value that belongs to
 //     someone else) and [JSON] (any value, through encoding/json) redact
 //     structured values by key and scrub their strings, at any depth;
-//     [Encoded] does the same to JSON text without decoding it into a tree.
+//     [Encoded] does the same to JSON text without decoding it into a tree,
+//     and [Value] gives what Encoded makes of a value's encoding, for the
+//     common shapes of failure data, in one walk of the value.
 //   - [String] scrubs free text: values of sensitive keys, URL credentials
 //     and sensitive query parameters, bearer tokens, PEM private keys and
 //     token-shaped words.

@@ -1,0 +1,222 @@
+package redact
+
+import (
+	"encoding/json"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Value returns what [Encoded] makes of json.Marshal(v), byte for byte, by
+// walking v itself: a failure's data is most often a few maps, strings and
+// numbers, and encoding them to scrub the text again costs as much as the
+// rest of rendering the failure. ok is false, and nothing else is set, when
+// v holds anything but map[string]any, map[string]string, []any, []string,
+// string, bool, nil, an integer or a finite float64, or is nested deeper
+// than maxValueDepth (a cycle): the caller encodes it then.
+func Value(v any, find ...string) (out []byte, found string, ok bool) {
+	e := valueEncoder{find: find, out: make([]byte, 0, 128)}
+	if !e.value(v, 0, len(find) > 0) {
+		return nil, "", false
+	}
+	return e.out, e.found, true
+}
+
+// maxValueDepth bounds the walk: data nested deeper is left to
+// encoding/json, which also reports a cycle.
+const maxValueDepth = 64
+
+// valueEncoder is the state of one Value.
+type valueEncoder struct {
+	out   []byte
+	find  []string
+	found string
+}
+
+// value appends v, redacted, and reports whether v was of a shape it knows.
+// onPath says that the keys that lead to v are find[:depth].
+func (e *valueEncoder) value(v any, depth int, onPath bool) bool {
+	if depth > maxValueDepth {
+		return false
+	}
+	switch t := v.(type) {
+	case nil:
+		e.out = append(e.out, "null"...)
+	case string:
+		s := e.string(t)
+		if onPath && depth == len(e.find) {
+			e.found = s
+		}
+	case bool:
+		e.out = strconv.AppendBool(e.out, t)
+	case map[string]any:
+		if t == nil {
+			e.out = append(e.out, "null"...)
+			return true
+		}
+		return e.object(sortedKeys(t), func(k string) any { return t[k] }, depth, onPath)
+	case map[string]string:
+		if t == nil {
+			e.out = append(e.out, "null"...)
+			return true
+		}
+		return e.object(sortedKeys(t), func(k string) any { return t[k] }, depth, onPath)
+	case []any:
+		if t == nil {
+			e.out = append(e.out, "null"...)
+			return true
+		}
+		e.out = append(e.out, '[')
+		for i, x := range t {
+			if i > 0 {
+				e.out = append(e.out, ',')
+			}
+			if !e.value(x, depth+1, false) {
+				return false
+			}
+		}
+		e.out = append(e.out, ']')
+	case []string:
+		if t == nil {
+			e.out = append(e.out, "null"...)
+			return true
+		}
+		e.out = append(e.out, '[')
+		for i, x := range t {
+			if i > 0 {
+				e.out = append(e.out, ',')
+			}
+			e.string(x)
+		}
+		e.out = append(e.out, ']')
+	case float64:
+		return e.float(t)
+	case int:
+		e.out = strconv.AppendInt(e.out, int64(t), 10)
+	case int8:
+		e.out = strconv.AppendInt(e.out, int64(t), 10)
+	case int16:
+		e.out = strconv.AppendInt(e.out, int64(t), 10)
+	case int32:
+		e.out = strconv.AppendInt(e.out, int64(t), 10)
+	case int64:
+		e.out = strconv.AppendInt(e.out, t, 10)
+	case uint:
+		e.out = strconv.AppendUint(e.out, uint64(t), 10)
+	case uint8:
+		e.out = strconv.AppendUint(e.out, uint64(t), 10)
+	case uint16:
+		e.out = strconv.AppendUint(e.out, uint64(t), 10)
+	case uint32:
+		e.out = strconv.AppendUint(e.out, uint64(t), 10)
+	case uint64:
+		e.out = strconv.AppendUint(e.out, t, 10)
+	default:
+		return false
+	}
+	return true
+}
+
+// object appends the members of a map in the order encoding/json writes
+// them, its keys sorted.
+func (e *valueEncoder) object(keys []string, get func(string) any, depth int, onPath bool) bool {
+	e.out = append(e.out, '{')
+	for i, k := range keys {
+		if i > 0 {
+			e.out = append(e.out, ',')
+		}
+		start := len(e.out)
+		e.out = appendQuoted(e.out, k)
+		want := ""
+		if onPath && depth < len(e.find) {
+			want = e.find[depth]
+		}
+		sensitive, wanted := member(e.out[start:], want)
+		e.out = append(e.out, ':')
+		mark := len(e.out)
+		// Under a sensitive key the value goes, but it must still be one
+		// that encodes: encoding/json would fail on it, and Value with it.
+		if !e.value(get(k), depth+1, wanted && !sensitive) {
+			return false
+		}
+		if sensitive {
+			e.out = append(e.out[:mark], `"`+Marker+`"`...)
+		}
+	}
+	e.out = append(e.out, '}')
+	return true
+}
+
+// string appends the string s as Encoded leaves the token that
+// encoding/json makes of it, and returns its value as sent: scrubbed by
+// String, after invalid UTF-8 is replaced as a decoder replaces it.
+func (e *valueEncoder) string(s string) string {
+	if !utf8.ValidString(s) {
+		s = replaceInvalid(s)
+	}
+	t := String(s)
+	e.out = appendQuoted(e.out, t)
+	return t
+}
+
+// float appends f as encoding/json writes a float64; false for NaN and the
+// infinities, which it refuses.
+func (e *valueEncoder) float(f float64) bool {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return false
+	}
+	format := byte('f')
+	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
+		format = 'e'
+	}
+	e.out = strconv.AppendFloat(e.out, f, format, -1, 64)
+	if format == 'e' {
+		// e-09 is written e-9.
+		if n := len(e.out); n >= 4 && e.out[n-4] == 'e' && e.out[n-3] == '-' && e.out[n-2] == '0' {
+			e.out[n-2] = e.out[n-1]
+			e.out = e.out[:n-1]
+		}
+	}
+	return true
+}
+
+// appendQuoted appends s as encoding/json quotes it: plainly when nothing
+// in it needs an escape, which is the common case.
+func appendQuoted(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= utf8.RuneSelf {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
+}
+
+// replaceInvalid replaces each byte of s that is not part of valid UTF-8
+// with U+FFFD, as encoding/json writes it and a decoder reads it back.
+func replaceInvalid(s string) string {
+	b := make([]byte, 0, len(s)+8)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = utf8.AppendRune(b, utf8.RuneError)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return string(b)
+}
+
+// sortedKeys returns the keys of m in encoding/json's order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -3,6 +3,7 @@ package redact
 import (
 	"encoding/json"
 	"math"
+	"reflect"
 	"slices"
 	"strconv"
 	"unicode/utf8"
@@ -51,76 +52,52 @@ func (e *valueEncoder) value(v any, depth int, onPath bool) bool {
 	case bool:
 		e.out = strconv.AppendBool(e.out, t)
 	case map[string]any:
-		if t == nil {
-			e.out = append(e.out, "null"...)
-			return true
-		}
-		return e.object(sortedKeys(t), func(k string) any { return t[k] }, depth, onPath)
+		return e.object(t == nil, sortedKeys(t), func(k string) any { return t[k] }, depth, onPath)
 	case map[string]string:
-		if t == nil {
-			e.out = append(e.out, "null"...)
-			return true
-		}
-		return e.object(sortedKeys(t), func(k string) any { return t[k] }, depth, onPath)
+		return e.object(t == nil, sortedKeys(t), func(k string) any { return t[k] }, depth, onPath)
 	case []any:
-		if t == nil {
-			e.out = append(e.out, "null"...)
-			return true
-		}
-		e.out = append(e.out, '[')
-		for i, x := range t {
-			if i > 0 {
-				e.out = append(e.out, ',')
-			}
-			if !e.value(x, depth+1, false) {
-				return false
-			}
-		}
-		e.out = append(e.out, ']')
+		return e.array(t == nil, len(t), func(i int) bool { return e.value(t[i], depth+1, false) })
 	case []string:
-		if t == nil {
-			e.out = append(e.out, "null"...)
-			return true
-		}
-		e.out = append(e.out, '[')
-		for i, x := range t {
-			if i > 0 {
-				e.out = append(e.out, ',')
-			}
-			e.string(x)
-		}
-		e.out = append(e.out, ']')
+		return e.array(t == nil, len(t), func(i int) bool { e.string(t[i]); return true })
 	case float64:
 		return e.float(t)
-	case int:
-		e.out = strconv.AppendInt(e.out, int64(t), 10)
-	case int8:
-		e.out = strconv.AppendInt(e.out, int64(t), 10)
-	case int16:
-		e.out = strconv.AppendInt(e.out, int64(t), 10)
-	case int32:
-		e.out = strconv.AppendInt(e.out, int64(t), 10)
-	case int64:
-		e.out = strconv.AppendInt(e.out, t, 10)
-	case uint:
-		e.out = strconv.AppendUint(e.out, uint64(t), 10)
-	case uint8:
-		e.out = strconv.AppendUint(e.out, uint64(t), 10)
-	case uint16:
-		e.out = strconv.AppendUint(e.out, uint64(t), 10)
-	case uint32:
-		e.out = strconv.AppendUint(e.out, uint64(t), 10)
-	case uint64:
-		e.out = strconv.AppendUint(e.out, t, 10)
+	case int, int8, int16, int32, int64:
+		e.out = strconv.AppendInt(e.out, reflect.ValueOf(t).Int(), 10)
+	case uint, uint8, uint16, uint32, uint64:
+		e.out = strconv.AppendUint(e.out, reflect.ValueOf(t).Uint(), 10)
 	default:
 		return false
 	}
 	return true
 }
 
+// array appends a slice of n elements, each appended by elem, which
+// reports whether it knew the element's shape; a nil slice is null.
+func (e *valueEncoder) array(isNil bool, n int, elem func(int) bool) bool {
+	if isNil {
+		e.out = append(e.out, "null"...)
+		return true
+	}
+	e.out = append(e.out, '[')
+	for i := range n {
+		if i > 0 {
+			e.out = append(e.out, ',')
+		}
+		if !elem(i) {
+			return false
+		}
+	}
+	e.out = append(e.out, ']')
+	return true
+}
+
 // object appends the members of a map in the order encoding/json writes
-// them, its keys sorted.
-func (e *valueEncoder) object(keys []string, get func(string) any, depth int, onPath bool) bool {
+// them, its keys sorted; a nil map is null.
+func (e *valueEncoder) object(isNil bool, keys []string, get func(string) any, depth int, onPath bool) bool {
+	if isNil {
+		e.out = append(e.out, "null"...)
+		return true
+	}
 	e.out = append(e.out, '{')
 	for i, k := range keys {
 		if i > 0 {

@@ -136,11 +136,9 @@ func (f *wireError) rpcError() error {
 // or panics) is dropped entry by entry rather than losing the answer: the SDK
 // would send nothing at all for a result it cannot encode, and the client
 // would wait until its own timeout. The client gets everything that could be
-// encoded; dropped lists what was left out and why, for the log.
+// encoded; dropped lists what was left out and why, for the log. data is
+// not nil: no data is no data member (see wireData).
 func encodeData(data map[string]any) (encoded json.RawMessage, dropped []string) {
-	if data == nil {
-		return nil, nil
-	}
 	if b, err := marshal(data); err == nil {
 		return b, nil
 	}

@@ -31,7 +31,7 @@ type keepAlive struct {
 // written with code is a stream.
 func (k *keepAlive) start(w *answerWriter, code int) {
 	if k.every > 0 && code == http.StatusOK && strings.HasPrefix(w.Header().Get("Content-Type"), "text/event-stream") {
-		k.timer = time.AfterFunc(k.every, func() { w.beat() })
+		k.timer = time.AfterFunc(k.every, w.beat)
 	}
 }
 

@@ -186,9 +186,7 @@ func (a *jsonRPCAnswers) answer(w *answerWriter, text string) {
 	h.Del("Content-Length")
 	h.Del("X-Content-Type-Options")
 	a.rewrote = true
-	w.mu.Lock()
-	w.writeHeader(status)
-	w.mu.Unlock()
+	w.sendHeader(status)
 	w.send(body)
 }
 

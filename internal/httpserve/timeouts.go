@@ -22,11 +22,8 @@ type writeDeadline struct {
 // extend moves the deadline to d from now, unless more than half of d is
 // still ahead: a response writes and flushes several times a call, and
 // each move resets a timer of the runtime. A write may so be cut between
-// d/2 and d after it starts. With no d, there is no deadline.
+// d/2 and d after it starts.
 func (w *writeDeadline) extend(rc *http.ResponseController) {
-	if w.d <= 0 {
-		return
-	}
 	now := time.Now()
 	if w.until.Sub(now) > w.d/2 {
 		return

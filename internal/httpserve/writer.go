@@ -61,6 +61,12 @@ func (w *answerWriter) WriteHeader(code int) {
 	if w.answers.on && !w.answers.header(w, code) {
 		return
 	}
+	w.sendHeader(code)
+}
+
+// sendHeader writes the status line, as the handler's WriteHeader and the
+// answers write it.
+func (w *answerWriter) sendHeader(code int) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.writeHeader(code)

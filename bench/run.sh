@@ -31,6 +31,9 @@
 #                   earlier commit) as mcpcore-before, in the same passes
 #   -cells "stdio:1 http:16"   the transport:concurrency cells, in place of
 #                   every -transports × -conc pair
+#   -modes "echo error fetch"  the calls (default "echo error"): fetch is
+#                   fetch_articles on its success path, so that the error
+#                   path is also compared with a success of the same tool
 #   -no-allocs      skip the in-process go test -bench ToolCall
 #   -no-benchstat   skip benchstat (fetched with go run from the Go module proxy)
 #
@@ -44,7 +47,7 @@ repo=$(cd "$here/.." && pwd)
 src=$repo
 args=$*
 passes=12 calls=8000 warmup=500 conc="1 16" transports="stdio http" gogc="" allocs=1 benchstat=1 quick=0 count=5
-servers="mcpcore baseline typed mcpgo mcpcore-patched baseline-patched" before="" cells=""
+servers="mcpcore baseline typed mcpgo mcpcore-patched baseline-patched" before="" cells="" modes="echo error"
 while [ $# -gt 0 ]; do
 	case $1 in
 	-quick) quick=1 passes=2 calls=2000 warmup=200 count=1 ;;
@@ -59,6 +62,7 @@ while [ $# -gt 0 ]; do
 	-src) src=$(cd "$2" && pwd); shift ;;
 	-before) before=$(cd "$2" && pwd); shift ;;
 	-cells) cells=$2; shift ;;
+	-modes) modes=$2; shift ;;
 	-no-allocs) allocs=0 ;;
 	-no-benchstat) benchstat=0 ;;
 	-h|-help|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
@@ -101,7 +105,7 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 	echo "machine: $(uname -m), $(nproc) cores, ${cpu:-unknown CPU}, $(go version | cut -d' ' -f3-)"
 	echo "mcpcore: examples/articles at $sha; servers: $servers"
 	if [ -n "$before" ]; then echo "before: examples/articles at $(git -C "$before" rev-parse HEAD 2>/dev/null || echo unknown) ($before)"; fi
-	echo "load: $passes passes × $calls calls (warm-up $warmup), cells (transport:concurrency)$cells (HTTP: Streamable, one shared session), echo and error${gogc:+, both servers with GOGC=$gogc}"
+	echo "load: $passes passes × $calls calls (warm-up $warmup), cells (transport:concurrency)$cells (HTTP: Streamable, one shared session), modes: $modes${gogc:+, both servers with GOGC=$gogc}"
 	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/machine.txt"
 cat "$out/machine.txt" >&2
@@ -126,7 +130,7 @@ for pass in $(seq 1 "$passes"); do
 	k=$(((pass - 1) % ${#list[@]}))
 	order="${list[*]:k} ${list[*]:0:k}"
 	for cell in $cells; do
-		for mode in echo error; do
+		for mode in $modes; do
 			for server in $order; do
 				one "$server" "${cell%:*}" "${cell#*:}" "$mode" "$pass"
 			done

@@ -22,8 +22,11 @@
 //
 //   - -mode echo calls echo {"message": "hello"}, which succeeds; -mode
 //     error calls fetch_articles {"pmids": []}, which fails with the
-//     example's declared no_match failure. The first call's answer is
-//     checked (-show prints it).
+//     example's declared no_match failure; -mode fetch calls
+//     fetch_articles {"pmids": ["31000001"]}, which succeeds, so that the
+//     error path can be set against a success of its own tool (echo has
+//     no array to validate). The first call's answer is checked (-show
+//     prints it).
 //   - -transport stdio starts the server with its standard input and
 //     output as the transport (mcp.CommandTransport): one session, -c
 //     callers sharing it. -transport http starts it with

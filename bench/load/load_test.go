@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -72,11 +73,8 @@ func TestSpreadAndRatios(t *testing.T) {
 func TestReport(t *testing.T) {
 	var runs []result
 	for pass := 1; pass <= 3; pass++ {
-		for _, mode := range []string{"echo", "error"} {
-			f := 1.0
-			if mode == "error" {
-				f = 1.1
-			}
+		for _, mode := range []string{"echo", "error", "fetch"} {
+			f := map[string]float64{"echo": 1, "error": 1.1, "fetch": 1.05}[mode]
 			runs = append(runs,
 				result{Server: "mcpcore", Transport: "stdio", Mode: mode, Concurrency: 1, Pass: pass, CPUusPerCall: f * float64(100+10*pass), IdleRSSKiB: 14 << 10},
 				result{Server: "baseline", Transport: "stdio", Mode: mode, Concurrency: 1, Pass: pass, CPUusPerCall: 100, IdleRSSKiB: 9 << 10})
@@ -88,7 +86,9 @@ func TestReport(t *testing.T) {
 	for _, want := range []string{
 		"| stdio | 1 | success | 120.0 | 100.0 | 1.20 (1.10–1.30) |",
 		"| stdio | 1 | error | 132.0 | 100.0 | 1.32 (1.21–1.43) |",
-		"| stdio | 1 | 1.10 (1.10–1.10) | 1.00 (1.00–1.00) |",
+		"| stdio | 1 | success (fetch_articles) | 126.0 | 100.0 | 1.26 (1.16–1.36) |",
+		"| stdio | 1 | echo | 1.10 (1.10–1.10) | 1.00 (1.00–1.00) |",
+		"| stdio | 1 | fetch_articles | 1.05 (1.05–1.05) | 1.00 (1.00–1.00) |",
 		"| stdio | 14.0 | 9.0 |",
 	} {
 		if !strings.Contains(out, want) {
@@ -142,5 +142,33 @@ func TestWritePeers(t *testing.T) {
 	}
 	if _, err := parsePairs("mcpcore"); err == nil {
 		t.Error(`parsePairs("mcpcore"): no error`)
+	}
+}
+
+// TestCheckFirst: the first answer of each mode is held to what the
+// example sends, so that a peer answering other bytes is caught.
+func TestCheckFirst(t *testing.T) {
+	decode := func(s string) any {
+		var v any
+		if err := json.Unmarshal([]byte(s), &v); err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	for _, c := range []struct {
+		mode, structured string
+		ok               bool
+	}{
+		{"echo", `{"message":"hello"}`, true},
+		{"echo", `{"message":"bye"}`, false},
+		{"fetch", `{"articles":["31000001"]}`, true},
+		{"fetch", `{"articles":[]}`, false},
+		{"fetch", `{"articles":["31000001","2"]}`, false},
+		{"error", `{"error":{"code":-32001,"message":"None of 0 PMIDs returned data"}}`, true},
+		{"error", `{"error":{"code":-32603}}`, false},
+	} {
+		if err := checkFirst(c.mode, decode(c.structured)); (err == nil) != c.ok {
+			t.Errorf("checkFirst(%s, %s) = %v, want ok %v", c.mode, c.structured, err, c.ok)
+		}
 	}
 }

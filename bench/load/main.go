@@ -27,7 +27,7 @@ type config struct {
 	server     string   // path of the server binary
 	name       string   // the server's label in the results
 	transport  string   // stdio or http
-	mode       string   // echo or error
+	mode       string   // echo, error or fetch
 	conc       int      // concurrent callers
 	calls      int      // timed calls
 	warmup     int      // untimed calls before them
@@ -110,7 +110,7 @@ func parseFlags(args []string) (config, error) {
 	fs.StringVar(&cfg.server, "server", "", "path of the server binary to start (required)")
 	fs.StringVar(&cfg.name, "name", "", "the server's label in the results (default: the binary's name)")
 	fs.StringVar(&cfg.transport, "transport", "stdio", "stdio or http")
-	fs.StringVar(&cfg.mode, "mode", "echo", "echo (echo, succeeds) or error (fetch_articles with no PMIDs, fails)")
+	fs.StringVar(&cfg.mode, "mode", "echo", "echo (echo, succeeds), error (fetch_articles with no PMIDs, fails) or fetch (fetch_articles with one PMID, succeeds: the error path's tool on its success path)")
 	fs.IntVar(&cfg.conc, "c", 1, "concurrent callers")
 	fs.IntVar(&cfg.calls, "n", 2000, "timed calls (20000 or more for a CPU figure within 1 %)")
 	fs.IntVar(&cfg.warmup, "warmup", 500, "untimed calls first, at the same concurrency")
@@ -132,8 +132,8 @@ func parseFlags(args []string) (config, error) {
 		return cfg, errors.New("-server is required")
 	case cfg.transport != "stdio" && cfg.transport != "http":
 		return cfg, fmt.Errorf("-transport %q: want stdio or http", cfg.transport)
-	case cfg.mode != "echo" && cfg.mode != "error":
-		return cfg, fmt.Errorf("-mode %q: want echo or error", cfg.mode)
+	case cfg.mode != "echo" && cfg.mode != "error" && cfg.mode != "fetch":
+		return cfg, fmt.Errorf("-mode %q: want echo, error or fetch", cfg.mode)
 	case cfg.sessions != "shared" && cfg.sessions != "per-worker":
 		return cfg, fmt.Errorf("-sessions %q: want shared or per-worker", cfg.sessions)
 	case cfg.conc < 1 || cfg.calls < 1 || cfg.warmup < 0:
@@ -270,14 +270,18 @@ func calls(ctx context.Context, sessions []*mcp.ClientSession, conc, n int, call
 	return lat, first
 }
 
-// callFor is one call of the mode, with a check of its answer: echo must
-// succeed, error must fail. The first call, and only the first, is checked
-// further, and printed with show: echo must send the message back, error
-// must be the example's no_match failure (code -32001).
+// callFor is one call of the mode, with a check of its answer: echo and
+// fetch must succeed, error must fail. The first call, and only the first,
+// is checked further, and printed with show: echo must send the message
+// back, fetch the PMID, and error must be the example's no_match failure
+// (code -32001).
 func callFor(mode string, show bool) func(ctx context.Context, cs *mcp.ClientSession, first bool) error {
 	params := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "hello"}}
-	if mode == "error" {
+	switch mode {
+	case "error":
 		params = &mcp.CallToolParams{Name: "fetch_articles", Arguments: map[string]any{"pmids": []string{}}}
+	case "fetch":
+		params = &mcp.CallToolParams{Name: "fetch_articles", Arguments: map[string]any{"pmids": []string{fetchPMID}}}
 	}
 	return func(ctx context.Context, cs *mcp.ClientSession, first bool) error {
 		res, err := cs.CallTool(ctx, params)
@@ -295,15 +299,32 @@ func callFor(mode string, show bool) func(ctx context.Context, cs *mcp.ClientSes
 		if !first {
 			return nil
 		}
-		sc, _ := res.StructuredContent.(map[string]any)
-		if mode == "echo" && sc["message"] != "hello" {
-			return fmt.Errorf("echo: structuredContent %v, want message hello", res.StructuredContent)
-		}
-		if e, _ := sc["error"].(map[string]any); mode == "error" && e["code"] != float64(-32001) {
-			return fmt.Errorf("fetch_articles: structuredContent %v, want error code -32001", res.StructuredContent)
-		}
-		return nil
+		return checkFirst(mode, res.StructuredContent)
 	}
+}
+
+// fetchPMID is the PMID of -mode fetch: no PMID the example treats as a
+// way to fail.
+const fetchPMID = "31000001"
+
+// checkFirst checks the structuredContent of the first answer of the mode.
+func checkFirst(mode string, structured any) error {
+	sc, _ := structured.(map[string]any)
+	switch mode {
+	case "echo":
+		if sc["message"] != "hello" {
+			return fmt.Errorf("echo: structuredContent %v, want message hello", structured)
+		}
+	case "fetch":
+		if a, _ := sc["articles"].([]any); len(a) != 1 || a[0] != fetchPMID {
+			return fmt.Errorf("fetch_articles: structuredContent %v, want articles [%s]", structured, fetchPMID)
+		}
+	case "error":
+		if e, _ := sc["error"].(map[string]any); e["code"] != float64(-32001) {
+			return fmt.Errorf("fetch_articles: structuredContent %v, want error code -32001", structured)
+		}
+	}
+	return nil
 }
 
 // start starts the server and opens the sessions of the run.

@@ -159,11 +159,24 @@ func fmtMedian(xs []float64, prec int) string {
 	return strconv.FormatFloat(s.Median, 'f', prec, 64)
 }
 
+// path names a mode's path in the tables: the success and the error path,
+// and fetch_articles' own success path for -mode fetch.
 func path(mode string) string {
-	if mode == "error" {
+	switch mode {
+	case "error":
 		return "error"
+	case "fetch":
+		return "success (fetch_articles)"
 	}
 	return "success"
+}
+
+// successTool is the tool of a success path.
+func successTool(mode string) string {
+	if mode == "fetch" {
+		return "fetch_articles"
+	}
+	return "echo"
 }
 
 // writeReport writes the tables: the paired CPU ratio, throughput and
@@ -198,10 +211,10 @@ func writeReport(w io.Writer, runs []result, subject, base string) {
 		fmt.Fprintf(w, "| %s | %d | %s | %s |\n", k.Transport, k.C, path(k.Mode), strings.Join(row, " | "))
 	}
 
-	fmt.Fprintf(w, "\nError path ÷ success path, server CPU per call, paired per pass: median (min–max).\n\n")
-	fmt.Fprintf(w, "| transport | c | %s | %s |\n|---|---:|---|---|\n", subject, base)
+	fmt.Fprintf(w, "\nError path ÷ success path, server CPU per call, paired per pass: median (min–max). The success path is echo's, or, with -mode fetch, fetch_articles' own: the error path's tool.\n\n")
+	fmt.Fprintf(w, "| transport | c | success path | %s | %s |\n|---|---:|---|---|---|\n", subject, base)
 	for _, k := range t.sortedCells() {
-		if k.Mode != "echo" {
+		if k.Mode != "echo" && k.Mode != "fetch" {
 			continue
 		}
 		e := cell{k.Transport, k.C, "error"}
@@ -212,7 +225,7 @@ func writeReport(w io.Writer, runs []result, subject, base string) {
 		for _, s := range []string{subject, base} {
 			row = append(row, fmtSpread(spreadOf(pairedRatios(field(t[e][s], cpu), field(t[k][s], cpu))), 2))
 		}
-		fmt.Fprintf(w, "| %s | %d | %s |\n", k.Transport, k.C, strings.Join(row, " | "))
+		fmt.Fprintf(w, "| %s | %d | %s | %s |\n", k.Transport, k.C, successTool(k.Mode), strings.Join(row, " | "))
 	}
 
 	fmt.Fprintf(w, "\nResident memory of the server (MiB, median over the runs): idle RSS once initialized, before any call, and its anonymous part (heap, stacks: RssAnon); peak (VmHWM) at the end of the run, median (max).\n\n")

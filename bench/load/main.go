@@ -132,7 +132,7 @@ func parseFlags(args []string) (config, error) {
 		return cfg, errors.New("-server is required")
 	case cfg.transport != "stdio" && cfg.transport != "http":
 		return cfg, fmt.Errorf("-transport %q: want stdio or http", cfg.transport)
-	case cfg.mode != "echo" && cfg.mode != "error" && cfg.mode != "fetch":
+	case callModes[cfg.mode].tool == "":
 		return cfg, fmt.Errorf("-mode %q: want echo, error or fetch", cfg.mode)
 	case cfg.sessions != "shared" && cfg.sessions != "per-worker":
 		return cfg, fmt.Errorf("-sessions %q: want shared or per-worker", cfg.sessions)
@@ -270,19 +270,26 @@ func calls(ctx context.Context, sessions []*mcp.ClientSession, conc, n int, call
 	return lat, first
 }
 
-// callFor is one call of the mode, with a check of its answer: echo and
-// fetch must succeed, error must fail. The first call, and only the first,
-// is checked further, and printed with show: echo must send the message
-// back, fetch the PMID, and error must be the example's no_match failure
-// (code -32001).
+// A callMode is what a -mode calls, and whether the call must fail.
+type callMode struct {
+	tool  string
+	args  map[string]any
+	fails bool
+}
+
+// callModes are the modes by name.
+var callModes = map[string]callMode{
+	"echo":  {tool: "echo", args: map[string]any{"message": "hello"}},
+	"error": {tool: "fetch_articles", args: map[string]any{"pmids": []string{}}, fails: true},
+	"fetch": {tool: "fetch_articles", args: map[string]any{"pmids": []string{fetchPMID}}},
+}
+
+// callFor is one call of the mode, with a check of its answer: it must
+// fail exactly when the mode says so. The first call, and only the first,
+// is checked further (checkFirst), and printed with show.
 func callFor(mode string, show bool) func(ctx context.Context, cs *mcp.ClientSession, first bool) error {
-	params := &mcp.CallToolParams{Name: "echo", Arguments: map[string]any{"message": "hello"}}
-	switch mode {
-	case "error":
-		params = &mcp.CallToolParams{Name: "fetch_articles", Arguments: map[string]any{"pmids": []string{}}}
-	case "fetch":
-		params = &mcp.CallToolParams{Name: "fetch_articles", Arguments: map[string]any{"pmids": []string{fetchPMID}}}
-	}
+	m := callModes[mode]
+	params := &mcp.CallToolParams{Name: m.tool, Arguments: m.args}
 	return func(ctx context.Context, cs *mcp.ClientSession, first bool) error {
 		res, err := cs.CallTool(ctx, params)
 		if err != nil {
@@ -292,7 +299,7 @@ func callFor(mode string, show bool) func(ctx context.Context, cs *mcp.ClientSes
 			b, _ := json.Marshal(res)
 			fmt.Fprintf(os.Stderr, "load: %s answered %s\n", params.Name, b)
 		}
-		if res.IsError != (mode == "error") {
+		if res.IsError != m.fails {
 			b, _ := json.Marshal(res)
 			return fmt.Errorf("%s: unexpected result %s", params.Name, b)
 		}
@@ -307,7 +314,9 @@ func callFor(mode string, show bool) func(ctx context.Context, cs *mcp.ClientSes
 // way to fail.
 const fetchPMID = "31000001"
 
-// checkFirst checks the structuredContent of the first answer of the mode.
+// checkFirst checks the structuredContent of the first answer of the mode:
+// echo must send the message back, fetch the PMID, and error must be the
+// example's no_match failure (code -32001).
 func checkFirst(mode string, structured any) error {
 	sc, _ := structured.(map[string]any)
 	switch mode {

@@ -159,24 +159,17 @@ func fmtMedian(xs []float64, prec int) string {
 	return strconv.FormatFloat(s.Median, 'f', prec, 64)
 }
 
-// path names a mode's path in the tables: the success and the error path,
-// and fetch_articles' own success path for -mode fetch.
+// path names a mode's path in the tables: the error path, or the success
+// path of echo or, named, of another tool.
 func path(mode string) string {
-	switch mode {
-	case "error":
+	m := callModes[mode]
+	switch {
+	case m.fails:
 		return "error"
-	case "fetch":
-		return "success (fetch_articles)"
+	case m.tool == "" || m.tool == "echo":
+		return "success"
 	}
-	return "success"
-}
-
-// successTool is the tool of a success path.
-func successTool(mode string) string {
-	if mode == "fetch" {
-		return "fetch_articles"
-	}
-	return "echo"
+	return "success (" + m.tool + ")"
 }
 
 // writeReport writes the tables: the paired CPU ratio, throughput and
@@ -214,7 +207,8 @@ func writeReport(w io.Writer, runs []result, subject, base string) {
 	fmt.Fprintf(w, "\nError path ÷ success path, server CPU per call, paired per pass: median (min–max). The success path is echo's, or, with -mode fetch, fetch_articles' own: the error path's tool.\n\n")
 	fmt.Fprintf(w, "| transport | c | success path | %s | %s |\n|---|---:|---|---|---|\n", subject, base)
 	for _, k := range t.sortedCells() {
-		if k.Mode != "echo" && k.Mode != "fetch" {
+		m, ok := callModes[k.Mode]
+		if !ok || m.fails {
 			continue
 		}
 		e := cell{k.Transport, k.C, "error"}
@@ -225,7 +219,7 @@ func writeReport(w io.Writer, runs []result, subject, base string) {
 		for _, s := range []string{subject, base} {
 			row = append(row, fmtSpread(spreadOf(pairedRatios(field(t[e][s], cpu), field(t[k][s], cpu))), 2))
 		}
-		fmt.Fprintf(w, "| %s | %d | %s | %s |\n", k.Transport, k.C, successTool(k.Mode), strings.Join(row, " | "))
+		fmt.Fprintf(w, "| %s | %d | %s | %s |\n", k.Transport, k.C, m.tool, strings.Join(row, " | "))
 	}
 
 	fmt.Fprintf(w, "\nResident memory of the server (MiB, median over the runs): idle RSS once initialized, before any call, and its anonymous part (heap, stacks: RssAnon); peak (VmHWM) at the end of the run, median (max).\n\n")

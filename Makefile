@@ -19,6 +19,8 @@ check:
 	cd bench/mcpgo && go vet ./...
 	@echo "== staticcheck"
 	go run $(STATICCHECK) $(GO_PACKAGES)
+	@echo "== errwalk (every walk of an error tree goes through internal/errchain)"
+	go run ./internal/errwalk/cmd/errwalk $(GO_PACKAGES)
 	@echo "== mcplint (the examples must be clean, warnings included)"
 	go run ./cmd/mcplint -strict ./examples/...
 

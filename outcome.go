@@ -255,7 +255,7 @@ func failureOf(ctx context.Context, kind, name string, err error) *mcperr.Error 
 type errUnwalkable struct{ err error }
 
 func (e errUnwalkable) Error() string {
-	return fmt.Sprintf("the handler returned a %T whose error tree goes on past %d errors deep or %d in all (a cycle?)",
+	return fmt.Sprintf("the call failed with a %T whose error tree goes on past %d errors deep or %d in all (a cycle?)",
 		e.err, errchain.MaxDepth, errchain.MaxNodes)
 }
 

@@ -2,7 +2,6 @@ package mcpcore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/internal/config"
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/internal/rpcguard"
 )
@@ -227,7 +227,7 @@ const (
 // sessionErr is the error ServeTransport returns for the end of its
 // session: none when the peer disconnected.
 func sessionErr(err error) error {
-	if errors.Is(err, mcp.ErrConnectionClosed) {
+	if errchain.Is(err, mcp.ErrConnectionClosed) {
 		return nil
 	}
 	return err
@@ -245,7 +245,7 @@ func (s *Server) sessionStarted(_ context.Context, req *mcp.InitializedRequest) 
 	go func() {
 		defer s.sessionsWG.Done()
 		err := ss.Wait()
-		if errors.Is(err, mcp.ErrConnectionClosed) {
+		if errchain.Is(err, mcp.ErrConnectionClosed) {
 			err = nil
 		}
 		span.End(protocolVersion(ss), err)

@@ -2,10 +2,10 @@ package mcpcore
 
 import (
 	"encoding/json"
-	"errors"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/internal/schema"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -64,8 +64,13 @@ func validateInput(v any) error {
 	if err == nil {
 		return nil
 	}
-	var given InputIssues
-	if !errors.As(err, &given) || len(given) == 0 {
+	if errchain.Cut(err) {
+		// A tree without end is a bug of the Validate method: the pipeline
+		// answers it as it answers a handler's (see failureOf).
+		return err
+	}
+	given, ok := errchain.As[InputIssues](err)
+	if !ok || len(given) == 0 {
 		given = InputIssues{{Message: err.Error()}}
 	}
 	res := schema.Result{}

@@ -6,7 +6,9 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -113,5 +115,71 @@ func TestConstraintMessages(t *testing.T) {
 	}}
 	if e := newServerErr(t, bad); !strings.Contains(e.Message(), "a patternMessage tag needs a pattern tag beside it") {
 		t.Errorf("NewServer with a lone patternMessage: %v", e)
+	}
+}
+
+// cyclicInput's Validate returns an error tree without end, as its Shape
+// says: an Unwrap that returns itself (the standard errors.As never
+// returns on it) or a join that holds itself (errors.As overflows the
+// stack, which no recover catches).
+type cyclicInput struct {
+	Shape string `json:"shape"`
+}
+
+func (in cyclicInput) Validate() error {
+	switch in.Shape {
+	case "self":
+		return &selfError{}
+	case "join":
+		return &selfJoinError{}
+	case "wrapped":
+		return errors.Join(errors.New("first"), &selfError{})
+	}
+	return nil
+}
+
+// TestValidateWithAnEndlessErrorTree: a Validate method whose error tree has
+// no end gets an answer at once, the generic InternalError a handler's
+// would get, for a tool's input, a prompt's arguments and a resource's
+// variables alike, and the server goes on serving.
+func TestValidateWithAnEndlessErrorTree(t *testing.T) {
+	t.Parallel()
+	cs, logs := connect(t,
+		mcpcore.Tool[cyclicInput, okOutput]{Name: "check", Description: "d",
+			Handler: func(*mcpcore.Context, cyclicInput) (okOutput, error) { return okOutput{OK: true}, nil }},
+		mcpcore.Prompt[cyclicInput]{Name: "brief",
+			Handler: func(*mcpcore.Context, cyclicInput) ([]*mcp.PromptMessage, error) {
+				return []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: "ok"}}}, nil
+			}},
+		mcpcore.Resource[cyclicInput, string]{Name: "shape", URITemplate: "test://shapes/{shape}",
+			Handler: func(*mcpcore.Context, cyclicInput) (string, error) { return "ok", nil }},
+	)
+	const internal = `{"content":[{"type":"text","text":"Error: An internal error occurred in tool check."}],"isError":true,
+		"structuredContent":{"error":{"code":-32603,"message":"An internal error occurred in tool check."}}}`
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, shape := range []string{"self", "join", "wrapped"} {
+		res := callWithin(t, cs, "check", map[string]any{"shape": shape})
+		wiretest.AssertJSON(t, "tool, "+shape, resultJSON(t, res), internal)
+
+		_, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "brief", Arguments: map[string]string{"shape": shape}})
+		if e := rpcError(t, err); e.Code != int64(mcperr.CodeInternalError) {
+			t.Errorf("prompt, %s: %v, want InternalError", shape, err)
+		}
+		_, err = cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "test://shapes/" + shape})
+		if e := rpcError(t, err); e.Code != int64(mcperr.CodeInternalError) {
+			t.Errorf("resource, %s: %v, want InternalError", shape, err)
+		}
+	}
+	if ctx.Err() != nil {
+		t.Fatal("no answer in time")
+	}
+	wiretest.AssertJSON(t, "after", callWithin(t, cs, "check", map[string]any{"shape": "fine"}).StructuredContent, `{"ok":true}`)
+	found := false
+	for _, r := range logs.Failures(t, "check") {
+		found = found || r["originalType"] == "*mcpcore_test.selfError"
+	}
+	if !found {
+		t.Errorf("no failure record names the cyclic error's type:\n%s", logs)
 	}
 }

@@ -2,9 +2,9 @@ package mcpclient
 
 import (
 	"context"
-	"errors"
 
 	"github.com/seed417024ea/mcpcore/contract"
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -23,8 +23,8 @@ import (
 // Retryable differs from [mcperr.IsTransient], which judges a service's
 // errors in the server's own process.
 func Retryable(err error, entries []contract.Failure) bool {
-	var e *mcperr.Error
-	if !errors.As(err, &e) || e == nil {
+	e, ok := errchain.As[*mcperr.Error](err)
+	if !ok || e == nil {
 		return false
 	}
 	flag, flagged := e.Data()["retryable"].(bool)

@@ -61,6 +61,8 @@ func TestRetryable(t *testing.T) {
 		{name: "a result that does not decode", err: mcperr.SerializationError("m", mcperr.WithCause(errors.New("json: bad")))},
 		{name: "not an *mcperr.Error", err: errors.New("service unavailable")},
 		{name: "nil", err: nil},
+		{name: "an Unwrap that returns itself", err: &selfError{}},
+		{name: "a join that holds itself", err: &selfJoinError{}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.err
@@ -73,6 +75,18 @@ func TestRetryable(t *testing.T) {
 		})
 	}
 }
+
+// selfError unwraps to itself: the standard errors.As never returns on it.
+type selfError struct{}
+
+func (*selfError) Error() string   { return "loop" }
+func (e *selfError) Unwrap() error { return e }
+
+// selfJoinError holds itself: the standard errors.As overflows the stack.
+type selfJoinError struct{}
+
+func (*selfJoinError) Error() string     { return "loop" }
+func (e *selfJoinError) Unwrap() []error { return []error{e, e} }
 
 // fast retries at once, without jitter.
 var fast = mcperr.RetryOptions{BaseDelay: time.Microsecond, Jitter: mcperr.NoJitter}

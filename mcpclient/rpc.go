@@ -1,7 +1,6 @@
 package mcpclient
 
 import (
-	"errors"
 	"math"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -42,7 +41,7 @@ func FromRPC(err error) *mcperr.Error {
 		}
 		return mcperr.New(code, w.Message, mcperr.WithData(decodeData(w.Data)), mcperr.WithCause(err))
 	}
-	if errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, mcp.ErrSessionMissing) {
+	if errchain.Is(err, mcp.ErrConnectionClosed) || errchain.Is(err, mcp.ErrSessionMissing) {
 		return mcperr.ServiceUnavailable(mcperr.Scrub(err.Error()), mcperr.WithCause(err))
 	}
 	return mcperr.From(err)

@@ -3,7 +3,6 @@ package mcptest
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -18,6 +17,7 @@ import (
 
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/contract"
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/internal/schema"
 	"github.com/seed417024ea/mcpcore/mcpclient"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -122,8 +122,7 @@ func FuzzToolWith(f *testing.F, srv *mcpcore.Server, tool string, opts *mcp.Clie
 			t.Fatalf("tools/call %s with %s: no answer within %v", tool, data, callTimeout)
 		}
 		if err != nil {
-			var rpc *jsonrpc.Error
-			if errors.As(err, &rpc) && (rpc.Code == jsonrpc.CodeInvalidParams || rpc.Code == int64(mcperr.CodeMissingClientCapability)) {
+			if rpc, ok := errchain.As[*jsonrpc.Error](err); ok && (rpc.Code == jsonrpc.CodeInvalidParams || rpc.Code == int64(mcperr.CodeMissingClientCapability)) {
 				return
 			}
 			t.Fatalf("tools/call %s with %s: %v (the server must answer with a result)", tool, data, err)

@@ -2,7 +2,6 @@ package redis
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/url"
@@ -12,6 +11,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/internal/fleethook"
 )
 
@@ -92,7 +92,7 @@ func describe(opt *goredis.Options) string {
 // kept, and anything of the user information left in it is masked.
 func urlError(raw string, err error) error {
 	msg := err.Error()
-	if ue := (*url.Error)(nil); errors.As(err, &ue) {
+	if ue, ok := errchain.As[*url.Error](err); ok {
 		msg = ue.Err.Error()
 	}
 	for _, secret := range userinfo(raw) {

@@ -2,7 +2,8 @@
 // and errors.As follow Unwrap for as long as it answers, so an error whose
 // Unwrap returns itself (or a join that contains itself) makes them loop
 // forever, and with them the call that failed and the core it runs on.
-// Every walk mcpcore does of an error it did not build goes through Walk.
+// Every walk mcpcore does of an error goes through Walk: make check fails on
+// errors.Is or errors.As in serving code (see internal/errwalk).
 package errchain
 
 // The bounds of a walk: no error tree a program builds on purpose comes

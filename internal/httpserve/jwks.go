@@ -15,6 +15,8 @@ import (
 	"github.com/MicahParks/jwkset"
 	"github.com/golang-jwt/jwt/v5"
 	"golang.org/x/time/rate"
+
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 )
 
 // How an OAuth issuer's keys are fetched (MCP_AUTH_MODE=oauth). The JWKS
@@ -353,7 +355,7 @@ func (c *jwksCache) keyfunc(ctx context.Context) jwt.Keyfunc {
 			return k.Key(), nil
 		}
 		key, err := find(c.keys.Load())
-		if !errors.Is(err, errUnknownKey) && !errors.Is(err, errNoKeysYet) {
+		if !errchain.Is(err, errUnknownKey) && !errchain.Is(err, errNoKeysYet) {
 			return key, err
 		}
 		f := c.fetchUnknown()

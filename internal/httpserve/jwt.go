@@ -14,7 +14,9 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/modelcontextprotocol/go-sdk/auth"
+
 	"github.com/seed417024ea/mcpcore/internal/config"
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 )
 
 // leeway is the clock skew tolerated on exp, nbf and iat.
@@ -240,25 +242,25 @@ func (need required) missing(c *claims) []string {
 // message goes to the client, in the body of the 401).
 func refusalOf(err error, missing []string) string {
 	switch {
-	case errors.Is(err, errNotNumericDate):
+	case errchain.Is(err, errNotNumericDate):
 		return "the token's exp, nbf or iat is not a number (RFC 7519 NumericDate)"
-	case errors.Is(err, errCritical):
+	case errchain.Is(err, errCritical):
 		return errCritical.Error()
-	case errors.Is(err, errNoKeysYet):
+	case errchain.Is(err, errNoKeysYet):
 		return errNoKeysYet.Error() + "; try again shortly"
-	case errors.Is(err, errUnknownKey), errors.Is(err, errBadKeyID), errors.Is(err, errKeyMisuse):
+	case errchain.Is(err, errUnknownKey), errchain.Is(err, errBadKeyID), errchain.Is(err, errKeyMisuse):
 		return "the token's signature does not verify with the server's keys"
-	case errors.Is(err, jwt.ErrTokenMalformed):
+	case errchain.Is(err, jwt.ErrTokenMalformed):
 		return "the token is not a well-formed JWT"
-	case errors.Is(err, jwt.ErrTokenExpired):
+	case errchain.Is(err, jwt.ErrTokenExpired):
 		return "the token has expired"
-	case errors.Is(err, jwt.ErrTokenNotValidYet), errors.Is(err, jwt.ErrTokenUsedBeforeIssued):
+	case errchain.Is(err, jwt.ErrTokenNotValidYet), errchain.Is(err, jwt.ErrTokenUsedBeforeIssued):
 		return "the token is not valid yet"
-	case errors.Is(err, jwt.ErrTokenInvalidAudience):
+	case errchain.Is(err, jwt.ErrTokenInvalidAudience):
 		return "the token was issued for another audience"
-	case errors.Is(err, jwt.ErrTokenInvalidIssuer):
+	case errchain.Is(err, jwt.ErrTokenInvalidIssuer):
 		return "the token was issued by an issuer this server does not trust"
-	case errors.Is(err, jwt.ErrTokenRequiredClaimMissing):
+	case errchain.Is(err, jwt.ErrTokenRequiredClaimMissing):
 		switch len(missing) {
 		case 0: // the validator saw a lack we did not; say no more than it did
 			return "the token lacks a required claim (exp, iss or aud)"
@@ -266,8 +268,8 @@ func refusalOf(err error, missing []string) string {
 			return "the token lacks the required claim " + missing[0]
 		}
 		return "the token lacks the required claims " + strings.Join(missing, ", ")
-	case errors.Is(err, jwt.ErrTokenSignatureInvalid), errors.Is(err, jwt.ErrTokenUnverifiable),
-		errors.Is(err, jwt.ErrSignatureInvalid):
+	case errchain.Is(err, jwt.ErrTokenSignatureInvalid), errchain.Is(err, jwt.ErrTokenUnverifiable),
+		errchain.Is(err, jwt.ErrSignatureInvalid):
 		return "the token's signature does not verify with the server's keys"
 	}
 	return "the token is not valid"

@@ -3,7 +3,6 @@ package httpserve
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -11,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/internal/repeats"
 	"github.com/seed417024ea/mcpcore/internal/rpcguard"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -56,8 +56,7 @@ func guardBody(limit int64, timeout time.Duration, stateless bool, log *refusals
 			}
 			if err != nil {
 				w.Header().Set("Connection", "close")
-				var tooLarge *http.MaxBytesError
-				if errors.As(err, &tooLarge) {
+				if _, tooLarge := errchain.As[*http.MaxBytesError](err); tooLarge {
 					log.refused(r, "body_too_large", "request body over the limit", "limit", limit)
 					writeRPCError(w, http.StatusRequestEntityTooLarge, rpcguard.TooLarge(limit))
 					return

@@ -2,13 +2,13 @@ package telemetry
 
 import (
 	"context"
-	"errors"
 	"io"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/semconv/v1.41.0/mcpconv"
 
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -52,10 +52,9 @@ func (s *Session) End(protocolVersion string, err error) {
 	if protocolVersion != "" {
 		attrs = append(attrs, inst.AttrProtocolVersion(protocolVersion))
 	}
-	if err != nil && !errors.Is(err, io.EOF) && !errors.Is(err, context.Canceled) {
+	if err != nil && !errchain.Is(err, io.EOF) && !errchain.Is(err, context.Canceled) {
 		errType := mcpconv.ErrorTypeOther
-		var e *mcperr.Error
-		if errors.As(err, &e) && e != nil {
+		if e, ok := errchain.As[*mcperr.Error](err); ok && e != nil {
 			errType = mcpconv.ErrorTypeAttr(e.Code().String())
 		}
 		attrs = append(attrs, inst.AttrErrorType(errType))

@@ -86,9 +86,9 @@ func serve[R any, K callKind[R]](s *Server, ctx context.Context, h *callHead, k 
 
 // admit runs before the handler: it admits the call within its session's
 // limit of calls in flight and the server's, checks the definition's Scopes
-// against the caller's token, counts a first round against the
-// definition's RateLimit, then verifies the requestState a client echoed
-// and resumes the call's exchange from the round it carries. bind
+// against the caller's token, verifies the requestState a client echoed,
+// counts the round against the definition's RateLimit, and resumes the
+// call's exchange from the round the state carries. bind
 // names the call (see binding); it is computed only when there is a state.
 func (s *Server) admit(c *callState, bind func() string, wire string) error {
 	if ss := c.ctx.session; ss != nil && s.cfg.MaxCallsSession > 0 {
@@ -107,13 +107,17 @@ func (s *Server) admit(c *callState, bind func() string, wire string) error {
 		return err
 	}
 	if wire == "" {
-		// A round that carries the state of an earlier one is the same
-		// call: only its first round counts against the quota.
 		return s.checkRateLimit(c)
 	}
 	r, err := s.openState(bind(), wire)
 	if err != nil {
 		return badState()
+	}
+	// Every round runs the handler, so every round counts: a state stays
+	// valid for its hour, and a round replayed with it must not run the
+	// handler past the quota.
+	if err := s.checkRateLimit(c); err != nil {
+		return err
 	}
 	if c.ctx.x != nil {
 		c.ctx.x.resume(r)

@@ -5,6 +5,7 @@ package mcpcore_test
 import (
 	"context"
 	"net/http"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
+	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
 // tokenFor is an HS256 token of testSecret for subject sub.
@@ -80,4 +82,48 @@ func roundsClient(t testing.TB, url string, hc *http.Client) *mcp.ClientSession 
 	}
 	t.Cleanup(func() { cs.Close() })
 	return cs
+}
+
+// Every round of a call runs its handler, so every round counts against the
+// definition's quota: a round replayed with its requestState (valid for an
+// hour) does not run the handler past the quota.
+func TestEveryRoundCountsAgainstTheQuota(t *testing.T) {
+	t.Parallel()
+	var runs atomic.Int32
+	tool := signup(false)
+	tool.RateLimit = mcpcore.RateLimit{Calls: 3, Per: time.Minute}
+	handler := tool.Handler
+	tool.Handler = func(ctx *mcpcore.Context, in none) (said, error) { runs.Add(1); return handler(ctx, in) }
+	srv, _ := newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{"MCP_SESSION_MODE": "stateless"})}, tool)
+	cs := roundsClient(t, serveHTTP(t, srv), nil)
+	ctx := context.Background()
+	first, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup", Arguments: map[string]any{}})
+	if err != nil || !first.NeedsInput() {
+		t.Fatalf("first round = %v, %v", first, err)
+	}
+	second := &mcp.CallToolParams{Name: "signup", Arguments: map[string]any{}, RequestState: first.RequestState,
+		InputResponses: mcp.InputResponseMap{"mcpcore/elicitation-1": &mcp.ElicitResult{Action: "accept", Content: map[string]any{"username": "ada"}}}}
+	var answered, refused int
+	for range 12 {
+		res, err := cs.CallTool(ctx, second)
+		switch {
+		case err != nil:
+			t.Fatal(err)
+		case !res.IsError && wiretest.Text(t, res) == "ada/free":
+			answered++
+		case res.IsError && errorResult(t, res)["code"] == float64(mcperr.CodeRateLimited):
+			refused++
+		default:
+			t.Fatalf("second round: %s", wiretest.Canonical(t, res))
+		}
+	}
+	// The quota of 3: the first round and two second rounds.
+	if answered != 2 || refused != 10 || runs.Load() != 3 {
+		t.Errorf("12 replays of the second round: %d answered, %d refused, the handler ran %d times; want 2, 10, 3 (the first round counts too)",
+			answered, refused, runs.Load())
+	}
+	// A fresh call is over the quota as well.
+	if res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "signup", Arguments: map[string]any{}}); err != nil || !res.IsError {
+		t.Errorf("a fresh call over the quota = %v, %v; want RateLimited", res, err)
+	}
 }

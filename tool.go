@@ -91,7 +91,9 @@ type Tool[In, Out any] struct {
 	Scopes []string
 	// RateLimit is the tool's quota of calls for each caller; zero means
 	// the server's (Config.RateLimit, MCP_RATE_LIMIT), if any. A call over
-	// it fails with RateLimited (-32003) before the handler runs.
+	// it fails with RateLimited (-32003) before the handler runs. Each
+	// round of a call that asks the client questions runs the handler, and
+	// counts.
 	RateLimit RateLimit
 	// Handler does the work.
 	Handler func(ctx *Context, in In) (Out, error)

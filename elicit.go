@@ -101,7 +101,8 @@ func Elicit[T any](ctx *Context, message string, opts ...AskOption) (T, error) {
 	case "decline", "cancel":
 		return zero, ctx.declined(res.Action, asked.recovery)
 	default:
-		return zero, mcperr.ValidationError(fmt.Sprintf("The client answered the elicitation with the unknown action %q.", res.Action))
+		return zero, mcperr.ValidationError(fmt.Sprintf("The client answered the elicitation with the unknown action %q: want accept, decline or cancel.",
+			cutText(res.Action, 64)), mistake(nil))
 	}
 	raw, err := json.Marshal(res.Content)
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"slices"
 	"strings"
@@ -258,6 +259,56 @@ func TestRepeatedFailuresCollapse(t *testing.T) {
 	}
 	if !slices.Equal(msgs, want) {
 		t.Errorf("records:\n%s\nwant %q", strings.Join(msgs, "\n"), want)
+	}
+}
+
+// upstreamError is a service's own error type.
+type upstreamError struct{ msg string }
+
+func (e *upstreamError) Error() string { return e.msg }
+
+// Only identical failures collapse: two failures of a kind with the same
+// message but another type or cause are two records, each naming its own;
+// a true repeat is still counted, not logged.
+func TestOnlyIdenticalFailuresCollapse(t *testing.T) {
+	t.Parallel()
+	tool := mcpcore.Tool[caseInput, okOutput]{
+		Name:   "fetch",
+		Errors: []mcpcore.Failure{noMatch},
+		Handler: func(ctx *mcpcore.Context, in caseInput) (okOutput, error) {
+			switch in.Case {
+			case "plain":
+				return okOutput{}, errors.New("upstream failed")
+			case "typed":
+				return okOutput{}, &upstreamError{"upstream failed"}
+			case "eof":
+				return okOutput{}, ctx.Fail(noMatch, "No such item", mcperr.WithCause(io.EOF))
+			case "deadline":
+				return okOutput{}, ctx.Fail(noMatch, "No such item", mcperr.WithCause(context.DeadlineExceeded))
+			}
+			return okOutput{OK: true}, nil
+		},
+	}
+	srv, logs := newServer(t, &mcpcore.ServerOptions{RepeatWindow: time.Hour}, tool)
+	cs := wiretest.Connect(t, srv.MCPServer())
+	for range 3 {
+		for _, c := range []string{"plain", "typed", "eof", "deadline"} {
+			wiretest.CallTool(t, cs, "fetch", map[string]any{"case": c})
+		}
+	}
+	var got []string
+	for _, r := range logs.Failures(t, "fetch") {
+		got = append(got, fmt.Sprintf("%v|%v|%v|%v", r["originalType"], r["original"], r["causeType"], r["cause"]))
+	}
+	slices.Sort(got)
+	want := []string{
+		"*errors.errorString|upstream failed|<nil>|<nil>",
+		"*mcpcore_test.upstreamError|upstream failed|<nil>|<nil>",
+		"<nil>|<nil>|*errors.errorString|EOF",
+		"<nil>|<nil>|context.deadlineExceededError|context deadline exceeded",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("records (originalType|original|causeType|cause):\n%s\nwant one per distinct failure, each logged once", strings.Join(got, "\n"))
 	}
 }
 

@@ -150,9 +150,29 @@ func (s *Server) logFailure(c *callState, f *wireError, original error, dropped 
 	}
 	// A panic reaches here as the guard made it, never wrapped.
 	p, _ := original.(*panicError)
-	site := ""
-	if p != nil {
+	site, stack := "", ""
+	// What the failure was before it was classified tells it from others
+	// of its kind with the same message: records collapse as repeats only
+	// when these are equal too.
+	switch {
+	case isNil(original):
+		attrs = append(attrs, slog.String("bug", e.Cause().Error()))
+	case p != nil:
 		site = panicSite(p.stack)
+		attrs = append(attrs, slog.String("panic", fmt.Sprint(p.value)))
+		if level != slog.LevelInfo {
+			stack = string(p.stack)
+		}
+	case original != error(e):
+		attrs = append(attrs,
+			slog.String("originalType", fmt.Sprintf("%T", original)),
+			slog.String("original", original.Error()))
+	case e.Cause() != nil:
+		// A declared failure built with WithCause: the cause is for the
+		// operator, never the client.
+		attrs = append(attrs,
+			slog.String("causeType", fmt.Sprintf("%T", e.Cause())),
+			slog.String("cause", e.Cause().Error()))
 	}
 	// The client, if it asked for log notifications, learns of the
 	// failure what the result tells it: the code and the message. Repeats
@@ -164,22 +184,8 @@ func (s *Server) logFailure(c *callState, f *wireError, original error, dropped 
 	}
 	// The logger carries the operation already.
 	attrs = append(attrs[1:], slog.Float64("durationMs", float64(time.Since(c.start).Microseconds())/1000))
-	switch {
-	case isNil(original):
-		attrs = append(attrs, slog.String("bug", e.Cause().Error()))
-	case p != nil:
-		attrs = append(attrs, slog.String("panic", fmt.Sprint(p.value)))
-		if level != slog.LevelInfo {
-			attrs = append(attrs, slog.String("stack", string(p.stack)))
-		}
-	case original != error(e):
-		attrs = append(attrs,
-			slog.String("originalType", fmt.Sprintf("%T", original)),
-			slog.String("original", original.Error()))
-	case e.Cause() != nil:
-		// A declared failure built with WithCause: the cause is for the
-		// operator, never the client.
-		attrs = append(attrs, slog.String("cause", e.Cause().Error()))
+	if stack != "" {
+		attrs = append(attrs, slog.String("stack", stack))
 	}
 	if len(dropped) > 0 {
 		attrs = append(attrs, slog.Any("unencodableData", dropped))

@@ -236,6 +236,29 @@ func TestElicitAccept(t *testing.T) {
 	}
 }
 
+// An answer with an action the protocol does not have is the client's
+// mistake: a ValidationError naming the action (cut to a bound), logged at
+// notice, not an error-level incident of the server.
+func TestElicitUnknownAction(t *testing.T) {
+	t.Parallel()
+	for _, era := range eras {
+		t.Run(era, func(t *testing.T) {
+			t.Parallel()
+			action := "maybe" + strings.Repeat("!", 10_000)
+			c := start(t, answering(action, nil, nil), era, signup(true))
+			e := errorResult(t, c.CallTool("signup", map[string]any{}))
+			msg, _ := e["message"].(string)
+			if e["code"] != float64(mcperr.CodeValidationError) || !strings.Contains(msg, `unknown action "maybe!!!`) || len(msg) > 200 {
+				t.Errorf("error = %.300v, want a short ValidationError naming the action", e)
+			}
+			recs := c.Logs().Find("Error in tool:signup")
+			if len(recs) != 1 || recs[0]["level"] != "NOTICE" {
+				t.Errorf("failure records = %v, want one at NOTICE", recs)
+			}
+		})
+	}
+}
+
 func TestElicitDeclined(t *testing.T) {
 	t.Parallel()
 	for _, action := range []string{"decline", "cancel"} {

@@ -83,17 +83,18 @@ func validateInput(v any) error {
 		if path == nil {
 			path = []any{}
 		}
-		res.Issues = append(res.Issues, schema.Issue{Path: path, Message: cutMessage(x.Message), Keyword: "validate"})
+		res.Issues = append(res.Issues, schema.Issue{Path: path, Message: cutText(x.Message, maxIssueMessage), Keyword: "validate"})
 	}
 	return mcperr.ValidationError(res.Summary(), mcperr.WithData(issuesData(res)), mistake(nil))
 }
 
-// cutMessage bounds a message on a character boundary.
-func cutMessage(s string) string {
-	if len(s) <= maxIssueMessage {
+// cutText cuts s after at most n bytes, on a character boundary, and
+// ends it with an ellipsis when something was cut.
+func cutText(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	i := maxIssueMessage
+	i := n
 	for i > 0 && !utf8.RuneStart(s[i]) {
 		i--
 	}

@@ -33,9 +33,10 @@
 // that no count is lost when the server stops.
 //
 // What the callers pass: a failure record's attributes are its operation,
-// code, code name and reason, all named by its key too, so two failures of
-// a kind are the same when their messages are; its duration, cause, panic
-// value and stack are added to the record once admitted. A refusal's are
+// code, code name and reason, all named by its key too, and the error
+// beneath it (its type and text, its cause's, or the panic's value), so
+// two failures of a kind are the same when their messages and errors are;
+// its duration and stack are added to the record once admitted. A refusal's are
 // why it was refused (why, status, missing scopes, origin, limits), not
 // the request's remote address, path, declared size or the session count.
 package repeats

@@ -142,6 +142,7 @@ func TestStdioMalformedLines(t *testing.T) {
 		{"id 1e400", `{"jsonrpc":"2.0","id":1e400,"method":"ping"}` + "\n", rpcErr("null", invalid, idNumber)},
 		{"id 1.5", `{"jsonrpc":"2.0","id":1.5,"method":"ping"}` + "\n", rpcErr("null", invalid, idNumber)},
 		{"id 30 digits", `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}` + "\n", rpcErr("null", invalid, idNumber)},
+		{"id twice", `{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}` + "\n", rpcErr("null", invalid, `Invalid Request: the \"id\" member is given twice`)},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()

@@ -39,10 +39,12 @@
 //     without a session.
 //
 // The answer carries the request's id when the line is a request (it has a
-// "method" and no "result" or "error"), its id is valid and not in use by a
-// pending request, and the id could be read: for a line that is not valid
-// JSON or is too long or too deep, from the tokens before the fault, within
-// its first 64 KiB. Otherwise the id is null. An id that belongs to another
+// "method" and no "result" or "error"), its id is valid, given once (an
+// object with two "id" members names no request: either could be the one
+// its sender reads) and not in use by a pending request, and the id could
+// be read: for a line that is not valid JSON or is too long or too deep,
+// from the tokens before the fault, within its first 64 KiB. Otherwise the
+// id is null. An id that belongs to another
 // request is never used, so that no answer is taken for someone else's.
 // Blank lines are skipped.
 //

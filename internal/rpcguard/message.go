@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/bits"
 	"unicode/utf8"
 )
 
@@ -52,7 +53,7 @@ func parseMessage(raw []byte) *message {
 		return m
 	}
 	var mem [len(envelope)][]byte
-	dup := members(raw, envelope[:], mem[:])
+	dups := members(raw, envelope[:], mem[:])
 	m.request = mem[memMethod] != nil
 	m.params = mem[memParams]
 	hasResult, hasError := mem[memResult] != nil, mem[memError] != nil
@@ -65,11 +66,12 @@ func parseMessage(raw []byte) *message {
 	}
 	// An answer may carry the id of a request only: a response's id names
 	// a request of the server, and the client would take an error under it
-	// for the answer to its own request with that id.
-	m.echo = m.hasID && m.request && !hasResult && !hasError
+	// for the answer to its own request with that id. An id given twice
+	// names no request: either copy could be the one its sender reads.
+	m.echo = m.hasID && m.request && !hasResult && !hasError && dups&(1<<memID) == 0
 	switch {
-	case dup != "":
-		m.fault = invalidRequest(fmt.Sprintf("the %q member is given twice", dup))
+	case dups != 0:
+		m.fault = invalidRequest(fmt.Sprintf("the %q member is given twice", envelope[bits.TrailingZeros32(dups)]))
 	case !isVersion2(mem[memJSONRPC]):
 		m.fault = invalidRequest(`"jsonrpc" must be "2.0"`)
 	case idFault != "":
@@ -89,25 +91,28 @@ func parseMessage(raw []byte) *message {
 }
 
 // members sets vals[i] to the value of the member names[i] of the JSON
-// object obj, known to be valid, and returns the first of them given
-// twice, if any. It allocates nothing: it reads every line.
-func members(obj []byte, names []string, vals [][]byte) (dup string) {
+// object obj, known to be valid, and returns the names given twice, bit i
+// for names[i] (names has at most 32). Keys are compared decoded, so that
+// "i\u0064" is "id" again, as the SDK's decoder reads it. It allocates
+// nothing but for an escaped key: it reads every line, in the one scan
+// that finds the members.
+func members(obj []byte, names []string, vals [][]byte) (dups uint32) {
 	it, ok := newMembers(obj)
 	if !ok {
-		return ""
+		return 0
 	}
 	for {
 		key, ok := it.key()
 		if !ok {
-			return dup
+			return dups
 		}
 		val := it.value()
 		for i, n := range names {
 			if string(key) != n {
 				continue
 			}
-			if vals[i] != nil && dup == "" {
-				dup = n
+			if vals[i] != nil {
+				dups |= 1 << i
 			}
 			vals[i] = val
 			break
@@ -124,7 +129,7 @@ func wireError(raw []byte) bool {
 		return false
 	}
 	var mem [3][]byte // code, message, data
-	if members(raw, []string{"code", "message", "data"}, mem[:]) != "" {
+	if members(raw, []string{"code", "message", "data"}, mem[:]) != 0 {
 		return false
 	}
 	var code int64

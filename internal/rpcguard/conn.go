@@ -42,15 +42,7 @@ type decoded struct {
 	queue []jsonrpc.Message // on the reading goroutine only
 
 	mu      sync.Mutex
-	batches map[id]*batchAnswer // by the ids of the requests still unanswered
-}
-
-// A batchAnswer collects the answers to one batch's requests, to be written
-// as one array once the last comes.
-type batchAnswer struct {
-	ids     []id
-	answers [][]byte // by the position of the request in ids
-	left    int
+	batches map[id]batchSlot // by the ids of the requests still unanswered
 }
 
 // pass queues a valid message. It reports false for one the SDK cannot
@@ -72,20 +64,10 @@ var undecodable = invalidRequest("the message could not be decoded")
 // so that their answers go out in one array. It reports false as pass
 // does, having queued the messages before the one refused.
 func (d *decoded) passBatch(pass []*message) bool {
-	var b *batchAnswer
-	for _, m := range pass {
-		if m.isCall() {
-			if b == nil {
-				b = &batchAnswer{}
-			}
-			b.ids = append(b.ids, m.id)
-		}
-	}
-	if b != nil {
-		b.answers, b.left = make([][]byte, len(b.ids)), len(b.ids)
+	if b := newBatchAnswer(pass); b != nil {
 		d.mu.Lock()
-		for _, i := range b.ids {
-			d.batches[i] = b
+		for n, i := range b.ids {
+			d.batches[i] = batchSlot{b, n}
 		}
 		d.mu.Unlock()
 	}
@@ -103,22 +85,15 @@ func (d *decoded) passBatch(pass []*message) bool {
 func (d *decoded) answered(i id, data []byte) (b *batchAnswer, inBatch bool) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	b, ok := d.batches[i]
+	slot, ok := d.batches[i]
 	if !ok {
 		return nil, false
 	}
 	delete(d.batches, i)
-	for n, bi := range b.ids {
-		if bi == i && b.answers[n] == nil {
-			b.answers[n] = data
-			b.left--
-			break
-		}
-	}
-	if b.left > 0 {
+	if !slot.b.fill(slot.n, data) {
 		return nil, true
 	}
-	return b, true
+	return slot.b, true
 }
 
 // decode builds the SDK's message from a valid one. A request is built

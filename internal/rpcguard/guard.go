@@ -37,7 +37,7 @@ func New(r io.Reader, w io.Writer, maxLine int) *Guard {
 	}
 	g := &Guard{out: w, st: newState()}
 	g.in = &reader{g: g, src: r, br: bufio.NewReaderSize(r, 64<<10), max: maxLine,
-		dec: &decoded{batches: make(map[id]*batchAnswer)}}
+		dec: &decoded{batches: make(map[id]batchSlot)}}
 	return g
 }
 

@@ -14,9 +14,10 @@ import (
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
-// MaxURIBytes is the longest resource URI the server reads or subscribes
-// to; a longer one is refused with InvalidParams (-32602) before any
-// template is matched against it.
+// MaxURIBytes is the longest resource URI the server reads, subscribes to
+// or notifies of; a longer one is refused with InvalidParams (-32602)
+// before any template is matched against it, and an event from the bus
+// ([ServerOptions.Bus]) that carries one is dropped.
 const MaxURIBytes = 8 << 10
 
 // ownAnswers is the receiving middleware through which every request and
@@ -40,9 +41,7 @@ func (s *Server) ownAnswers(next mcp.MethodHandler) mcp.MethodHandler {
 }
 
 // checkURI refuses the URI of a resources/read, subscribe or unsubscribe
-// that no resource could have: over MaxURIBytes, or with a control
-// character (U+0000–U+001F, U+007F–U+009F), which a URI carries
-// percent-encoded.
+// that no resource could have (see uriFault).
 func checkURI(req mcp.Request) error {
 	var uri string
 	switch p := req.GetParams().(type) {
@@ -55,16 +54,32 @@ func checkURI(req mcp.Request) error {
 	default:
 		return nil
 	}
+	return invalidURI(uri)
+}
+
+// invalidURI is the InvalidParams error of a URI that no resource could
+// have (see uriFault), or nil.
+func invalidURI(uri string) error {
+	if why := uriFault(uri); why != "" {
+		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "Invalid params: " + why + "."}
+	}
+	return nil
+}
+
+// uriFault says why no resource could have uri, whether a client sent it
+// or the bus brought it, before any template is matched against it: it is
+// over MaxURIBytes, or it holds a control character (U+0000–U+001F,
+// U+007F–U+009F), which a URI carries percent-encoded. It is "" for any
+// other URI.
+func uriFault(uri string) string {
 	if len(uri) > MaxURIBytes {
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-			Message: fmt.Sprintf("Invalid params: the URI is %d bytes long; this server reads URIs of at most %d bytes.", len(uri), MaxURIBytes)}
+		return fmt.Sprintf("the URI is %d bytes long; this server reads URIs of at most %d bytes", len(uri), MaxURIBytes)
 	}
 	if i := strings.IndexFunc(uri, unicode.IsControl); i >= 0 {
 		r, _ := utf8.DecodeRuneInString(uri[i:])
-		return &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
-			Message: fmt.Sprintf("Invalid params: the URI holds the control character %U at byte %d; percent-encode it.", r, i)}
+		return fmt.Sprintf("the URI holds the control character %U at byte %d; percent-encode it", r, i)
 	}
-	return nil
+	return ""
 }
 
 // wireRPCError is err as the client gets it: a *jsonrpc.Error with a real

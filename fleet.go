@@ -1,8 +1,10 @@
 package mcpcore
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"math"
 	"sync"
 
@@ -112,16 +114,36 @@ func (s *Server) publish(e fleet.Event) {
 	}
 }
 
-// deliver tells this replica's subscribers of an event another raised.
+// deliver tells this replica's subscribers of an event another raised. A
+// URI that no resource could have (see uriFault) is dropped before any
+// template is matched against it, and logged, collapsed: no replica
+// publishes one (NotifyResourceUpdated refuses it), so it was forged, by
+// whatever can write to the bus.
 func (s *Server) deliver(e fleet.Event) {
 	switch e.Method {
 	case fleet.ResourceUpdated:
+		if why := uriFault(e.URI); why != "" {
+			s.droppedEvent(e, why)
+			return
+		}
 		if s.subscribable(e.URI) == nil {
 			s.notifyLocal(s.background, e.URI)
 		}
 	default:
 		// List-changed events come with definitions added at run time
 		// (ROADMAP 5): this server's lists never change.
+	}
+}
+
+// droppedEvent logs an event from the bus that was dropped, and why. The
+// record holds nothing of the URI but why it was refused, and its repeats
+// are collapsed: a flood of forged events writes a few records and their
+// counts.
+func (s *Server) droppedEvent(e fleet.Event, why string) {
+	const msg = "mcpcore: dropped an event from the bus: its URI is none a resource could have"
+	attrs := []slog.Attr{slog.String("method", e.Method), slog.String("why", why)}
+	if s.repeats.Admit("bus event", slog.LevelWarn, msg, attrs) {
+		s.logger.LogAttrs(context.Background(), slog.LevelWarn, msg, attrs...)
 	}
 }
 

@@ -21,7 +21,14 @@ func (s *Server) unsubscribe(_ context.Context, req *mcp.UnsubscribeRequest) err
 	return s.subscribable(req.Params.URI)
 }
 
+// subscribable reports whether uri is one a subscription may name: none
+// over MaxURIBytes or with a control character, which no resource could
+// have, whatever asks (a client, the bus, a handler), then a URI of a
+// resource that accepts subscriptions.
 func (s *Server) subscribable(uri string) error {
+	if err := invalidURI(uri); err != nil {
+		return err
+	}
 	for _, matches := range s.subscriptions {
 		if matches(uri) {
 			return nil
@@ -51,7 +58,9 @@ func refuseSessionSubscriptions(next mcp.MethodHandler) mcp.MethodHandler {
 // streams of 2026-07-28 clients, in stateless mode too. With a bus
 // ([ServerOptions.Bus], or MCP_REDIS_URL), the subscribers of the other
 // replicas of the fleet hear of it as well, each once. The resource must
-// be one whose definition sets Subscribe.
+// be one whose definition sets Subscribe, and uri one a client could
+// subscribe to: at most [MaxURIBytes], without a control character (the
+// other replicas drop any other).
 func (s *Server) NotifyResourceUpdated(ctx context.Context, uri string) error {
 	if err := s.subscribable(uri); err != nil {
 		return err

@@ -167,8 +167,19 @@ func (b *bus) listen(ctx context.Context, l *listener, deliver func(fleet.Event)
 	}
 }
 
+// maxPayload bounds the message that can be an event: a replica id, a
+// method and a URI that a server notifies of, at most 8 KiB
+// (mcpcore.MaxURIBytes; servers drop any longer, and never publish one),
+// each byte escaped in JSON at most 6 bytes long. Anything longer on the
+// channel was forged, and is dropped before it is decoded.
+const maxPayload = 64 << 10
+
 // receive hands deliver one event of another replica.
 func (b *bus) receive(payload string, deliver func(fleet.Event)) {
+	if len(payload) > maxPayload {
+		b.f.meters.drop(reasonMalformed)
+		return
+	}
 	var w wire
 	if err := json.Unmarshal([]byte(payload), &w); err != nil || w.Method == "" || w.From == "" {
 		b.f.meters.drop(reasonMalformed)

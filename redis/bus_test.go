@@ -3,6 +3,7 @@ package redis
 import (
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -191,4 +192,27 @@ func TestPublishAfterClose(t *testing.T) {
 		t.Errorf("dropped %d after Close, want 1", n)
 	}
 	a.Bus().Listen(func(fleet.Event) { t.Error("delivered after Close") })()
+}
+
+// A message on the channel too long to be an event that a server publishes
+// (a 4 MB URI) is dropped before it is decoded, and counted as malformed;
+// the events after it are delivered.
+func TestBusDropsForgedLongEvents(t *testing.T) {
+	m := startRedis(t)
+	a, b := newReplica(t, m.Addr()), newReplica(t, m.Addr())
+	var in inbox
+	defer a.Bus().Listen(in.deliver)()
+	eventually(t, "see the subscriber", func() bool { return m.PubSubNumSub(channel)[channel] == 1 })
+
+	forged := `{"from":"someone","method":"notifications/resources/updated","uri":"weather://` + strings.Repeat("a", 4<<20) + `"}`
+	m.Publish(channel, forged)
+	eventually(t, "count the forged message", func() bool {
+		return a.sum(t, "mcp.fleet.notifications.dropped", "mcp.fleet.drop_reason", "malformed") == 1
+	})
+	e := fleet.Event{Method: fleet.ResourceUpdated, URI: "weather://" + strings.Repeat("a", 8<<10-len("weather://"))}
+	b.Bus().Publish(e)
+	eventually(t, "deliver the event after it", func() bool { return in.has(e) })
+	if got := in.got(); len(got) != 1 {
+		t.Errorf("delivered %d events, want the one published (a URI of 8 KiB)", len(got))
+	}
 }

@@ -90,6 +90,12 @@ func (w *answerWriter) Write(b []byte) (int, error) {
 		if done := w.answers.write(w, b); done {
 			return len(b), nil
 		}
+		if fixed, changed := realCodes(b); changed {
+			if _, err := w.send(fixed); err != nil {
+				return 0, err
+			}
+			return len(b), nil
+		}
 	}
 	return w.send(b)
 }

@@ -36,6 +36,11 @@ func answer(e *rpcError, to *id) []byte {
 	if to != nil {
 		idJSON = to.json()
 	}
+	return answerRaw(e, idJSON)
+}
+
+// answerRaw encodes the error response under idJSON, an id as written.
+func answerRaw(e *rpcError, idJSON json.RawMessage) []byte {
 	b, _ := json.Marshal(struct {
 		JSONRPC string          `json:"jsonrpc"`
 		ID      json.RawMessage `json:"id"`

@@ -182,6 +182,9 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	i, answer := id{}, false
 	if ok {
 		i, answer = fromRPC(resp.ID)
+		if resp.Error != nil {
+			data, _ = RealCode(data) // see realcode.go
+		}
 	}
 	if !answer { // a request or a notification of the server's
 		_, err = c.g.send(append(data, '\n'), nil, nil)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"strings"
 	"testing"
@@ -130,5 +131,38 @@ func TestConnCloseUnblocksRead(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Read still blocked after Close")
+	}
+}
+
+// TestConnGivesCodeZeroACode: an error the SDK answers with by itself,
+// with no JSON-RPC code (a request cancelled before its handler started:
+// context.Canceled), goes out with a code, alone or in a batch's array;
+// any other error goes out as it is.
+func TestConnGivesCodeZeroACode(t *testing.T) {
+	in, out, c := decodedPipe(t)
+	go io.WriteString(in, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n"+
+		`[{"jsonrpc":"2.0","id":2,"method":"ping"},{"jsonrpc":"2.0","id":3,"method":"ping"}]`+"\n"+
+		`{"jsonrpc":"2.0","id":4,"method":"ping"}`+"\n")
+	var ids []jsonrpc.ID
+	for range 4 {
+		ids = append(ids, readMsg(t, c).(*jsonrpc.Request).ID)
+	}
+	go func() {
+		for n, err := range []error{context.Canceled, context.Canceled, &jsonrpc.Error{Code: -32601, Message: "no"}, errors.New("something else")} {
+			c.Write(context.Background(), &jsonrpc.Response{ID: ids[n], Error: err})
+		}
+	}()
+	for _, want := range []string{
+		`{"jsonrpc":"2.0","id":1,"error":{"code":-32011,"message":"The request was cancelled."}}`,
+		`[{"jsonrpc":"2.0","id":2,"error":{"code":-32011,"message":"The request was cancelled."}},{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"no"}}]`,
+		`{"jsonrpc":"2.0","id":4,"error":{"code":-32603,"message":"Internal error: the server could not answer this request."}}`,
+	} {
+		l, err := out.ReadString('\n')
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.TrimSuffix(l, "\n"); got != want {
+			t.Errorf("got  %s\nwant %s", got, want)
+		}
 	}
 }

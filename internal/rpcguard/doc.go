@@ -72,6 +72,19 @@
 //     earlier request, is an invalid element (the SDK ends the connection on
 //     both).
 //
+// # Answers without a code
+//
+// The SDK answers a request cancelled while it waits in its session's
+// queue by itself, before any handler or middleware, with
+// {"code":0,"message":"context canceled"}: code 0 is no JSON-RPC code.
+// The connection gives it one as it writes it ([RealCode], which the HTTP
+// endpoint applies too): -32011 RequestCancelled, "The request was
+// cancelled.", as a request cancelled while its handler runs is answered;
+// any other error the SDK sends with code 0, -32603 with a message of its
+// own. The request is answered rather than dropped, though MCP lets a
+// server leave a cancelled request unanswered: every request gets exactly
+// one answer, which frees its id (see below).
+//
 // # Pending requests
 //
 // The guard also knows which requests are waiting for their answer: a

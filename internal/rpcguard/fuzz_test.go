@@ -152,6 +152,9 @@ func wireObjects(t *testing.T, line string) []json.RawMessage {
 		if isErr && (json.Unmarshal(e, &we) != nil || we.Code == nil || we.Message == nil) {
 			t.Fatalf("not a JSON-RPC error object: %s", o)
 		}
+		if isErr && *we.Code == 0 {
+			t.Fatalf("an error without a JSON-RPC code (code 0): %s", o)
+		}
 	}
 	return objs
 }

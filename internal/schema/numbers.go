@@ -1,9 +1,12 @@
 package schema
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
+	"hash/maphash"
 	"math"
-	"math/big"
+	"math/bits"
 	"strconv"
 	"strings"
 )
@@ -289,11 +292,14 @@ func cmpInt[T int | int64 | byte](a, b T) int {
 
 // multipleOf reports whether v is an integer multiple of m (m > 0). Small
 // integers take a fast path; the rest is exact on the decimals, with v =
-// D·10^a and m = M·10^b (D, M integers): v/m = D·10^(a−b)/M. When a ≥ b,
-// that is an integer iff M divides D·10^(a−b) mod M, computed by modular
-// exponentiation whatever a−b; when a < b and 10^(b−a) alone outgrows D,
-// only zero is a multiple. So the work is bounded by the length of the
-// text, never by its exponent.
+// D·10^a and m = M·10^b (D and M integers whose last digit is not 0):
+// v/m = D·10^(a−b)/M. When a < b, 10^(b−a) would have to divide D, whose
+// last digit is not 0: only zero is such a multiple. Otherwise v/m is an
+// integer iff M divides (D mod M)·(10^(a−b) mod M); M has at most 17
+// digits (m is a float64's shortest decimal), so D mod M is taken digit by
+// digit in uint64 and 10^(a−b) mod M by modular exponentiation: the work is
+// linear in the length of the text, whatever its exponent (big.Int's
+// parsing of D alone is quadratic in its digits).
 func multipleOf(v any, m *bound) bool {
 	f, exact := floatOf(v)
 	if exact && isExactBound(f) && isExactBound(m.f) && m.f != 0 {
@@ -303,30 +309,47 @@ func multipleOf(v any, m *bound) bool {
 	if d.zero() {
 		return true
 	}
-	if md.zero() {
+	if md.zero() || md.n() > 18 {
+		return false // not a float64's shortest decimal: no bound is
+	}
+	a, b := d.exp-int64(d.n()), md.exp-int64(md.n())
+	if a < b {
 		return false
 	}
-	// Integers D and M, and the exponents of their last digits.
-	D, a := integerOf(d)
-	M, b := integerOf(md)
-	if a >= b {
-		ten := new(big.Int).Exp(big.NewInt(10), big.NewInt(a-b), M)
-		r := new(big.Int).Mul(D, ten)
-		return r.Mod(r, M).Sign() == 0
+	M := digitsMod(md, math.MaxUint64)
+	if M == 1 {
+		return true
 	}
-	shift := b - a
-	if shift > int64(d.n())+1 {
-		return false // M·10^shift > |D| > 0
-	}
-	div := new(big.Int).Mul(M, new(big.Int).Exp(big.NewInt(10), big.NewInt(shift), nil))
-	return new(big.Int).Mod(D, div).Sign() == 0
+	return mulMod(digitsMod(d, M), powMod(10, uint64(a-b), M), M) == 0
 }
 
-// integerOf returns the digits of d as a non-negative integer and the
-// exponent of its last digit: |d| = D·10^e.
-func integerOf(d decimal) (*big.Int, int64) {
-	D, _ := new(big.Int).SetString(d.int+d.frac, 10)
-	return D, d.exp - int64(d.n())
+// digitsMod is the integer of d's digits modulo m (m < 10^18, so that no
+// step overflows).
+func digitsMod(d decimal, m uint64) uint64 {
+	var r uint64
+	for i := range d.n() {
+		r = (r*10 + uint64(d.digit(i)-'0')) % m
+	}
+	return r
+}
+
+// mulMod is a·b mod m, for a, b < m.
+func mulMod(a, b, m uint64) uint64 {
+	hi, lo := bits.Mul64(a, b)
+	_, r := bits.Div64(hi, lo, m)
+	return r
+}
+
+// powMod is x^e mod m (m > 1).
+func powMod(x, e, m uint64) uint64 {
+	r, x := uint64(1), x%m
+	for ; e > 0; e >>= 1 {
+		if e&1 == 1 {
+			r = mulMod(r, x, m)
+		}
+		x = mulMod(x, x, m)
+	}
+	return r
 }
 
 // formatNumber renders a number in a message as JSON Schema reads it: an
@@ -371,6 +394,62 @@ func formatNumber(v any) string {
 		return formatNumber(g)
 	}
 	return "?"
+}
+
+// hashNumber hashes a number by its exact decimal value, so that equal
+// numbers (1, 1.0, 10e-1) hash alike and different ones do not, even where
+// one float64 cannot tell them apart (1e400 and 2e400 are both +Inf): the
+// sign, the exponent and the digits of the canonical decimal, in work
+// linear in its text. A float64 stands for its shortest decimal, whose
+// digits its 'e' format writes.
+func hashNumber(h *maphash.Hash, v any) {
+	var buf [40]byte
+	h.WriteByte(3)
+	if f, ok := v.(float64); ok {
+		t := strconv.AppendFloat(buf[:0], f, 'e', -1, 64) // [-]d[.ddd]e±dd
+		if f == 0 || math.IsInf(f, 0) || math.IsNaN(f) {
+			h.Write(t[len(t)-min(len(t), 4):]) // 0, ±Inf, NaN: no JSON number is the latter two
+			return
+		}
+		neg := t[0] == '-'
+		if neg {
+			t = t[1:]
+		}
+		e := bytes.IndexByte(t, 'e')
+		exp := int64(0)
+		for _, c := range t[e+2:] {
+			exp = exp*10 + int64(c-'0')
+		}
+		if t[e+1] == '-' {
+			exp = -exp
+		}
+		writeDecimalHeader(h, neg, exp+1)
+		h.WriteByte(t[0])
+		if e > 1 {
+			h.Write(t[2:e])
+		}
+		return
+	}
+	d := parseDecimal(textOf(v))
+	if d.zero() {
+		h.WriteString("0")
+		return
+	}
+	writeDecimalHeader(h, d.neg, d.exp)
+	h.WriteString(d.int)
+	h.WriteString(d.frac)
+}
+
+// writeDecimalHeader writes the sign and exponent of a non-zero decimal.
+func writeDecimalHeader(h *maphash.Hash, neg bool, exp int64) {
+	var b [9]byte
+	if neg {
+		b[0] = '-'
+	} else {
+		b[0] = '+'
+	}
+	binary.LittleEndian.PutUint64(b[1:], uint64(exp))
+	h.Write(b[:])
 }
 
 // maxNumberDigits bounds the digits of an integer in a message.

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"context"
 	"fmt"
 	"testing"
 )
@@ -67,7 +68,7 @@ func BenchmarkValidateManyIssues(b *testing.B) {
 		b.Run(fmt.Sprintf("validate/n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if res := v.check(inst); len(res.Issues) != wantIssues {
+				if res, _, _ := v.check(context.Background(), inst, n); len(res.Issues) != wantIssues {
 					b.Fatalf("%d issues", len(res.Issues))
 				}
 			}

@@ -1,12 +1,11 @@
 package schema
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
-	"math"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 )
@@ -49,7 +48,54 @@ type walker struct {
 	chain      []*compiled
 	chainStart int
 	cycle      string // the first loop found, for Loops
+	loops      int    // loops met, so that no result computed through one is memoised
+
+	// ctx, when not nil, ends the walk: it is looked at every
+	// ctxEvery evaluations, and once it has ended err is set and every
+	// evaluation fails at once.
+	ctx context.Context
+	err error
+	// evals counts the evaluations of a node; work adds to them the other
+	// costs that grow with the input (see spend): the measure of the tests
+	// and of FuzzValidationWork.
+	evals, work int
+	// memoAfter is the number of evaluations after which memo records
+	// the verdict of every (node, object or array) pair evaluated (see
+	// memoized): a schema that applies a node to the same value more than
+	// once (a union tried branch by branch, an allOf naming one schema
+	// twice) then pays each pair once, not once per path, whose number can
+	// double at every level of a recursion.
+	memoAfter int
+	memo      map[memoKey]uint8
+	// scope is the dynamic scope, for $dynamicRef: the schema resources
+	// the walk has entered, outermost first (nil when the schema has no
+	// $dynamicRef).
+	scope *scopeNode
+	// hashSeed seeds the hashes of uniqueItems, one per walk.
+	hashSeed maphash.Seed
 }
+
+// ctxEvery is how many evaluations go between two looks at the context.
+const ctxEvery = 1024
+
+// newWalker is a walker of v for a value of size nodes (objects, arrays and
+// scalars).
+func newWalker(v *Validator, size int) walker {
+	w := walker{v: v, memoAfter: memoFactor*size + memoSlack}
+	if v.dynamic {
+		w.scope = &scopeNode{}
+	}
+	return w
+}
+
+// A walk memoises once it has made memoFactor evaluations per node of the
+// value, and memoSlack more: a schema that applies each node once or a few
+// times, as every inferred one does, never gets there, and walks without
+// allocating.
+const (
+	memoFactor = 4
+	memoSlack  = 256
+)
 
 // segment is one step of the instance path: a property name, or an index
 // when index >= 0.
@@ -115,6 +161,9 @@ func valueType(v any) typeSet {
 // eval walks v against n and reports whether it is valid. ev, when not
 // nil, receives the properties and items n evaluates (for unevaluated*).
 func (w *walker) eval(n *compiled, v any, ev *evaluated) bool {
+	if !w.tick() {
+		return false
+	}
 	if n.never {
 		w.fail("false", "value not allowed here")
 		return false
@@ -125,6 +174,7 @@ func (w *walker) eval(n *compiled, v any, ev *evaluated) bool {
 				if w.cycle == "" {
 					w.cycle = fmt.Sprintf("%s leads back to %s without consuming input", w.chain[len(w.chain)-1].loc, n.loc)
 				}
+				w.loops++
 				w.fail("$ref", "the schema's references loop: "+w.cycle)
 				return false
 			}
@@ -132,15 +182,46 @@ func (w *walker) eval(n *compiled, v any, ev *evaluated) bool {
 		w.chain = append(w.chain, n)
 		defer func() { w.chain = w.chain[:len(w.chain)-1] }()
 	}
+	if w.scope != nil {
+		outer := w.scope
+		w.scope = outer.enter(n.res)
+		defer func() { w.scope = outer }()
+	}
+	if w.memo == nil && w.evals > w.memoAfter {
+		w.memo = map[memoKey]uint8{}
+	}
+	if w.memo != nil && ev == nil {
+		if key, ok := w.memoKey(n, v); ok {
+			return w.memoized(key, n, v)
+		}
+	}
+	return w.keywords(n, v, ev)
+}
+
+// tick counts an evaluation, looks at the context every ctxEvery of them,
+// and reports whether the walk goes on.
+func (w *walker) tick() bool {
+	w.evals++
+	w.work++
+	if w.ctx != nil && w.evals%ctxEvery == 0 && w.err == nil {
+		w.err = w.ctx.Err()
+	}
+	return w.err == nil
+}
+
+// spend counts units of work other than evaluations: values hashed or
+// compared, the steps a pattern may take.
+func (w *walker) spend(units int) { w.work += units }
+
+// keywords applies the keywords of n to v.
+func (w *walker) keywords(n *compiled, v any, ev *evaluated) bool {
 	t := valueType(v)
 	if t == 0 {
 		w.fail("type", fmt.Sprintf("value of Go type %T is not JSON", v))
 		return false
 	}
-	if n.types != 0 && n.types&t == 0 && !(n.types&tInteger != 0 && t == tNumber && isInteger(v)) {
-		if w.report {
-			w.sink.addType(w.issuePath(""), n.typeNames, typeName(t))
-		}
+	if wrongType(n, v, t) {
+		w.fail("type", typeMessage(n.typeNames, typeName(t)))
 		return false
 	}
 	if n.hasConst && !equalValues(v, n.constVal) {
@@ -177,6 +258,11 @@ func (w *walker) eval(n *compiled, v any, ev *evaluated) bool {
 		return false
 	}
 	return w.applicators(n, v, ev) && ok
+}
+
+// wrongType reports whether v, of type t, fails n's type.
+func wrongType(n *compiled, v any, t typeSet) bool {
+	return n.types != 0 && n.types&t == 0 && !(n.types&tInteger != 0 && t == tNumber && isInteger(v))
 }
 
 // inPlace walks v against n, a schema applied to the same value, and
@@ -302,11 +388,16 @@ func (w *walker) object(n *compiled, obj map[string]any, ev *evaluated) bool {
 }
 
 // properties is the validity walk of properties, patternProperties and
-// additionalProperties: declared properties by lookup, and the other keys,
-// when some keyword applies to them, in map order.
+// additionalProperties: declared properties by lookup, those with a const
+// or an enum first (they tell the alternatives of a union apart, cheaply),
+// and the other keys, when some keyword applies to them, in map order.
 func (w *walker) properties(n *compiled, obj map[string]any, ev *evaluated) bool {
 	present := 0
-	for i := range n.props {
+	for k := range n.props {
+		i := k
+		if n.propOrder != nil {
+			i = n.propOrder[k]
+		}
 		p := &n.props[i]
 		val, has := obj[p.name]
 		if !has {
@@ -333,7 +424,7 @@ func (w *walker) properties(n *compiled, obj map[string]any, ev *evaluated) bool
 		declared := n.prop(k) != nil
 		matched := declared
 		for _, pp := range n.patternProps {
-			if pp.re.MatchString(k) {
+			if w.match(pp.re, k) {
 				matched = true
 				if !w.descend(pp.node, val, segment{}) {
 					return false
@@ -378,7 +469,7 @@ func (w *walker) propertiesReport(n *compiled, obj map[string]any, ev *evaluated
 	if n.additional != nil && n.additional.never {
 		kept := extras[:0]
 		for _, k := range extras {
-			if matchesPattern(n, k) {
+			if w.matchesPattern(n, k) {
 				kept = append(kept, k)
 				continue
 			}
@@ -410,7 +501,7 @@ func (w *walker) propertiesReport(n *compiled, obj map[string]any, ev *evaluated
 			childOK = w.descend(declared, val, segment{name: name, index: -1})
 		}
 		for _, pp := range n.patternProps {
-			if pp.re.MatchString(name) {
+			if w.match(pp.re, name) {
 				applied = true
 				childOK = w.descend(pp.node, val, segment{name: name, index: -1}) && childOK
 			}
@@ -442,9 +533,11 @@ func (w *walker) propertiesReport(n *compiled, obj map[string]any, ev *evaluated
 	return ok
 }
 
-func matchesPattern(n *compiled, k string) bool {
+// matchesPattern reports whether some patternProperties pattern of n
+// matches k.
+func (w *walker) matchesPattern(n *compiled, k string) bool {
 	for _, pp := range n.patternProps {
-		if pp.re.MatchString(k) {
+		if w.match(pp.re, k) {
 			return true
 		}
 	}
@@ -469,12 +562,16 @@ func (w *walker) array(n *compiled, arr []any, ev *evaluated) bool {
 		w.fail("minItems", fmt.Sprintf("expected an array of at least %s, received %d", plural(n.minItems, "item"), len(arr)))
 		ok = false
 	}
-	if n.maxItems >= 0 && len(arr) > n.maxItems {
+	tooMany := n.maxItems >= 0 && len(arr) > n.maxItems
+	if tooMany {
 		w.fail("maxItems", fmt.Sprintf("expected an array of at most %s, received %d", plural(n.maxItems, "item"), len(arr)))
 		ok = false
 	}
-	if n.uniqueItems && len(arr) > 1 {
-		if i, j := duplicates(arr); i >= 0 {
+	// An array already too long is not searched for duplicates: the
+	// search costs in proportion to the items, which the cheap check has
+	// refused (see Check).
+	if n.uniqueItems && len(arr) > 1 && !tooMany {
+		if i, j := w.duplicates(arr); i >= 0 {
 			w.fail("uniqueItems", fmt.Sprintf("expected unique items, items %d and %d are equal", i, j))
 			ok = false
 		}
@@ -544,10 +641,13 @@ func (w *walker) string(n *compiled, s string) bool {
 		}
 		if n.maxLength >= 0 && l > n.maxLength {
 			w.fail("maxLength", n.message("maxLength", fmt.Sprintf("expected a string of at most %s, received %d", plural(n.maxLength, "character"), l)))
-			ok = false
+			// A string already too long is not matched against the
+			// pattern or the format, whose cost grows with its length
+			// (see Check).
+			return false
 		}
 	}
-	if n.pattern != nil && (ok || w.report) && !n.pattern.MatchString(s) {
+	if n.pattern != nil && (ok || w.report) && !w.match(n.pattern, s) {
 		w.fail("pattern", n.message("pattern", "expected a string matching the pattern "+show(n.pattern.String())))
 		ok = false
 	}
@@ -582,7 +682,7 @@ func (w *walker) number(n *compiled, v any) bool {
 func (w *walker) applicators(n *compiled, v any, ev *evaluated) bool {
 	ok := true
 	failed := func() bool { ok = false; return !w.report }
-	if n.dynamicRef != nil && !w.inPlace(n.dynamicRef, v, ev) && failed() {
+	if n.dynamicRef != nil && !w.inPlace(w.dynamicTarget(n), v, ev) && failed() {
 		return false
 	}
 	if n.not != nil && w.validOnly(n.not, v, nil) {
@@ -603,13 +703,7 @@ func (w *walker) applicators(n *compiled, v any, ev *evaluated) bool {
 		return false
 	}
 	if n.ifN != nil {
-		var branch *compiled
-		if w.validOnly(n.ifN, v, ev) {
-			branch = n.then
-		} else {
-			branch = n.elseN
-		}
-		if branch != nil && !w.inPlace(branch, v, ev) && failed() {
+		if branch := w.branch(n, v, ev); branch != nil && !w.inPlace(branch, v, ev) && failed() {
 			return false
 		}
 	}
@@ -621,108 +715,185 @@ func (w *walker) applicators(n *compiled, v any, ev *evaluated) bool {
 	return ok
 }
 
-// anyOf walks the alternatives until one matches (all of them when
-// unevaluated* needs their annotations).
-func (w *walker) anyOf(alts []*compiled, v any, ev *evaluated) bool {
-	if !w.report {
-		matched := false
-		for _, a := range alts {
-			if w.inPlace(a, v, ev) {
-				matched = true
-				if ev == nil {
-					break
-				}
-			}
-		}
-		return matched
+// branch is the schema of then or else that applies to v (nil for none).
+func (w *walker) branch(n *compiled, v any, ev *evaluated) *compiled {
+	if w.validOnly(n.ifN, v, ev) {
+		return n.then
 	}
-	var failed []*sink
+	return n.elseN
+}
+
+// anyOf walks the alternatives until one matches (all of them when
+// unevaluated* needs their annotations), for validity: the report walk of
+// a failed union is unionFailed's.
+func (w *walker) anyOf(alts []*compiled, v any, ev *evaluated) bool {
 	matched := false
 	for _, a := range alts {
-		ok, s := w.alternative(a, v, ev)
-		if ok {
+		if w.validOnly(a, v, ev) {
 			matched = true
 			if ev == nil {
 				break
 			}
-		} else {
-			failed = append(failed, s)
 		}
 	}
-	if matched {
-		return true
+	if !matched && w.report {
+		w.unionFailed(alts, v, ev, "anyOf")
 	}
-	w.unionFailed(failed, "anyOf", len(alts))
-	return false
+	return matched
 }
 
 // oneOf walks the alternatives: the first match, then whether another
 // matches too.
 func (w *walker) oneOf(alts []*compiled, v any, ev *evaluated) bool {
 	matched := -1
-	var failed []*sink
 	for i, a := range alts {
-		if matched >= 0 || !w.report {
-			if w.validOnly(a, v, ev) {
-				if matched >= 0 {
-					w.fail("oneOf", "value matches more than one of the allowed alternatives")
-					return false
-				}
-				matched = i
+		if w.validOnly(a, v, ev) {
+			if matched >= 0 {
+				w.fail("oneOf", "value matches more than one of the allowed alternatives")
+				return false
 			}
-			continue
-		}
-		ok, s := w.alternative(a, v, ev)
-		if ok {
 			matched = i
-		} else {
-			failed = append(failed, s)
 		}
 	}
 	if matched >= 0 {
 		return true
 	}
 	if w.report {
-		w.unionFailed(failed, "oneOf", len(alts))
+		w.unionFailed(alts, v, ev, "oneOf")
 	}
 	return false
 }
 
-// alternative walks one alternative of a union into a sink of its own.
-func (w *walker) alternative(a *compiled, v any, ev *evaluated) (bool, *sink) {
-	parent, found := w.sink, w.found
-	s := newSink(parent.keep, len(w.path))
-	w.sink = s
-	ok := w.inPlace(a, v, ev)
-	w.sink, w.found = parent, found
-	return ok, s
-}
-
 // unionFailed reports a union none of whose alternatives matched.
-// Alternatives that fail only because the value has the wrong type are
-// discarded; if one alternative is left its issues are the union's,
-// otherwise the value matches none, said once (as a type error when every
-// alternative was one).
-func (w *walker) unionFailed(failed []*sink, keyword string, total int) {
-	var left []*sink
+// Alternatives that fail only because the value has the wrong type, or
+// because a property that tells the alternatives apart (a const or enum
+// one, such as "kind") holds another alternative's value, are discarded;
+// if one alternative is left its issues are the union's, otherwise the
+// value matches none, said once (as a type error when every alternative
+// failed on the type). Only the alternative left is walked for its
+// issues: the others are judged from validity walks, which the memo
+// bounds, so that nested unions cost no more than one walk of the
+// alternative each level keeps.
+func (w *walker) unionFailed(alts []*compiled, v any, ev *evaluated, keyword string) {
+	var left []*compiled
 	var want []string
-	got := ""
-	for _, s := range failed {
-		if s.typeOnly() {
-			want = append(want, s.want...)
-			got = s.got
-			continue
+	for _, a := range alts {
+		if t, ok := w.typeFailure(a, v, nil, nil); ok {
+			want = append(want, t...)
+		} else {
+			left = append(left, a)
 		}
-		left = append(left, s)
+	}
+	if len(left) > 1 { // a discriminator may single one out
+		left = slices.DeleteFunc(left, func(a *compiled) bool { return w.discriminated(a, v) })
 	}
 	switch {
 	case len(left) == 1:
-		w.sink.merge(left[0])
-	case len(left) == 0:
-		w.fail("type", typeMessage(want, got))
+		w.inPlace(left[0], v, ev)
+	case len(left) == 0 && len(want) > 0:
+		w.fail("type", typeMessage(want, typeName(valueType(v))))
 	default:
-		w.fail(keyword, fmt.Sprintf("value matches none of the %d allowed alternatives", total))
+		w.fail(keyword, fmt.Sprintf("value matches none of the %d allowed alternatives", len(alts)))
 	}
+}
+
+// typeFailure reports whether n fails v only where a type check of v
+// itself fails (n, or a schema it applies to v in place through $ref,
+// $dynamicRef, allOf or if, says another type), and the types those checks
+// name. Every other keyword of the schemas it looks at must hold: a
+// nullable object is anyOf[null, object], and a string sent there is one
+// type error, not two. seen holds the nodes on the way, against loops.
+func (w *walker) typeFailure(n *compiled, v any, want []string, seen []*compiled) ([]string, bool) {
+	if n.never || slices.Contains(seen, n) {
+		return want, false
+	}
+	t := valueType(v)
+	if t == 0 {
+		return want, false
+	}
+	if wrongType(n, v, t) {
+		return append(want, n.typeNames...), true
+	}
+	if n.usesUnevaluated() || n.hasConst && !equalValues(v, n.constVal) ||
+		n.enum != nil && !slices.ContainsFunc(n.enum, func(e any) bool { return equalValues(v, e) }) {
+		return want, false
+	}
+	seen = append(seen, n)
+	failed := false
+	inPlace := func(s *compiled) bool {
+		if s == nil || w.validOnly(s, v, nil) {
+			return true
+		}
+		var ok bool
+		want, ok = w.typeFailure(s, v, want, seen)
+		failed = true
+		return ok
+	}
+	if !inPlace(n.ref) {
+		return want, false
+	}
+	if n.legacyRef {
+		return want, failed
+	}
+	if n.dynamicRef != nil && !inPlace(w.dynamicTarget(n)) {
+		return want, false
+	}
+	for _, s := range n.allOf {
+		if !inPlace(s) {
+			return want, false
+		}
+	}
+	if n.ifN != nil && !inPlace(w.branch(n, v, nil)) {
+		return want, false
+	}
+	return want, failed && w.othersHold(n, v)
+}
+
+// othersHold reports whether v passes the keywords of n that typeFailure
+// does not look into: those of its type, not, anyOf and oneOf.
+func (w *walker) othersHold(n *compiled, v any) bool {
+	report := w.report
+	w.report = false
+	defer func() { w.report = report }()
+	ok := true
+	switch v := v.(type) {
+	case map[string]any:
+		ok = w.object(n, v, nil)
+	case []any:
+		ok = w.array(n, v, nil)
+	case string:
+		ok = w.string(n, v)
+	default:
+		if isNumber(v) {
+			ok = w.number(n, v)
+		}
+	}
+	return ok && (n.not == nil || !w.validOnly(n.not, v, nil)) &&
+		(n.anyOf == nil || w.anyOf(n.anyOf, v, nil)) &&
+		(n.oneOf == nil || w.oneOf(n.oneOf, v, nil))
+}
+
+// discriminated reports whether alternative a is ruled out for v, an
+// object, by a property that tells the alternatives apart: one a declares
+// with a const or an enum, which v holds with another value.
+func (w *walker) discriminated(a *compiled, v any) bool {
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	for a != nil {
+		for _, i := range a.discriminators {
+			p := &a.props[i]
+			if val, has := obj[p.name]; has && !w.validOnly(p.node, val, nil) {
+				return true
+			}
+		}
+		if a.legacyRef {
+			return false
+		}
+		a = a.ref
+	}
+	return false
 }
 
 // unevaluated applies unevaluatedProperties and unevaluatedItems to what
@@ -862,12 +1033,14 @@ func equalValues(a, b any) bool {
 }
 
 // duplicates returns the first pair of equal items, (j, i) with j < i and
-// i as small as possible, or -1, -1. Long arrays are hashed, so the cost
-// stays linear.
-func duplicates(arr []any) (int, int) {
+// i as small as possible, or -1, -1. Long arrays are hashed, numbers by
+// their exact value, so the cost stays linear: items are compared only
+// when their hashes are equal, which for unequal items is rare.
+func (w *walker) duplicates(arr []any) (int, int) {
 	if len(arr) <= 20 {
 		for i := 1; i < len(arr); i++ {
 			for j := range i {
+				w.spend(1)
 				if equalValues(arr[i], arr[j]) {
 					return j, i
 				}
@@ -875,14 +1048,17 @@ func duplicates(arr []any) (int, int) {
 		}
 		return -1, -1
 	}
-	seed := maphash.MakeSeed()
+	if w.hashSeed == (maphash.Seed{}) {
+		w.hashSeed = maphash.MakeSeed()
+	}
 	seen := make(map[uint64][]int, len(arr))
 	var h maphash.Hash
 	for i, item := range arr {
-		h.SetSeed(seed)
-		hashValue(&h, item)
+		h.SetSeed(w.hashSeed)
+		w.spend(hashValue(&h, item))
 		sum := h.Sum64()
 		for _, j := range seen[sum] {
+			w.spend(1)
 			if equalValues(item, arr[j]) {
 				return j, i
 			}
@@ -892,8 +1068,10 @@ func duplicates(arr []any) (int, int) {
 	return -1, -1
 }
 
-// hashValue hashes v so that equal values (1 and 1.0 included) hash alike.
-func hashValue(h *maphash.Hash, v any) {
+// hashValue hashes v so that equal values (1 and 1.0 included) hash alike,
+// and numbers by their exact value (see hashNumber). It returns the number
+// of values hashed.
+func hashValue(h *maphash.Hash, v any) int {
 	switch v := v.(type) {
 	case nil:
 		h.WriteByte(0)
@@ -907,25 +1085,24 @@ func hashValue(h *maphash.Hash, v any) {
 		h.WriteString(v)
 	case []any:
 		h.WriteByte(4)
+		n := 1
 		for _, e := range v {
-			hashValue(h, e)
+			n += hashValue(h, e)
 		}
+		return n
 	case map[string]any:
 		h.WriteByte(5)
-		keys := sortedKeys(v, true)
-		for _, k := range keys {
+		n := 1
+		for _, k := range sortedKeys(v, true) {
 			h.WriteString(strings.ReplaceAll(k, "\x00", "\x00\x00"))
 			h.WriteByte(0)
-			hashValue(h, v[k])
+			n += hashValue(h, v[k])
 		}
+		return n
 	default:
 		if isNumber(v) {
-			h.WriteByte(3)
-			f, _ := floatOf(v)
-			if f == 0 {
-				f = 0 // -0
-			}
-			h.WriteString(strconv.FormatUint(math.Float64bits(f), 16))
+			hashNumber(h, v)
 		}
 	}
+	return 1
 }

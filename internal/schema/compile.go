@@ -6,7 +6,6 @@ import (
 	"maps"
 	"net/url"
 	"reflect"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,11 +47,19 @@ type compiler struct {
 	// legacyArrays: a draft before 2020-12, whose items may be an array
 	// followed by additionalItems.
 	legacyArrays bool
-	// unbounded: the schema uses a keyword whose loop the walk does not
-	// stop early (see Validator.Bounded).
-	unbounded bool
+	// unordered: the schema uses a keyword whose loop the walk does not
+	// stop early; unbounded says why the validator is not bounded (see
+	// Validator.Bounded), "" when it is.
+	unordered bool
+	unbounded string
 	defaults  bool
 	count     int // nodes compiled
+	// dynamicAnchors maps a resource's base URI to its $dynamicAnchor
+	// names and their schemas; dynamic is set when the document has a
+	// $dynamicRef, and resources holds the resource of each base URI.
+	dynamicAnchors map[string]map[string]*jsonschema.Schema
+	dynamic        bool
+	resourceOf     map[string]*resource
 }
 
 type schemaInfo struct {
@@ -75,17 +82,21 @@ func (e *compileError) Error() string {
 
 func compile(root *jsonschema.Schema) (*compiler, *compiled, error) {
 	c := &compiler{
-		info:      map[*jsonschema.Schema]*schemaInfo{},
-		nodes:     map[*jsonschema.Schema]*compiled{},
-		resources: map[string]*jsonschema.Schema{},
-		anchors:   map[string]*jsonschema.Schema{},
+		info:           map[*jsonschema.Schema]*schemaInfo{},
+		nodes:          map[*jsonschema.Schema]*compiled{},
+		resources:      map[string]*jsonschema.Schema{},
+		anchors:        map[string]*jsonschema.Schema{},
+		dynamicAnchors: map[string]map[string]*jsonschema.Schema{},
+		resourceOf:     map[string]*resource{},
 	}
 	switch strings.TrimSuffix(root.Schema, "#") {
 	case "", draft2020:
 	case draft2019:
-		c.unbounded, c.legacyArrays = true, true
+		c.legacyArrays = true
+		c.unorderedBy("#", "a $schema other than draft 2020-12")
 	case draft7, draft6, draft4:
-		c.unbounded, c.legacy, c.legacyArrays = true, true, true
+		c.legacy, c.legacyArrays = true, true
+		c.unorderedBy("#", "a $schema other than draft 2020-12")
 	default:
 		return nil, nil, &compileError{"#", fmt.Sprintf("refusing to load the meta-schema %s: only in-memory schemas are allowed", root.Schema)}
 	}
@@ -97,7 +108,57 @@ func compile(root *jsonschema.Schema) (*compiler, *compiled, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if err := c.compileDynamicAnchors(); err != nil {
+		return nil, nil, err
+	}
 	return c, n, nil
+}
+
+// unorderedBy records a keyword whose loop the walk does not order.
+func (c *compiler) unorderedBy(loc, what string) {
+	c.unordered = true
+	c.unboundedBy(loc, "uses "+what+", whose loops the validation does not stop early")
+}
+
+// unboundedBy records the first reason the validator is not bounded.
+func (c *compiler) unboundedBy(loc, why string) {
+	if c.unbounded == "" {
+		c.unbounded = "at " + loc + ": " + why
+	}
+}
+
+// compileDynamicAnchors compiles, when the document has a $dynamicRef,
+// every schema with a $dynamicAnchor, which a $dynamicRef may reach
+// through the dynamic scope alone, and records it in its resource.
+func (c *compiler) compileDynamicAnchors() error {
+	if !c.dynamic {
+		return nil
+	}
+	for _, base := range slices.Sorted(maps.Keys(c.dynamicAnchors)) {
+		names := c.dynamicAnchors[base]
+		for _, name := range slices.Sorted(maps.Keys(names)) {
+			n, err := c.node(names[name])
+			if err != nil {
+				return err
+			}
+			r := c.resource(base)
+			if r.dynamic == nil {
+				r.dynamic = map[string]*compiled{}
+			}
+			r.dynamic[name] = n
+		}
+	}
+	return nil
+}
+
+// resource returns the resource of a base URI.
+func (c *compiler) resource(base string) *resource {
+	r := c.resourceOf[base]
+	if r == nil {
+		r = &resource{base: base}
+		c.resourceOf[base] = r
+	}
+	return r
 }
 
 // index records the location, base URI and anchors of s and its
@@ -126,6 +187,17 @@ func (c *compiler) index(s *jsonschema.Schema, loc string, base *url.URL) error 
 		if a != "" {
 			c.anchors[base.String()+"#"+a] = s
 		}
+	}
+	if s.DynamicAnchor != "" {
+		m := c.dynamicAnchors[base.String()]
+		if m == nil {
+			m = map[string]*jsonschema.Schema{}
+			c.dynamicAnchors[base.String()] = m
+		}
+		m[s.DynamicAnchor] = s
+	}
+	if s.DynamicRef != "" {
+		c.dynamic = true
 	}
 	var err error
 	forEachChild(s, func(path string, child *jsonschema.Schema) bool {
@@ -199,6 +271,9 @@ func (c *compiler) node(s *jsonschema.Schema) (*compiled, error) {
 	}
 	n := &compiled{loc: info.loc, minLength: -1, maxLength: -1, minItems: -1, maxItems: -1,
 		minContains: -1, maxContains: -1, minProperties: -1, maxProperties: -1}
+	if c.dynamic {
+		n.res = c.resource(info.base.String())
+	}
 	c.nodes[s] = n
 	c.count++
 	if isFalseSchema(s) {
@@ -255,14 +330,17 @@ func (c *compiler) fill(n *compiled, s *jsonschema.Schema, info *schemaInfo) err
 		}
 	}
 	if s.DynamicRef != "" {
-		// Within one document the dynamic scope holds a single resource
-		// unless subschemas declare $id: the reference then resolves as
-		// $ref does.
+		// It resolves as $ref does, unless its fragment names a
+		// $dynamicAnchor that its target has: then the walk looks the
+		// name up in the dynamic scope (see dynamic.go).
 		target, rerr := c.resolve(s.DynamicRef, info)
 		if rerr != nil {
 			return rerr
 		}
 		n.dynamicRef = sub(target)
+		if u, _ := url.Parse(s.DynamicRef); u != nil && u.Fragment != "" && !strings.HasPrefix(u.Fragment, "/") && target.DynamicAnchor == u.Fragment {
+			n.dynamicName = u.Fragment
+		}
 	}
 
 	// Types.
@@ -302,8 +380,11 @@ func (c *compiler) fill(n *compiled, s *jsonschema.Schema, info *schemaInfo) err
 
 	n.minLength, n.maxLength = count("minLength", s.MinLength), count("maxLength", s.MaxLength)
 	if s.Pattern != "" {
-		if n.pattern, err = regexp.Compile(s.Pattern); err != nil {
+		if n.pattern, err = compilePattern(s.Pattern); err != nil {
 			return bad("pattern %q: %v", s.Pattern, err)
+		}
+		if why := n.pattern.costly(); why != "" {
+			c.unboundedBy(info.loc, why)
 		}
 	}
 
@@ -340,15 +421,31 @@ func (c *compiler) fill(n *compiled, s *jsonschema.Schema, info *schemaInfo) err
 	for _, name := range slices.Sorted(maps.Keys(s.Properties)) {
 		n.props = append(n.props, prop{name: name, node: sub(s.Properties[name]), required: slices.Contains(s.Required, name)})
 	}
+	for i, p := range n.props {
+		if p.node != nil && (p.node.hasConst || p.node.enum != nil) {
+			n.discriminators = append(n.discriminators, i)
+		}
+	}
+	if len(n.discriminators) > 0 && len(n.discriminators) < len(n.props) {
+		n.propOrder = append([]int(nil), n.discriminators...)
+		for i := range n.props {
+			if !slices.Contains(n.discriminators, i) {
+				n.propOrder = append(n.propOrder, i)
+			}
+		}
+	}
 	for _, r := range s.Required {
 		if _, ok := s.Properties[r]; !ok && !slices.Contains(n.reqOnly, r) {
 			n.reqOnly = append(n.reqOnly, r)
 		}
 	}
 	for _, p := range slices.Sorted(maps.Keys(s.PatternProperties)) {
-		re, rerr := regexp.Compile(p)
+		re, rerr := compilePattern(p)
 		if rerr != nil {
 			return bad("patternProperties %q: %v", p, rerr)
+		}
+		if why := re.costly(); why != "" {
+			c.unboundedBy(info.loc+"/patternProperties", why)
 		}
 		n.patternProps = append(n.patternProps, patternProp{re, sub(s.PatternProperties[p])})
 	}
@@ -380,11 +477,21 @@ func (c *compiler) fill(n *compiled, s *jsonschema.Schema, info *schemaInfo) err
 	}
 
 	// The loops whose stop the walk does not control (see Bounded).
-	if len(s.PatternProperties) > 0 || s.PropertyNames != nil || s.Contains != nil ||
-		len(s.DependentSchemas) > 0 || len(s.DependencySchemas) > 0 || len(s.DependencyStrings) > 0 ||
-		(n.unevaluatedProperties != nil && !isTrueSchema(s.UnevaluatedProperties) && !n.unevaluatedProperties.never) ||
-		(n.unevaluatedItems != nil && !isTrueSchema(s.UnevaluatedItems) && !n.unevaluatedItems.never) {
-		c.unbounded = true
+	for _, k := range []struct {
+		uses bool
+		what string
+	}{
+		{len(s.PatternProperties) > 0, "patternProperties"},
+		{s.PropertyNames != nil, "propertyNames"},
+		{s.Contains != nil, "contains"},
+		{len(s.DependentSchemas) > 0, "dependentSchemas"},
+		{len(s.DependencySchemas) > 0 || len(s.DependencyStrings) > 0, "dependencies"},
+		{n.unevaluatedProperties != nil && !isTrueSchema(s.UnevaluatedProperties) && !n.unevaluatedProperties.never, "a schema-valued unevaluatedProperties"},
+		{n.unevaluatedItems != nil && !isTrueSchema(s.UnevaluatedItems) && !n.unevaluatedItems.never, "a schema-valued unevaluatedItems"},
+	} {
+		if k.uses {
+			c.unorderedBy(info.loc, k.what)
+		}
 	}
 	return err
 }
@@ -393,7 +500,7 @@ func (c *compiler) fill(n *compiled, s *jsonschema.Schema, info *schemaInfo) err
 // so that it compares as JSON: a Go value set on an inferred schema (an
 // int, a []string) becomes what a client's JSON decodes to.
 func normalize(v any) (any, error) {
-	if _, ok := jsonDepth(v, 0); ok {
+	if _, _, ok := jsonShape(v); ok {
 		return v, nil
 	}
 	b, err := json.Marshal(v)

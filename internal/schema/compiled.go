@@ -1,7 +1,6 @@
 package schema
 
 import (
-	"regexp"
 	"slices"
 	"strings"
 )
@@ -29,7 +28,7 @@ type compiled struct {
 	minimum, maximum, exclusiveMinimum, exclusiveMaximum, multipleOf *bound
 
 	minLength, maxLength int // -1: absent
-	pattern              *regexp.Regexp
+	pattern              *pattern
 	// format is the check of an asserted format (see formats.go), nil for
 	// none or an annotation; formatName names it in messages.
 	format     func(string) bool
@@ -52,6 +51,11 @@ type compiled struct {
 	minProperties, maxProperties int // -1: absent
 	// props are the declared properties, sorted by name.
 	props []prop
+	// discriminators index the props whose schema has a const or an
+	// enum, which tell the alternatives of a union apart; propOrder, when
+	// there are some, lists them first, then the others: the order of the
+	// validity walk.
+	discriminators, propOrder []int
 	// required lists the required names as written; reqOnly those that
 	// props does not declare (props carry their own flag).
 	required, reqOnly     []string
@@ -62,7 +66,12 @@ type compiled struct {
 	dependentSchemas      []namedNode  // sorted by name
 	unevaluatedProperties *compiled
 
-	ref, dynamicRef  *compiled
+	ref, dynamicRef *compiled
+	// dynamicName is the anchor a $dynamicRef looks up in the dynamic
+	// scope ("" when it resolves as $ref does; see dynamic.go), and res
+	// the schema resource n belongs to.
+	dynamicName      string
+	res              *resource
 	legacyRef        bool // draft 7 and before: $ref ignores its siblings
 	allOf            []*compiled
 	anyOf, oneOf     []*compiled
@@ -84,7 +93,7 @@ type prop struct {
 }
 
 type patternProp struct {
-	re   *regexp.Regexp
+	re   *pattern
 	node *compiled
 }
 

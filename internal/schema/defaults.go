@@ -1,44 +1,91 @@
 package schema
 
+import "reflect"
+
 // Defaults and absent nulls, applied to the decoded arguments before they
 // are validated (see Validator.CheckJSON). Both descend through the
 // keywords whose schema is known to apply to a part of the value:
 // properties, prefixItems, items, $ref and allOf; not anyOf, oneOf or if,
 // whose branch is unknown until validation.
 
-// maxDefaultsDepth bounds the descent, which follows $ref and so could loop
-// on a schema that refers to itself without consuming input (Loops reports
-// such a cycle).
-const maxDefaultsDepth = 128
+// maxInPlaceHops bounds the $ref and allOf followed on one value, which
+// could loop on a schema that refers to itself without consuming input
+// (Loops reports such a cycle). A descent into a child starts again from
+// zero: the depth of the value is bounded by MaxDepth.
+const maxInPlaceHops = 128
+
+// defaultsWalk is the state of one descent of fillDefaults or dropNulls.
+// A schema that applies a node twice to one value (an allOf naming it
+// twice) would double the descent at every level of a recursion; a pair
+// (node, object or array) met again has nothing left to do, so once the
+// descent has made more visits than a plain one would (as for the walk's
+// memo, see newWalker) it records the pairs and skips those it has done.
+type defaultsWalk struct {
+	visits, after int
+	done          map[memoKey]bool
+}
+
+func newDefaultsWalk(size int) *defaultsWalk {
+	return &defaultsWalk{after: memoFactor*size + memoSlack}
+}
+
+// first reports whether (n, v) has not been visited yet; scalars have
+// nothing to fill or drop.
+func (d *defaultsWalk) first(n *compiled, v any) bool {
+	var key memoKey
+	switch x := v.(type) {
+	case map[string]any:
+		key = memoKey{n: n, p: reflect.ValueOf(x).Pointer(), l: -1}
+	case []any:
+		if len(x) == 0 {
+			return false
+		}
+		key = memoKey{n: n, p: reflect.ValueOf(x).Pointer(), l: len(x)}
+	default:
+		return false
+	}
+	d.visits++
+	if d.done == nil {
+		if d.visits <= d.after {
+			return true
+		}
+		d.done = map[memoKey]bool{}
+	}
+	if d.done[key] {
+		return false
+	}
+	d.done[key] = true
+	return true
+}
 
 // fillDefaults does the work of Validator.applyDefaults below node n.
-func fillDefaults(n *compiled, v any, depth int) {
-	if n == nil || depth > maxDefaultsDepth {
+func (d *defaultsWalk) fillDefaults(n *compiled, v any, hops int) {
+	if n == nil || hops > maxInPlaceHops || !d.first(n, v) {
 		return
 	}
 	if n.ref != nil {
-		fillDefaults(n.ref, v, depth+1)
+		d.fillDefaults(n.ref, v, hops+1)
 	}
 	for _, sub := range n.allOf {
-		fillDefaults(sub, v, depth+1)
+		d.fillDefaults(sub, v, hops+1)
 	}
 	switch v := v.(type) {
 	case map[string]any:
 		for i := range n.props {
 			p := &n.props[i]
 			if val, ok := v[p.name]; ok {
-				fillDefaults(p.node, val, depth+1)
-			} else if d, ok := defaultOf(p.node); ok {
-				v[p.name] = deepCopy(d)
+				d.fillDefaults(p.node, val, 0)
+			} else if def, ok := defaultOf(p.node); ok {
+				v[p.name] = deepCopy(def)
 			}
 		}
 	case []any:
 		for i, item := range v {
 			switch {
 			case i < len(n.prefixItems):
-				fillDefaults(n.prefixItems[i], item, depth+1)
+				d.fillDefaults(n.prefixItems[i], item, 0)
 			case n.items != nil:
-				fillDefaults(n.items, item, depth+1)
+				d.fillDefaults(n.items, item, 0)
 			}
 		}
 	}
@@ -47,16 +94,16 @@ func fillDefaults(n *compiled, v any, depth int) {
 // dropNulls removes, in place, the null values of v's optional properties
 // that refuse null (prop.nullAbsent), below node n, descending as
 // fillDefaults does. It reports whether it removed any.
-func dropNulls(n *compiled, v any, depth int) bool {
-	if n == nil || depth > maxDefaultsDepth {
+func (d *defaultsWalk) dropNulls(n *compiled, v any, hops int) bool {
+	if n == nil || hops > maxInPlaceHops || !d.first(n, v) {
 		return false
 	}
 	dropped := false
 	if n.ref != nil {
-		dropped = dropNulls(n.ref, v, depth+1)
+		dropped = d.dropNulls(n.ref, v, hops+1)
 	}
 	for _, sub := range n.allOf {
-		dropped = dropNulls(sub, v, depth+1) || dropped
+		dropped = d.dropNulls(sub, v, hops+1) || dropped
 	}
 	switch v := v.(type) {
 	case map[string]any:
@@ -69,16 +116,16 @@ func dropNulls(n *compiled, v any, depth int) bool {
 				delete(v, p.name)
 				dropped = true
 			default:
-				dropped = dropNulls(p.node, val, depth+1) || dropped
+				dropped = d.dropNulls(p.node, val, 0) || dropped
 			}
 		}
 	case []any:
 		for i, item := range v {
 			switch {
 			case i < len(n.prefixItems):
-				dropped = dropNulls(n.prefixItems[i], item, depth+1) || dropped
+				dropped = d.dropNulls(n.prefixItems[i], item, 0) || dropped
 			case n.items != nil:
-				dropped = dropNulls(n.items, item, depth+1) || dropped
+				dropped = d.dropNulls(n.items, item, 0) || dropped
 			}
 		}
 	}

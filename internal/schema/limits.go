@@ -343,39 +343,48 @@ func cut(s string, n int) string {
 	return s
 }
 
-// jsonDepth returns the nesting depth of arrays and objects in x (0 for a
-// scalar), and whether x is already a decoded JSON value. It stops counting
-// past MaxDepth, which is all the caller needs to know, but walks the whole
-// value to answer the second question.
-func jsonDepth(x any, depth int) (int, bool) {
-	switch x := x.(type) {
-	case nil, bool, string, float64, json.Number:
-		return depth, true
-	case map[string]any:
-		return deepestOf(maps.Values(x), depth)
-	case []any:
-		return deepestOf(slices.Values(x), depth)
-	}
-	return depth, false
+// jsonShape returns the nesting depth of arrays and objects in x (0 for a
+// scalar; counted no further than past MaxDepth, which is all the caller
+// needs to know), its number of values, and whether x is already a
+// decoded JSON value.
+func jsonShape(x any) (depth, size int, ok bool) {
+	return shapeOf(x, 0, &size)
 }
 
-// deepestOf is jsonDepth for the members of an object or array at depth.
-func deepestOf(members iter.Seq[any], depth int) (int, bool) {
+// shapeOf is jsonShape for x at depth, adding its values to size.
+func shapeOf(x any, depth int, size *int) (int, int, bool) {
+	*size++
+	switch x := x.(type) {
+	case nil, bool, string, float64, json.Number:
+		return depth, *size, true
+	case map[string]any:
+		return deepestOf(maps.Values(x), depth, size)
+	case []any:
+		return deepestOf(slices.Values(x), depth, size)
+	}
+	return depth, *size, false
+}
+
+// deepestOf is shapeOf for the members of an object or array at depth.
+func deepestOf(members iter.Seq[any], depth int, size *int) (int, int, bool) {
 	deepest := depth + 1
 	for e := range members {
-		d, ok := jsonDepth(e, min(depth+1, MaxDepth+1))
+		d, _, ok := shapeOf(e, min(depth+1, MaxDepth+1), size)
 		if !ok {
-			return deepest, false
+			return deepest, *size, false
 		}
 		deepest = max(deepest, d)
 	}
-	return deepest, true
+	return deepest, *size, true
 }
 
-// rawDepth returns the deepest nesting of arrays and objects in data, JSON
-// text (valid or not: a syntax error is left to the decoder).
-func rawDepth(data []byte) int {
-	depth, deepest := 0, 0
+// rawShape returns the deepest nesting of arrays and objects in data, JSON
+// text (valid or not: a syntax error is left to the decoder), and a bound
+// on its number of values: each value but the first follows a comma or
+// opens its container's list.
+func rawShape(data []byte) (deepest, size int) {
+	depth := 0
+	size = 1
 	inString, escaped := false, false
 	for _, c := range data {
 		switch {
@@ -392,10 +401,13 @@ func rawDepth(data []byte) int {
 			inString = true
 		case c == '[' || c == '{':
 			depth++
+			size++
 			deepest = max(deepest, depth)
 		case c == ']' || c == '}':
 			depth--
+		case c == ',':
+			size++
 		}
 	}
-	return deepest
+	return deepest, size
 }

@@ -160,8 +160,8 @@ func TestRawDepth(t *testing.T) {
 		{`{"a\\\"{":[]}`, 2},
 	}
 	for _, tt := range tests {
-		if got := rawDepth([]byte(tt.in)); got != tt.want {
-			t.Errorf("rawDepth(%s) = %d, want %d", tt.in, got, tt.want)
+		if got, _ := rawShape([]byte(tt.in)); got != tt.want {
+			t.Errorf("rawShape(%s) = %d, want %d", tt.in, got, tt.want)
 		}
 	}
 }

@@ -11,11 +11,6 @@ import (
 // others in dropped; those can never be among the first keep of the whole
 // list, so a million unknown keys cost a hundred issues of memory.
 // Trimming at four times keep keeps the sorting cost per issue logarithmic.
-//
-// An alternative of anyOf or oneOf is walked into a sink of its own, so
-// that the union can judge it (see walker.unionFailed): typeOnly records
-// whether every issue so far is a failed "type" of the value the union
-// looks at, and want and got the types it named.
 type sink struct {
 	issues  []Issue
 	dropped int
@@ -24,59 +19,18 @@ type sink struct {
 	// the count that stops loops (see walker.descend).
 	n       int
 	stopped bool // a loop stopped early below
-
-	depth    int // the path length of the value a union looks at
-	mixed    bool
-	want     []string
-	got      string
-	typeSeen bool
 }
 
-func newSink(keep, depth int) *sink {
-	return &sink{keep: keep, depth: depth}
+func newSink(keep int) *sink {
+	return &sink{keep: keep}
 }
-
-// typeOnly reports whether the sink holds only failed "type" issues at its
-// depth: a union discards such an alternative (a nullable object is
-// anyOf[null, object]; a string sent there is one type error, not two).
-func (s *sink) typeOnly() bool { return s.n > 0 && !s.mixed && s.typeSeen }
 
 func (s *sink) add(is Issue) {
 	s.n++
-	s.mixed = true
-	s.append(is)
-}
-
-// addType adds the direct failure of "type" at path.
-func (s *sink) addType(path []any, want []string, got string) {
-	s.n++
-	if len(path) == s.depth {
-		s.want = append(s.want, want...)
-		s.got = got
-		s.typeSeen = true
-	} else {
-		s.mixed = true
-	}
-	s.append(Issue{Path: path, Message: typeMessage(want, got), Keyword: "type"})
-}
-
-func (s *sink) append(is Issue) {
 	s.issues = append(s.issues, is)
 	if s.keep >= 0 && len(s.issues) >= 4*max(s.keep, 1) {
 		s.trim()
 	}
-}
-
-// merge moves the issues of an alternative into s. They come from a union:
-// an enclosing union does not take them for a type failure.
-func (s *sink) merge(from *sink) {
-	for _, is := range from.issues {
-		s.append(is)
-	}
-	s.n += from.n
-	s.dropped += from.dropped
-	s.stopped = s.stopped || from.stopped
-	s.mixed = true
 }
 
 func (s *sink) trim() {

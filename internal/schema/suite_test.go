@@ -41,17 +41,6 @@ var suiteDeviations = map[string]string{
 	"format.json: uri format: invalid uri string is only an annotation by default":             "asserted format",
 	"format.json: uuid format: invalid uuid string is only an annotation by default":           "asserted format",
 
-	"dynamicRef.json: A $dynamicRef resolves to the first $dynamicAnchor still in scope that is encountered when the schema is evaluated: An array containing non-strings is invalid":                               "$dynamicRef",
-	"dynamicRef.json: A $dynamicRef with intermediate scopes that don't include a matching $dynamicAnchor does not affect dynamic scope resolution: An array containing non-strings is invalid":                     "$dynamicRef",
-	"dynamicRef.json: A $dynamicRef that initially resolves to a schema with a matching $dynamicAnchor resolves to the first $dynamicAnchor in the dynamic scope: The recursive part is not valid against the root": "$dynamicRef",
-	"dynamicRef.json: multiple dynamic paths to the $dynamicRef keyword: number list with string values":                                                                                                            "$dynamicRef",
-	"dynamicRef.json: multiple dynamic paths to the $dynamicRef keyword: string list with number values":                                                                                                            "$dynamicRef",
-	"dynamicRef.json: after leaving a dynamic scope, it is not used by a $dynamicRef: string matches /$defs/thingy, but the $dynamicRef does not stop here":                                                         "$dynamicRef",
-	"dynamicRef.json: after leaving a dynamic scope, it is not used by a $dynamicRef: /then/$defs/thingy is the final stop for the $dynamicRef":                                                                     "$dynamicRef",
-	"dynamicRef.json: $dynamicRef avoids the root of each schema, but scopes are still registered: data is not sufficient for schema at second#/$defs/length":                                                       "$dynamicRef",
-	"unevaluatedItems.json: unevaluatedItems with $dynamicRef: with no unevaluated items":                                                                                                                           "$dynamicRef",
-	"unevaluatedProperties.json: unevaluatedProperties with $dynamicRef: with no unevaluated properties":                                                                                                            "$dynamicRef",
-
 	"date-time.json: validation of date-time strings: a valid date-time with a leap second, UTC":               "date-time",
 	"date-time.json: validation of date-time strings: a valid date-time with a leap second, with minus offset": "date-time",
 	"date-time.json: validation of date-time strings: an invalid offset in date-time string":                   "date-time",

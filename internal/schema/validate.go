@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"cmp"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -40,10 +41,18 @@ type Validator struct {
 	root *compiled
 	// nodes are the compiled nodes, by location.
 	nodes []*compiled
-	// unbounded: the schema has loops the walk does not order, so that
-	// they never stop early (see Bounded).
-	unbounded   bool
-	cyclic      bool // some schema reaches itself through $ref
+	// unordered: the schema has loops the walk does not order, so that
+	// they never stop early; unbounded says why the validator is not
+	// bounded, "" when it is (see Bounded).
+	unordered bool
+	unbounded string
+	cyclic    bool // some schema reaches itself through $ref
+	dynamic   bool // the schema has a $dynamicRef (see dynamic.go)
+	// probes: the schema has keywords that the report walk decides by
+	// validity walks (anyOf, oneOf, not, if, contains), each of which
+	// would walk again what lies below it: that walk memoises from its
+	// start.
+	probes      bool
 	hasDefaults bool
 	// nullAbsent: some optional property refuses null, which CheckJSON
 	// then takes as the property left out (see dropNulls).
@@ -78,9 +87,11 @@ func newValidator(s *jsonschema.Schema) (*Validator, error) {
 	if err != nil {
 		return nil, fmt.Errorf("schema: compiling schema: %w", err)
 	}
-	v := &Validator{root: root, nodes: sortedNodes(c.nodes), unbounded: c.unbounded, hasDefaults: c.defaults}
+	v := &Validator{root: root, nodes: sortedNodes(c.nodes), unordered: c.unordered, unbounded: c.unbounded,
+		dynamic: c.dynamic, hasDefaults: c.defaults}
 	v.cyclic = hasCycle(root)
 	for _, n := range v.nodes {
+		v.probes = v.probes || n.anyOf != nil || n.oneOf != nil || n.not != nil || n.ifN != nil || n.contains != nil
 		for i := range n.props {
 			p := &n.props[i]
 			if !p.required && !v.valid(p.node, nil) {
@@ -197,7 +208,7 @@ func children(n *compiled) []*compiled {
 
 // valid reports whether inst, a decoded JSON value, matches n.
 func (v *Validator) valid(n *compiled, inst any) bool {
-	w := walker{v: v}
+	w := newWalker(v, 1)
 	return w.eval(n, inst, nil)
 }
 
@@ -207,7 +218,8 @@ func (v *Validator) issuesOf(n *compiled, inst any) []Issue {
 	if v.valid(n, inst) {
 		return nil
 	}
-	w := walker{v: v, report: true, sink: newSink(-1, 0)}
+	w := newWalker(v, 1)
+	w.report, w.sink = true, newSink(-1)
 	w.eval(n, inst, nil)
 	return sortIssues(w.sink.issues)
 }
@@ -226,25 +238,34 @@ func (v *Validator) Validate(instance any) []Issue {
 // struct or a json.RawMessage, is first encoded to JSON and decoded back.
 // Check does not modify instance.
 //
-// The work and memory of a check do not grow with the number of issues: the
-// loops over array items and object properties stop once MaxIssues issues
-// are certain (see [Result.Stopped]), so a million mistyped array elements
-// cost what a hundred do. Only walking the valid part of a value, which
-// cannot be skipped, grows with its size. This holds for every schema that
-// [Input], [Output] and [Params] infer; a hand-written schema that uses
-// patternProperties, propertyNames, contains, dependentSchemas, a
-// non-boolean unevaluatedProperties or unevaluatedItems, or a draft other
-// than 2020-12 is validated in full, its list capped all the same. A value
+// The work of a check grows no faster than the size of the value, whatever
+// the schema, when the validator is [Validator.Bounded]: each schema node is
+// evaluated at most once on each object or array (see memo.go), so a
+// recursive union costs what a plain walk does; numbers are compared and
+// hashed by their exact value in work linear in their digits; a keyword
+// that costs in proportion to what a cheaper one has already refused is
+// skipped: an array with more than maxItems items is not searched for
+// duplicates (uniqueItems), a string longer than maxLength is not matched
+// against its pattern or format, and the issue list then says only
+// maxItems or maxLength. Nor do work and memory grow with the number of
+// issues: the loops over array items and object properties stop once
+// MaxIssues issues are certain (see [Result.Stopped]), so a million
+// mistyped array elements cost what a hundred do. This holds for every
+// schema that [Input], [Output] and [Params] infer whose patterns are
+// bounded; a hand-written schema that uses patternProperties,
+// propertyNames, contains, dependentSchemas, a non-boolean
+// unevaluatedProperties or unevaluatedItems, or a draft other than
+// 2020-12 is validated in full, its list capped all the same. A value
 // nested more than MaxDepth levels deep fails with one issue without being
 // validated.
 func (v *Validator) Check(instance any) Result {
-	depth, isJSON := jsonDepth(instance, 0)
+	depth, size, isJSON := jsonShape(instance)
 	if !isJSON {
 		b, err := json.Marshal(instance)
 		if err != nil {
 			return single("value cannot be encoded as JSON: "+err.Error(), "type")
 		}
-		if depth = rawDepth(b); depth <= MaxDepth {
+		if depth, size = rawShape(b); depth <= MaxDepth {
 			if instance, err = decodeJSON(b); err != nil {
 				return single("value cannot be encoded as JSON: "+err.Error(), "type")
 			}
@@ -253,25 +274,37 @@ func (v *Validator) Check(instance any) Result {
 	if depth > MaxDepth {
 		return tooDeep()
 	}
-	return v.check(instance)
+	res, _, _ := v.check(context.Background(), instance, size)
+	return res
 }
 
-// check validates inst, a decoded JSON value at most MaxDepth levels deep:
-// a validity walk first, which allocates nothing, and the report walk only
-// when it fails.
-func (v *Validator) check(inst any) Result {
-	if v.valid(v.root, inst) {
-		return Result{}
+// check validates inst, a decoded JSON value of size values at most
+// MaxDepth levels deep: a validity walk first, which allocates nothing,
+// and the report walk only when it fails. It returns the work the walks
+// did (see walker), and ctx's error when ctx ended first.
+func (v *Validator) check(ctx context.Context, inst any, size int) (Result, int, error) {
+	w := newWalker(v, size)
+	if ctx.Done() != nil {
+		w.ctx = ctx
 	}
-	return v.reportOf(inst, MaxIssues)
-}
-
-// reportOf walks inst in report mode, keeping keep issues (-1: all, and
-// no loop stops).
-func (v *Validator) reportOf(inst any, keep int) Result {
-	w := walker{v: v, report: true, sink: newSink(keep, 0), stops: keep >= 0 && !v.unbounded}
+	if w.eval(v.root, inst, nil) {
+		return Result{}, w.work, nil
+	}
+	if w.err != nil {
+		return Result{}, w.work, w.err
+	}
+	// The report walk starts where the validity walk stopped: its
+	// memo, its count of work, its context.
+	w.report, w.sink = true, newSink(MaxIssues)
+	w.stops = !v.unordered
+	if v.probes && w.memo == nil {
+		w.memo = map[memoKey]uint8{}
+	}
 	w.eval(v.root, inst, nil)
-	return w.sink.result()
+	if w.err != nil {
+		return Result{}, w.work, w.err
+	}
+	return w.sink.result(), w.work, nil
 }
 
 // single is the result of one issue at the root.
@@ -292,9 +325,9 @@ func tooDeep() Result {
 // (not through anyOf, oneOf or if, whose branch is unknown), and never
 // creates an absent object to hold a nested default. A default also fills a
 // required property. Defaults are copied, never shared between instances.
-func (v *Validator) applyDefaults(instance any) {
+func (v *Validator) applyDefaults(instance any, size int) {
 	if v.hasDefaults {
-		fillDefaults(v.root, instance, 0)
+		newDefaultsWalk(size).fillDefaults(v.root, instance, 0)
 	}
 }
 
@@ -328,35 +361,50 @@ func (v *Validator) ValidateJSON(data []byte) (json.RawMessage, []Issue, error) 
 
 // CheckJSON is [Validator.ValidateJSON] with the whole [Result]: the first
 // issues and a count of the rest. Decoding data takes time and memory in
-// proportion to its size; validating it does not grow with its number of
-// issues (see [Validator.Check]). JSON nested more than MaxDepth levels deep
-// is one issue, found before it is decoded.
+// proportion to its size; validating it does not grow faster (see
+// [Validator.Check]). JSON nested more than MaxDepth levels deep is one
+// issue, found before it is decoded.
 func (v *Validator) CheckJSON(data []byte) (json.RawMessage, Result, error) {
+	return v.CheckJSONContext(context.Background(), data)
+}
+
+// CheckJSONContext is [Validator.CheckJSON] for a call: once ctx ends (the
+// client went away, the call timed out), the validation stops within a few
+// microseconds of work and returns ctx's error as it is, and no Result.
+func (v *Validator) CheckJSONContext(ctx context.Context, data []byte) (json.RawMessage, Result, error) {
+	args, res, _, err := v.checkJSON(ctx, data)
+	return args, res, err
+}
+
+// checkJSON is CheckJSONContext, which also returns the work of the walks.
+func (v *Validator) checkJSON(ctx context.Context, data []byte) (json.RawMessage, Result, int, error) {
 	if trimmed := bytes.TrimSpace(data); len(trimmed) == 0 || string(trimmed) == "null" {
 		data = []byte("{}")
 	}
-	if rawDepth(data) > MaxDepth {
+	depth, size := rawShape(data)
+	if depth > MaxDepth {
 		// Checked on the bytes, before decoding, which has a limit of
 		// its own (10,000 levels) and would report a syntax error.
-		return nil, tooDeep(), nil
+		return nil, tooDeep(), 0, nil
 	}
 	value, err := decodeJSON(data)
 	if err != nil {
-		return nil, Result{}, fmt.Errorf("schema: decoding JSON: %w", err)
+		return nil, Result{}, 0, fmt.Errorf("schema: decoding JSON: %w", err)
 	}
-	dropped := v.nullAbsent && dropNulls(v.root, value, 0)
-	v.applyDefaults(value)
-	if res := v.check(value); !res.Valid() {
-		return nil, res, nil
+	dropped := v.nullAbsent && newDefaultsWalk(size).dropNulls(v.root, value, 0)
+	v.applyDefaults(value, size)
+	res, work, err := v.check(ctx, value, size)
+	if err != nil || !res.Valid() {
+		return nil, res, work, err
 	}
 	if !v.hasDefaults && !dropped {
-		return data, Result{}, nil
+		return data, Result{}, work, nil
 	}
 	out, err := json.Marshal(value)
 	if err != nil {
-		return nil, Result{}, fmt.Errorf("schema: encoding arguments: %w", err)
+		return nil, Result{}, work, fmt.Errorf("schema: encoding arguments: %w", err)
 	}
-	return out, Result{}, nil
+	return out, Result{}, work, nil
 }
 
 // Summary is the one-line message of a validation failure with these
@@ -438,13 +486,23 @@ func show(v any) string {
 	return string(r[:maxRunes]) + "…"
 }
 
-// Bounded reports whether the validator bounds its work for any value:
-// its loops stop at MaxIssues. Schemas inferred from Go types always do; a
-// hand-written schema that uses a keyword whose loop the walk does not
-// order (patternProperties, propertyNames, contains, dependentSchemas,
-// dependencies, a non-boolean unevaluatedProperties or unevaluatedItems,
-// another draft's $schema) is validated in full.
-func (v *Validator) Bounded() bool { return !v.unbounded }
+// Bounded reports whether the validator bounds its work for any value: it
+// grows no faster than the value's size, by a factor that the schema's
+// size alone sets (see [Validator.Check]), and its loops stop at
+// MaxIssues. Schemas inferred from Go types do, unless a pattern tag is
+// too costly. A schema is not bounded when it uses a keyword whose loop the
+// walk does not order (patternProperties, propertyNames, contains,
+// dependentSchemas, dependencies, a non-boolean unevaluatedProperties or
+// unevaluatedItems, another draft's $schema), which is validated in full,
+// or a pattern whose program is so large that matching it costs more per
+// character than maxPatternSteps instructions (see pattern.go). Unbounded
+// says why.
+func (v *Validator) Bounded() bool { return v.unbounded == "" }
+
+// Unbounded says why the validator is not [Validator.Bounded], naming the
+// first keyword that makes it so and its location in the schema; it is ""
+// for a bounded one.
+func (v *Validator) Unbounded() string { return v.unbounded }
 
 // Loops reports a schema that cannot validate even an empty object because
 // its references go round in a circle ({"allOf": [{"$ref": "#"}]}), which
@@ -453,7 +511,7 @@ func (v *Validator) Loops() error {
 	if !v.cyclic {
 		return nil
 	}
-	w := walker{v: v}
+	w := newWalker(v, 1)
 	w.eval(v.root, map[string]any{}, nil)
 	if w.cycle == "" {
 		return nil

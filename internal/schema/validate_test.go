@@ -286,9 +286,9 @@ func TestDefaultsCopied(t *testing.T) {
 	s := schemaFromJSON(t, `{"type":"object","properties":{"opts":{"type":"object","default":{"tags":["a"]}}}}`)
 	v := mustValidator(t, s)
 	a, b := map[string]any{}, map[string]any{}
-	v.applyDefaults(a)
+	v.applyDefaults(a, 1)
 	a["opts"].(map[string]any)["tags"].([]any)[0] = "changed"
-	v.applyDefaults(b)
+	v.applyDefaults(b, 1)
 	if got := marshal(t, b); got != `{"opts":{"tags":["a"]}}` {
 		t.Errorf("second instance = %s", got)
 	}

@@ -2,9 +2,10 @@ package schema
 
 import (
 	"maps"
-	"net/mail"
+	"net/netip"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 )
 
@@ -15,29 +16,14 @@ import (
 // Any other format stays an annotation. Each check is a plain function of
 // the standard library, run only on strings the rest of the schema admits.
 var formats = map[string]func(string) bool{
-	// An address alone: mail.ParseAddress also takes a display name
-	// ("Ann <ann@example.com>"), which is not an email address.
-	"email": func(s string) bool {
-		if plainEmail(s) {
-			return true // what ParseAddress accepts, without its allocations
-		}
-		a, err := mail.ParseAddress(s)
-		return err == nil && a.Name == "" && a.Address == s
-	},
-	// An absolute URI: a relative reference has no scheme.
-	"uri": func(s string) bool {
-		u, err := url.Parse(s)
-		return err == nil && u.Scheme != ""
-	},
-	"date": func(s string) bool {
-		_, err := time.Parse(time.DateOnly, s)
-		return err == nil
-	},
-	"date-time": func(s string) bool {
-		_, err := time.Parse(time.RFC3339, s)
-		return err == nil
-	},
-	"uuid": isUUID,
+	// An address alone (RFC 5321's Mailbox): a display name ("Ann
+	// <ann@example.com>"), which mail.ParseAddress takes, is not one.
+	"email": isEmail,
+	// An absolute URI (RFC 3986): a relative reference has no scheme.
+	"uri":       isURI,
+	"date":      isDate,
+	"date-time": isDateTime,
+	"uuid":      isUUID,
 }
 
 // formatNames lists the asserted formats, sorted, for messages.
@@ -65,32 +51,184 @@ func isUUID(s string) bool {
 	return true
 }
 
-// plainEmail reports whether s is an address of the common form,
-// dot-atom@dot-atom of letters, digits and "._+-" (no leading, trailing or
-// doubled dot), every one of which mail.ParseAddress accepts as it is. It
-// spares the common case the parser's allocations; whatever it refuses goes
-// to the parser.
-func plainEmail(s string) bool {
-	at := -1
+// isEmail reports whether s is an email address as RFC 5321 writes a
+// Mailbox: a local part (a dot-atom, or a quoted string) and a domain (a
+// dot-atom of letters, digits and hyphens, or an IPv4 or IPv6 address
+// literal in brackets).
+func isEmail(s string) bool {
+	at := strings.LastIndexByte(s, '@')
+	if at <= 0 || at == len(s)-1 {
+		return false
+	}
+	local, domain := s[:at], s[at+1:]
+	if local[0] == '"' {
+		if !quotedString(local) {
+			return false
+		}
+	} else if !dotAtom(local, isAtext) {
+		return false
+	}
+	if strings.HasPrefix(domain, "[") && strings.HasSuffix(domain, "]") {
+		lit := domain[1 : len(domain)-1]
+		if v6, ok := strings.CutPrefix(lit, "IPv6:"); ok {
+			a, err := netip.ParseAddr(v6)
+			return err == nil && a.Is6() && a.Zone() == ""
+		}
+		a, err := netip.ParseAddr(lit)
+		return err == nil && a.Is4()
+	}
+	return dotAtom(domain, func(c byte) bool { return isAlnum(c) || c == '-' })
+}
+
+// dotAtom reports whether s is one or more non-empty runs of characters
+// that ok accepts, separated by single dots.
+func dotAtom(s string, ok func(byte) bool) bool {
 	prev := byte('.') // no leading dot
 	for i := range len(s) {
 		c := s[i]
 		switch {
-		case c == '@':
-			if at >= 0 || prev == '.' {
-				return false
-			}
-			at, prev = i, '.'
-			continue
 		case c == '.':
 			if prev == '.' {
 				return false
 			}
-		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9', c == '-', c == '+' && at < 0, c == '_' && at < 0:
-		default:
+		case !ok(c):
 			return false
 		}
 		prev = c
 	}
-	return at > 0 && prev != '.'
+	return prev != '.'
+}
+
+// quotedString reports whether s is an RFC 5321 quoted string: printable
+// ASCII and spaces between double quotes, a quote or backslash escaped.
+func quotedString(s string) bool {
+	if len(s) < 2 || s[len(s)-1] != '"' {
+		return false
+	}
+	for i := 1; i < len(s)-1; i++ {
+		c := s[i]
+		switch {
+		case c == '\\':
+			i++
+			if i == len(s)-1 || s[i] < ' ' || s[i] > '~' {
+				return false
+			}
+		case c == '"' || c < ' ' || c > '~':
+			return false
+		}
+	}
+	return true
+}
+
+// isAtext reports whether c may appear in an atom (RFC 5322's atext).
+func isAtext(c byte) bool {
+	return isAlnum(c) || strings.IndexByte("!#$%&'*+-/=?^_`{|}~", c) >= 0
+}
+
+func isAlnum(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// isURI reports whether s is an absolute URI: url.Parse's reading, a
+// scheme, and only the characters RFC 3986 allows (brackets only around
+// the host, a percent sign only before two hexadecimal digits).
+func isURI(s string) bool {
+	authority := ""
+	if i := strings.IndexByte(s, ':'); i > 0 {
+		if rest, ok := strings.CutPrefix(s[i+1:], "//"); ok {
+			end := strings.IndexAny(rest, "/?#")
+			if end < 0 {
+				end = len(rest)
+			}
+			authority = rest[:end]
+		}
+	}
+	for i := range len(s) {
+		c := s[i]
+		switch {
+		case isAlnum(c) || strings.IndexByte("-._~:/?#@!$&'()*+,;=%", c) >= 0:
+		case c == '[' || c == ']':
+			if !strings.ContainsRune(authority, rune(c)) {
+				return false // outside the host
+			}
+		default:
+			return false
+		}
+	}
+	u, err := url.Parse(s)
+	return err == nil && u.Scheme != ""
+}
+
+// isDate reports whether s is an RFC 3339 full-date: YYYY-MM-DD, a day
+// that its month has.
+func isDate(s string) bool {
+	if len(s) != 10 || s[4] != '-' || s[7] != '-' {
+		return false
+	}
+	y, ok1 := number(s[:4])
+	m, ok2 := number(s[5:7])
+	d, ok3 := number(s[8:])
+	if !ok1 || !ok2 || !ok3 || m < 1 || m > 12 || d < 1 {
+		return false
+	}
+	return d <= time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
+// isDateTime reports whether s is an RFC 3339 date-time: full-date "T"
+// HH:MM:SS, an optional fraction, and "Z" or an offset ±HH:MM (T and Z in
+// either case). Second 60 is a leap second, which falls at 23:59 UTC.
+func isDateTime(s string) bool {
+	if len(s) < 20 || !isDate(s[:10]) || (s[10] != 'T' && s[10] != 't') {
+		return false
+	}
+	t := s[11:]
+	if t[2] != ':' || t[5] != ':' {
+		return false
+	}
+	h, ok1 := number(t[:2])
+	m, ok2 := number(t[3:5])
+	sec, ok3 := number(t[6:8])
+	if !ok1 || !ok2 || !ok3 || h > 23 || m > 59 || sec > 60 {
+		return false
+	}
+	t = t[8:]
+	if strings.HasPrefix(t, ".") {
+		n := 1
+		for n < len(t) && '0' <= t[n] && t[n] <= '9' {
+			n++
+		}
+		if n == 1 {
+			return false
+		}
+		t = t[n:]
+	}
+	offset := 0 // minutes east of UTC
+	switch {
+	case t == "Z" || t == "z":
+	case len(t) == 6 && (t[0] == '+' || t[0] == '-') && t[3] == ':':
+		oh, ok1 := number(t[1:3])
+		om, ok2 := number(t[4:])
+		if !ok1 || !ok2 || oh > 23 || om > 59 {
+			return false
+		}
+		offset = oh*60 + om
+		if t[0] == '-' {
+			offset = -offset
+		}
+	default:
+		return false
+	}
+	return sec < 60 || ((h*60+m-offset)%1440+1440)%1440 == 23*60+59
+}
+
+// number is the value of s, ASCII digits only.
+func number(s string) (int, bool) {
+	n := 0
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return 0, false
+		}
+		n = n*10 + int(s[i]-'0')
+	}
+	return n, s != ""
 }

@@ -343,10 +343,11 @@ func BenchmarkKeywordTagsValid(b *testing.B) {
 	}
 }
 
-// plainEmail, the fast path of the email format, accepts only what
-// mail.ParseAddress accepts as an address alone.
-func TestPlainEmailAgreesWithParseAddress(t *testing.T) {
-	alphabet := []string{"a", "Z", "0", ".", "@", "-", "+", "_", "é", " ", "<", ">", "\"", "(", ")", ","}
+// isEmail accepts nothing that mail.ParseAddress refuses as an address
+// alone (it refuses more: a domain of atext such as "a=b", a display
+// name), and its address literals are the suite's (suite_test.go).
+func TestEmailAgreesWithParseAddress(t *testing.T) {
+	alphabet := []string{"a", "Z", "0", ".", "@", "-", "+", "_", "=", "~", "é", " ", "<", ">", "\"", "\\", "(", ")", ","}
 	r := rand.New(rand.NewPCG(3, 5))
 	accepted := 0
 	for range 200000 {
@@ -355,12 +356,12 @@ func TestPlainEmailAgreesWithParseAddress(t *testing.T) {
 			b.WriteString(alphabet[r.IntN(len(alphabet))])
 		}
 		s := b.String()
-		if !plainEmail(s) {
+		if !isEmail(s) {
 			continue
 		}
 		accepted++
-		if a, err := mail.ParseAddress(s); err != nil || a.Name != "" || a.Address != s {
-			t.Fatalf("plainEmail(%q) = true, ParseAddress: %v, %v", s, a, err)
+		if a, err := mail.ParseAddress(s); err != nil || a.Name != "" {
+			t.Fatalf("isEmail(%q) = true, ParseAddress: %v, %v", s, a, err)
 		}
 	}
 	if accepted < 100 {

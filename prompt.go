@@ -73,6 +73,9 @@ func (p Prompt[Args]) register(s *Server) error {
 		return fmt.Errorf("prompt %q: arguments type: %w", p.Name, err)
 	}
 	validator, err := schema.NewValidator(argSchema)
+	if err == nil {
+		err = boundedInput(validator)
+	}
 	if err != nil {
 		return fmt.Errorf("prompt %q: arguments schema: %w", p.Name, err)
 	}
@@ -159,7 +162,7 @@ func (promptGet) ask(questions mcp.InputRequestMap, state string) *mcp.GetPrompt
 func (promptGet) fail(f *wireError) (*mcp.GetPromptResult, error) { return nil, f.rpcError() }
 
 func (p Prompt[Args]) get(c *Context, v *schema.Validator, given map[string]string) (*mcp.GetPromptResult, error) {
-	a, err := decodeStrings[Args](v, given)
+	a, err := decodeStrings[Args](c, v, given)
 	if err != nil {
 		return nil, err
 	}

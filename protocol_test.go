@@ -776,10 +776,11 @@ func TestProgressDropsWhatIsNotANumber(t *testing.T) {
 func TestHandWrittenInputSchemaMustStayBounded(t *testing.T) {
 	t.Parallel()
 	for name, raw := range map[string]string{
-		"propertyNames": `{"type":"object","propertyNames":{"maxLength":3}}`,
-		"contains":      `{"type":"object","properties":{"l":{"type":"array","contains":{"type":"string"}}}}`,
-		"loop":          `{"type":"object","allOf":[{"$ref":"#"}]}`,
-		"not an object": `{"type":"array"}`,
+		"propertyNames":  `{"type":"object","propertyNames":{"maxLength":3}}`,
+		"costly pattern": `{"type":"object","properties":{"s":{"type":"string","maxLength":64,"pattern":".{1,1000}z"}}}`,
+		"contains":       `{"type":"object","properties":{"l":{"type":"array","contains":{"type":"string"}}}}`,
+		"loop":           `{"type":"object","allOf":[{"$ref":"#"}]}`,
+		"not an object":  `{"type":"array"}`,
 	} {
 		tool := mcpcore.Tool[map[string]any, said]{Name: "raw", Description: "d", InputSchema: []byte(raw),
 			Handler: func(*mcpcore.Context, map[string]any) (said, error) { return said{}, nil }}

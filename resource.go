@@ -115,6 +115,9 @@ func (r Resource[Params, Out]) register(s *Server) error {
 		return fmt.Errorf("resource %q: params type: %w", r.Name, err)
 	}
 	validator, err := schema.NewValidator(params)
+	if err == nil {
+		err = boundedInput(validator)
+	}
 	if err != nil {
 		return fmt.Errorf("resource %q: params schema: %w", r.Name, err)
 	}
@@ -135,7 +138,7 @@ func (r Resource[Params, Out]) register(s *Server) error {
 			if static {
 				return uri == r.URITemplate
 			}
-			_, err := r.params(tmpl, validator, uri)
+			_, err := r.params(context.Background(), tmpl, validator, uri) // a URI of at most MaxURIBytes
 			return err == nil
 		})
 	}
@@ -222,7 +225,7 @@ func checkVariables(vars []string, params *jsonschema.Schema) error {
 
 // read decodes the URI's variables, runs the handler and renders its output.
 func (r Resource[Params, Out]) read(c *Context, tmpl *uritemplate.Template, v *schema.Validator, mime string) (*mcp.ReadResourceResult, error) {
-	params, err := r.params(tmpl, v, c.uri)
+	params, err := r.params(c, tmpl, v, c.uri)
 	if err != nil {
 		return nil, err
 	}
@@ -238,7 +241,7 @@ func (r Resource[Params, Out]) read(c *Context, tmpl *uritemplate.Template, v *s
 }
 
 // params decodes and validates the variables of uri, as a read does.
-func (r Resource[Params, Out]) params(tmpl *uritemplate.Template, v *schema.Validator, uri string) (Params, error) {
+func (r Resource[Params, Out]) params(ctx context.Context, tmpl *uritemplate.Template, v *schema.Validator, uri string) (Params, error) {
 	var zero Params
 	// The template's compiled pattern (RE2: linear) decides first; its
 	// matcher, which finds the variables, takes time quadratic in the URI's
@@ -261,7 +264,7 @@ func (r Resource[Params, Out]) params(tmpl *uritemplate.Template, v *schema.Vali
 				mcperr.WithData(map[string]any{"variable": name}), mistake(nil))
 		}
 	}
-	return decodeStrings[Params](v, vars)
+	return decodeStrings[Params](ctx, v, vars)
 }
 
 // compilePattern compiles the template's pattern at registration, so that

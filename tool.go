@@ -134,12 +134,12 @@ func (t Tool[In, Out]) register(s *Server) error {
 	if err != nil {
 		return fmt.Errorf("tool %q: input schema: %w", t.Name, err)
 	}
+	// What a client sends must cost bounded work, and fail only for its
+	// own faults.
+	if err := boundedInput(inV); err != nil {
+		return fmt.Errorf("tool %q: input schema: %w", t.Name, err)
+	}
 	if t.InputSchema != nil {
-		// What a client sends must cost bounded work, and fail only for
-		// its own faults.
-		if !inV.Bounded() {
-			return fmt.Errorf("tool %q: InputSchema uses a keyword whose validation mcpcore cannot bound (patternProperties, propertyNames, contains, dependentSchemas, dependencies, a schema-valued unevaluatedProperties or unevaluatedItems, or a $schema other than draft 2020-12); express it with properties, additionalProperties and items", t.Name)
-		}
 		if err := inV.Loops(); err != nil {
 			return fmt.Errorf("tool %q: InputSchema: %w", t.Name, err)
 		}
@@ -217,7 +217,7 @@ func (t Tool[In, Out]) inputSchema() (*jsonschema.Schema, any, error) {
 // run validates and decodes the arguments, calls the handler and encodes its
 // output. Panics are recovered by the caller.
 func (t Tool[In, Out]) run(c *Context, input *schema.Validator, raw json.RawMessage) (*toolOutput, error) {
-	in, err := decodeArgs[In](input, raw)
+	in, err := decodeArgs[In](c, input, raw)
 	if err != nil {
 		return nil, err
 	}

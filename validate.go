@@ -1,7 +1,9 @@
 package mcpcore
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -105,10 +107,16 @@ func cutText(s string, n int) string {
 // decodes them into a T. Schema violations are listed in data.issues (see
 // issuesData);
 // arguments that pass the schema but still do not fit T (a number out of
-// range, say) are a ValidationError too.
-func decodeArgs[T any](v *schema.Validator, raw json.RawMessage) (T, error) {
+// range, say) are a ValidationError too. Validation stops once ctx, the
+// call's, ends: a client that hung up costs no more of it, and the
+// context's error is returned as it is, for the call's own outcome (see
+// failureOf).
+func decodeArgs[T any](ctx context.Context, v *schema.Validator, raw json.RawMessage) (T, error) {
 	var t T
-	args, res, err := v.CheckJSON(raw)
+	args, res, err := v.CheckJSONContext(ctx, raw)
+	if ended := ctx.Err(); ended != nil && err == ended {
+		return t, err
+	}
 	if err != nil {
 		return t, mcperr.ValidationError("Arguments are not valid JSON: "+err.Error(), mistake(err))
 	}
@@ -141,13 +149,23 @@ func issuesData(res schema.Result) map[string]any {
 	return data
 }
 
+// boundedInput refuses, at registration, a validator of what a client sends
+// whose work the client could make unbounded (see
+// schema.Validator.Bounded): a call must cost work linear in its size.
+func boundedInput(v *schema.Validator) error {
+	if v.Bounded() {
+		return nil
+	}
+	return fmt.Errorf("its validation cannot be bounded: %s", v.Unbounded())
+}
+
 // decodeStrings is decodeArgs for string-valued arguments: a prompt's
 // arguments, a URI template's variables.
-func decodeStrings[T any](v *schema.Validator, args map[string]string) (T, error) {
+func decodeStrings[T any](ctx context.Context, v *schema.Validator, args map[string]string) (T, error) {
 	raw, err := json.Marshal(args)
 	if err != nil {
 		var t T
 		return t, err
 	}
-	return decodeArgs[T](v, raw)
+	return decodeArgs[T](ctx, v, raw)
 }

@@ -44,6 +44,7 @@ FUZZ_TARGETS := \
 	./internal/redact:FuzzEncoded:100000x \
 	./internal/redact:FuzzValue:30000x \
 	./internal/schema:FuzzDecodeAsEncodingJSON:25000x \
+	./internal/schema:FuzzValidationWork:120000x \
 	./examples/articles:FuzzFetchArticles:3000x \
 	./examples/articles:FuzzRetractArticle:3000x
 

@@ -416,11 +416,20 @@ func TestBoundedSchemaChoice(t *testing.T) {
 		{`{"$defs":{"a":{"type":"array","items":{}}},"$ref":"#/$defs/a/items"}`, true},
 		{`{"$schema":"http://json-schema.org/draft-07/schema#","items":{"type":"string"}}`, false},
 		{`{"type":"object","properties":{"a":{}},"x-mcpcore-items":1}`, true}, // an unknown keyword
+		// Recursive unions are memoised.
+		{exprSchema, true},
+		// A pattern's program is its cost per character.
+		{`{"type":"string","pattern":"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"}`, true},
+		{`{"type":"string","maxLength":64,"pattern":".{1,1000}z"}`, false},
+		{`{"type":"object","additionalProperties":{"type":"string","pattern":"[a-z]{1,64}"}}`, false},
 	}
 	for _, tt := range tests {
 		v := mustValidator(t, schemaFromJSON(t, tt.schema))
-		if got := v.Bounded(); got != tt.bounded {
-			t.Errorf("%s: bounded %v, want %v", tt.schema, got, tt.bounded)
+		if got := v.Bounded(); got != tt.bounded || (v.Unbounded() == "") != tt.bounded {
+			t.Errorf("%s: bounded %v (%q), want %v", tt.schema, got, v.Unbounded(), tt.bounded)
+		}
+		if !tt.bounded && !strings.HasPrefix(v.Unbounded(), "at #") {
+			t.Errorf("%s: %q does not say where", tt.schema, v.Unbounded())
 		}
 	}
 }

@@ -2,6 +2,7 @@ package schema
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"hash/maphash"
@@ -71,8 +72,10 @@ type walker struct {
 	// the walk has entered, outermost first (nil when the schema has no
 	// $dynamicRef).
 	scope *scopeNode
-	// hashSeed seeds the hashes of uniqueItems, one per walk.
+	// hashSeed seeds the hashes of uniqueItems, one per walk; hashes
+	// holds the hash of each array or object hashed within an item.
 	hashSeed maphash.Seed
+	hashes   map[memoKey]uint64
 }
 
 // ctxEvery is how many evaluations go between two looks at the context.
@@ -1055,7 +1058,7 @@ func (w *walker) duplicates(arr []any) (int, int) {
 	var h maphash.Hash
 	for i, item := range arr {
 		h.SetSeed(w.hashSeed)
-		w.spend(hashValue(&h, item))
+		w.hashValue(&h, item)
 		sum := h.Sum64()
 		for _, j := range seen[sum] {
 			w.spend(1)
@@ -1069,9 +1072,11 @@ func (w *walker) duplicates(arr []any) (int, int) {
 }
 
 // hashValue hashes v so that equal values (1 and 1.0 included) hash alike,
-// and numbers by their exact value (see hashNumber). It returns the number
-// of values hashed.
-func hashValue(h *maphash.Hash, v any) int {
+// and numbers by their exact value (see hashNumber). An array or object
+// within v is hashed once per walk (see containerHash): a uniqueItems in
+// a recursive schema hashes the arrays below it again at every level.
+func (w *walker) hashValue(h *maphash.Hash, v any) {
+	w.spend(1)
 	switch v := v.(type) {
 	case nil:
 		h.WriteByte(0)
@@ -1085,24 +1090,45 @@ func hashValue(h *maphash.Hash, v any) int {
 		h.WriteString(v)
 	case []any:
 		h.WriteByte(4)
-		n := 1
 		for _, e := range v {
-			n += hashValue(h, e)
+			w.hashMember(h, e)
 		}
-		return n
 	case map[string]any:
 		h.WriteByte(5)
-		n := 1
 		for _, k := range sortedKeys(v, true) {
 			h.WriteString(strings.ReplaceAll(k, "\x00", "\x00\x00"))
 			h.WriteByte(0)
-			n += hashValue(h, v[k])
+			w.hashMember(h, v[k])
 		}
-		return n
 	default:
 		if isNumber(v) {
 			hashNumber(h, v)
 		}
 	}
-	return 1
+}
+
+// hashMember hashes a member of an array or object: a scalar as it is, an
+// array or object by its hash, computed once per walk.
+func (w *walker) hashMember(h *maphash.Hash, v any) {
+	key, container := w.memoKey(nil, v) // false for a scalar, or an empty array or object
+	if !container {
+		w.hashValue(h, v)
+		return
+	}
+	key.scope = nil
+	sum, ok := w.hashes[key]
+	if !ok {
+		var inner maphash.Hash
+		inner.SetSeed(w.hashSeed)
+		w.hashValue(&inner, v)
+		sum = inner.Sum64()
+		if w.hashes == nil {
+			w.hashes = map[memoKey]uint64{}
+		}
+		w.hashes[key] = sum
+	}
+	var b [9]byte
+	b[0] = 6
+	binary.LittleEndian.PutUint64(b[1:], sum)
+	h.Write(b[:])
 }

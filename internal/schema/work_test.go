@@ -130,6 +130,34 @@ func TestWorkUniqueItemsHugeNumbers(t *testing.T) {
 	assertCPURatio(t, unique, bad, plain, 10)
 }
 
+// uniqueItems in a recursive schema hashed the arrays below it again at
+// every level: work the depth times the size.
+func TestWorkNestedUniqueItems(t *testing.T) {
+	v := mustValidator(t, schemaFromJSON(t, `{"$defs":{"l":{"type":"array","uniqueItems":true,
+		"items":{"anyOf":[{"type":"integer"},{"$ref":"#/$defs/l"}]}}},"$ref":"#/$defs/l"}`))
+	leaf := make([]string, 20_000)
+	for i := range leaf {
+		leaf[i] = fmt.Sprint(i)
+	}
+	nest := func(depth int) []byte {
+		s := "[" + strings.Join(leaf, ",") + "]"
+		for range depth {
+			s = "[" + s + ",1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20]"
+		}
+		return []byte(s)
+	}
+	// The plain input: one level over the same leaf, 15 % shorter.
+	wb, res := workOf(t, v, nest(300))
+	wp, _ := workOf(t, v, nest(1))
+	if !res.Valid() {
+		t.Fatalf("%s", marshal(t, res))
+	}
+	t.Logf("work %d for 300 levels, %d for one", wb, wp)
+	if wb > 3*wp {
+		t.Errorf("work %d for 300 levels over the same leaf, against %d for one", wb, wp)
+	}
+}
+
 // Equal numbers are found equal whatever their writing, and unequal ones
 // unequal however close, in short arrays (compared pairwise) and long ones
 // (hashed).

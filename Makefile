@@ -17,6 +17,7 @@ check:
 	go vet $(GO_PACKAGES)
 	go vet -tags otlp ./examples/articles
 	cd bench/mcpgo && go vet ./...
+	cd bench/schemacompare && go vet ./...
 	@echo "== staticcheck"
 	go run $(STATICCHECK) $(GO_PACKAGES)
 	@echo "== errwalk (every walk of an error tree goes through internal/errchain)"

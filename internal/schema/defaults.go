@@ -25,8 +25,8 @@ type defaultsWalk struct {
 	done          map[memoKey]bool
 }
 
-func newDefaultsWalk(size int) *defaultsWalk {
-	return &defaultsWalk{after: memoFactor*size + memoSlack}
+func newDefaultsWalk(size int) defaultsWalk {
+	return defaultsWalk{after: memoFactor*size + memoSlack}
 }
 
 // first reports whether (n, v) has not been visited yet; scalars have
@@ -35,12 +35,12 @@ func (d *defaultsWalk) first(n *compiled, v any) bool {
 	var key memoKey
 	switch x := v.(type) {
 	case map[string]any:
-		key = memoKey{n: n, p: reflect.ValueOf(x).Pointer(), l: -1}
+		key = memoKey{n: n, p: reflect.ValueOf(v).Pointer(), l: -1}
 	case []any:
 		if len(x) == 0 {
 			return false
 		}
-		key = memoKey{n: n, p: reflect.ValueOf(x).Pointer(), l: len(x)}
+		key = memoKey{n: n, p: reflect.ValueOf(v).Pointer(), l: len(x)}
 	default:
 		return false
 	}

@@ -43,11 +43,11 @@ func (w *walker) memoKey(n *compiled, v any) (memoKey, bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		if len(x) > 0 {
-			return memoKey{n: n, p: reflect.ValueOf(x).Pointer(), l: -1, scope: w.scope}, true
+			return memoKey{n: n, p: reflect.ValueOf(v).Pointer(), l: -1, scope: w.scope}, true
 		}
 	case []any:
 		if len(x) > 0 {
-			return memoKey{n: n, p: reflect.ValueOf(x).Pointer(), l: len(x), scope: w.scope}, true
+			return memoKey{n: n, p: reflect.ValueOf(v).Pointer(), l: len(x), scope: w.scope}, true
 		}
 	}
 	return memoKey{}, false

@@ -327,7 +327,8 @@ func tooDeep() Result {
 // required property. Defaults are copied, never shared between instances.
 func (v *Validator) applyDefaults(instance any, size int) {
 	if v.hasDefaults {
-		newDefaultsWalk(size).fillDefaults(v.root, instance, 0)
+		d := newDefaultsWalk(size)
+		d.fillDefaults(v.root, instance, 0)
 	}
 }
 
@@ -391,7 +392,8 @@ func (v *Validator) checkJSON(ctx context.Context, data []byte) (json.RawMessage
 	if err != nil {
 		return nil, Result{}, 0, fmt.Errorf("schema: decoding JSON: %w", err)
 	}
-	dropped := v.nullAbsent && newDefaultsWalk(size).dropNulls(v.root, value, 0)
+	d := newDefaultsWalk(size)
+	dropped := v.nullAbsent && d.dropNulls(v.root, value, 0)
 	v.applyDefaults(value, size)
 	res, work, err := v.check(ctx, value, size)
 	if err != nil || !res.Valid() {

@@ -418,10 +418,11 @@ func TestBoundedSchemaChoice(t *testing.T) {
 		{`{"type":"object","properties":{"a":{}},"x-mcpcore-items":1}`, true}, // an unknown keyword
 		// Recursive unions are memoised.
 		{exprSchema, true},
-		// A pattern's program is its cost per character.
+		// The threads a pattern may keep live are its cost per character.
 		{`{"type":"string","pattern":"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$"}`, true},
 		{`{"type":"string","maxLength":64,"pattern":".{1,1000}z"}`, false},
-		{`{"type":"object","additionalProperties":{"type":"string","pattern":"[a-z]{1,64}"}}`, false},
+		{`{"type":"object","additionalProperties":{"type":"string","pattern":"[a-z]{100}x"}}`, false},
+		{`{"type":"object","additionalProperties":{"type":"string","pattern":"^[a-z]{1,64}$"}}`, true},
 	}
 	for _, tt := range tests {
 		v := mustValidator(t, schemaFromJSON(t, tt.schema))

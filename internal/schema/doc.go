@@ -42,9 +42,10 @@
 // work linear in their digits; a keyword is skipped where a cheaper one has
 // refused what makes it costly (uniqueItems past maxItems, pattern and
 // format past maxLength). What the walk cannot bound it says
-// ([Validator.Bounded], [Validator.Unbounded]): a pattern compiling to
-// more than 100 instructions, which Go's matcher may step at each
-// character, and the keywords whose loops do not stop at the issue cap.
+// ([Validator.Bounded], [Validator.Unbounded]): a pattern whose matcher
+// may keep more than 100 threads live at once, each stepped at each
+// character (an unanchored .{1,1000}z, or (a|aa){1,1000}), and the
+// keywords whose loops do not stop at the issue cap.
 // NewServer refuses such a schema for what a client sends.
 //
 // # Inference rules
@@ -86,7 +87,7 @@
 //     `enum:"a,b"` limits a string (or each []string element) to the
 //     listed values, enumTitles or enumNames giving them display titles;
 //     minLength, maxLength, pattern (RE2, unanchored unless written with ^
-//     and $, of at most 100 instructions: see Bounded) and format (email,
+//     and $, at most 100 matcher threads live: see Bounded) and format (email,
 //     uri, date, date-time, uuid) constrain
 //     strings; minimum, maximum, exclusiveMinimum, exclusiveMaximum and
 //     multipleOf numbers; minItems, maxItems and uniqueItems

@@ -496,8 +496,8 @@ func show(v any) string {
 // walk does not order (patternProperties, propertyNames, contains,
 // dependentSchemas, dependencies, a non-boolean unevaluatedProperties or
 // unevaluatedItems, another draft's $schema), which is validated in full,
-// or a pattern whose program is so large that matching it costs more per
-// character than maxPatternSteps instructions (see pattern.go). Unbounded
+// or a pattern whose matcher may keep more than maxLiveThreads threads live
+// at once, each stepped per character (see pattern.go). Unbounded
 // says why.
 func (v *Validator) Bounded() bool { return v.unbounded == "" }
 

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -379,5 +381,56 @@ func TestCheckJSONContextStops(t *testing.T) {
 	}
 	if _, _, err := v.CheckJSONContext(context.Background(), data); err != nil {
 		t.Errorf("a live context: %v", err)
+	}
+}
+
+// A pattern's cost per character is the threads its matcher may keep live
+// at once, not its length: counted repetitions anchored with ^ keep one or
+// two, and stay bounded; unanchored ones, or ones that reach an offset in
+// many ways, start or keep a thread per count, and do not.
+func TestPatternCostIsLiveThreads(t *testing.T) {
+	for _, c := range []struct {
+		pattern string
+		bounded bool
+	}{
+		{`^[0-9]+$`, true},
+		{`^[a-z0-9-]{1,63}$`, true},
+		{`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`, true},
+		{`^[a-zA-Z0-9._%+-]{1,64}@[a-zA-Z0-9.-]{1,255}$`, true},
+		{`^.{1,1000}z$`, true},
+		{`[a-z]{1,64}`, true},
+		{`.{1,1000}z`, false},
+		{`[a-z]{100}x`, false},
+		{`(a|aa){1,1000}b`, false},
+		{`^(a|aa){1,1000}$`, false},
+	} {
+		p, err := compilePattern(c.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bounded := p.costly() == ""; bounded != c.bounded {
+			t.Errorf("%s: bounded %v (%d live threads), want %v", c.pattern, bounded, p.steps, c.bounded)
+		}
+	}
+	// What the count says bounded is cheap on the matcher's input too: an
+	// anchored repetition of a thousand against a 1 MiB string costs no
+	// more than ^[a-z]+z$ does (its threads die after a thousand
+	// characters), where the unanchored one's cost grows with the count
+	// (18 s for 4 MiB).
+	long := strings.Repeat("a", 1<<20)
+	least := func(expr string) time.Duration {
+		re := regexp.MustCompile(expr)
+		best := time.Duration(math.MaxInt64)
+		for range 3 {
+			start := cpu()
+			re.MatchString(long)
+			best = min(best, cpu()-start)
+		}
+		return best
+	}
+	plain, anchored := least(`^[a-z]+z$`), least(`^.{1,1000}z$`)
+	t.Logf("1 MiB: ^.{1,1000}z$ %v, ^[a-z]+z$ %v", anchored, plain)
+	if anchored > 10*plain+10*time.Millisecond {
+		t.Errorf("^.{1,1000}z$ took %v on 1 MiB, ^[a-z]+z$ %v: the live threads undercount its cost", anchored, plain)
 	}
 }

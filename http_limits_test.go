@@ -327,3 +327,80 @@ func (c rawClient) stream(ctx context.Context, sid string) *http.Response {
 	}
 	return resp
 }
+
+// TestALongCallIsKeptAlive: the answer to a call that runs longer than
+// StreamKeepAlive is sent its status line and SSE comments while the
+// handler works, from the start of the request, so that a balancer's idle
+// timeout does not cut a call that is silent for a minute; the result then
+// comes down the same stream. Over both session modes.
+func TestALongCallIsKeptAlive(t *testing.T) {
+	t.Parallel()
+	for _, stateless := range []bool{false, true} {
+		t.Run(fmt.Sprintf("stateless=%v", stateless), func(t *testing.T) {
+			t.Parallel()
+			release := make(chan struct{})
+			slow := mcpcore.Tool[none, said]{Name: "slow", Description: "waits until released",
+				Handler: func(ctx *mcpcore.Context, _ none) (said, error) {
+					select {
+					case <-release:
+					case <-ctx.Done():
+					}
+					return said{"done"}, nil
+				}}
+			srv, _ := newServer(t, &mcpcore.ServerOptions{Config: mcpcore.Config{Stateless: stateless, StreamKeepAlive: 50 * time.Millisecond}}, slow)
+			hs := httptest.NewServer(srv.Handler())
+			defer hs.Close()
+			c := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath}
+			sid := ""
+			if !stateless {
+				var status int
+				var body []byte
+				if sid, status, body = c.initialize(); sid == "" {
+					t.Fatalf("initialize: HTTP %d %s", status, body)
+				}
+			}
+			// Generous: the status line is due after 50 ms; without it, the
+			// call would wait for its release, which never comes.
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			defer cancel()
+			req, _ := http.NewRequestWithContext(ctx, "POST", c.endpoint, strings.NewReader(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}`))
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Accept", "application/json, text/event-stream")
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+			if sid != "" {
+				req.Header.Set("Mcp-Session-Id", sid)
+			}
+			resp, err := http.DefaultClient.Do(req) // returns with the status line: before the result
+			if err != nil {
+				t.Fatalf("no status line before the call ended: %v", err)
+			}
+			defer resp.Body.Close()
+			if ct := resp.Header.Get("Content-Type"); resp.StatusCode != http.StatusOK || ct != "text/event-stream" {
+				t.Fatalf("HTTP %d, Content-Type %q; want 200 and an event stream", resp.StatusCode, ct)
+			}
+			lines := bufio.NewScanner(resp.Body)
+			for comments := 0; comments < 2; {
+				if !lines.Scan() {
+					t.Fatalf("the stream ended before the call did (%v)", lines.Err())
+				}
+				switch line := lines.Text(); {
+				case line == ": keep-alive":
+					comments++
+				case line != "":
+					t.Fatalf("%q on the stream before the call was released", line)
+				}
+			}
+			close(release)
+			var result string
+			for lines.Scan() {
+				if data, ok := strings.CutPrefix(lines.Text(), "data: "); ok {
+					result = data
+					break
+				}
+			}
+			if !strings.Contains(result, `"id":2`) || !strings.Contains(result, `done`) {
+				t.Errorf("the result after the comments is %q", result)
+			}
+		})
+	}
+}

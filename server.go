@@ -246,7 +246,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		}
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Version: info.Version, Title: info.Title}, sdkOpts)
-	s.mcp.AddReceivingMiddleware(s.ownAnswers, s.watchLogLevel)
+	s.mcp.AddReceivingMiddleware(keepAnswersAlive, s.ownAnswers, s.watchLogLevel)
 	if cfg.Stateless {
 		s.mcp.AddReceivingMiddleware(refuseSessionSubscriptions)
 	}

@@ -29,26 +29,33 @@ import (
 // value is dropped: it could name another client's request.
 const requestHeader = "Mcpcore-Request"
 
-// requests holds the context of each POST being served, by name, and an
-// ended one for the last hungUpKept ones whose client hung up. A map
-// under a mutex, not a sync.Map: every POST stores and deletes once, and
-// a sync.Map allocates an entry for each store.
+// requests holds each POST being served, by name, and an ended one for
+// the last hungUpKept ones whose client hung up. A map under a mutex, not
+// a sync.Map: every POST stores and deletes once, and a sync.Map
+// allocates an entry for each store.
 var requests = struct {
 	sync.Mutex
-	byName map[uint64]context.Context
+	byName map[uint64]servedPost
 	next   uint64
 	// hungUp is a ring of the names kept after their POST ended, oldest
 	// at hungUpAt once it is full.
 	hungUp   [hungUpKept]uint64
 	hungUpAt int
-}{byName: map[uint64]context.Context{}}
+}{byName: map[uint64]servedPost{}}
 
-// endedContext is the context kept for a POST whose client hung up:
-// ended, and holding nothing of the request.
-var endedContext = func() context.Context {
+// A servedPost is what the calls of a POST find of it: its context, and the
+// writer of its answer (nil once it is over).
+type servedPost struct {
+	ctx context.Context
+	w   *answerWriter
+}
+
+// hungUp is what is kept of a POST whose client hung up: an ended
+// context, holding nothing of the request.
+var hungUp = func() servedPost {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	return ctx
+	return servedPost{ctx: ctx}
 }()
 
 // hungUpKept bounds the POSTs remembered after their client hung up, at
@@ -67,7 +74,7 @@ func tieRequests(next http.Handler) http.Handler {
 		requests.Lock()
 		requests.next++
 		name := requests.next
-		requests.byName[name] = r.Context()
+		requests.byName[name] = servedPost{r.Context(), answerWriterOf(w)}
 		requests.Unlock()
 		defer func() {
 			requests.Lock()
@@ -79,7 +86,7 @@ func tieRequests(next http.Handler) http.Handler {
 			}
 			// The client hung up: a call of the POST that has not begun
 			// yet must still find its context ended.
-			requests.byName[name] = endedContext
+			requests.byName[name] = hungUp
 			old := requests.hungUp[requests.hungUpAt]
 			requests.hungUp[requests.hungUpAt] = name
 			requests.hungUpAt = (requests.hungUpAt + 1) % hungUpKept
@@ -107,5 +114,44 @@ func RequestContext(h http.Header) context.Context {
 	}
 	requests.Lock()
 	defer requests.Unlock()
-	return requests.byName[name]
+	return requests.byName[name].ctx
+}
+
+// CallArrived tells the endpoint that a call of the POST whose headers are
+// h has reached the server's handlers: the SDK has then set the headers of
+// the POST's answer, and an answer that is an event stream is kept alive
+// from the start of the request, before its first event (see keepAlive).
+// Headers of no such request (stdio, a request already answered) are
+// ignored.
+func CallArrived(h http.Header) {
+	v := h.Get(requestHeader)
+	if v == "" {
+		return
+	}
+	name, err := strconv.ParseUint(v, 36, 64)
+	if err != nil {
+		return
+	}
+	requests.Lock()
+	w := requests.byName[name].w
+	requests.Unlock()
+	if w != nil {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.keepers.arrived(w)
+	}
+}
+
+// answerWriterOf is the endpoint's answerWriter under w, or nil.
+func answerWriterOf(w http.ResponseWriter) *answerWriter {
+	for {
+		switch x := w.(type) {
+		case *answerWriter:
+			return x
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return nil
+		}
+	}
 }

@@ -15,12 +15,19 @@ import (
 // every write and flush of every answer, about 3 % of a call.
 type answerWriter struct {
 	http.ResponseWriter
-	rc *http.ResponseController
+	rc    *http.ResponseController
+	began time.Time // when the request came
+
+	// header is the handler's headers, those of the response once its
+	// status line goes out: a map of its own, so that the keep-alive timer
+	// can send the status line while the SDK still sets headers of an
+	// answer that will not go (see keepAlive.arrived).
+	header http.Header
 
 	// mu keeps the keep-alive timer's writes and the handler's apart; it
 	// guards everything below that the timer reads or writes.
 	mu      sync.Mutex
-	header  bool // the status line is written
+	wrote   bool // the status line is written
 	ended   bool // the handler has returned
 	keepers keepAlive
 	limit   writeDeadline
@@ -35,7 +42,7 @@ type answerWriter struct {
 func answerThrough(writeTimeout, keepAlive time.Duration) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			aw := &answerWriter{ResponseWriter: w, rc: http.NewResponseController(w)}
+			aw := &answerWriter{ResponseWriter: w, rc: http.NewResponseController(w), began: time.Now(), header: http.Header{}}
 			aw.limit.d = writeTimeout
 			aw.keepers.every = keepAlive
 			next.ServeHTTP(aw, r)
@@ -57,6 +64,9 @@ func (w *answerWriter) end() {
 	w.limit.extend(w.rc)
 }
 
+// Header is the handler's headers (see header).
+func (w *answerWriter) Header() http.Header { return w.header }
+
 func (w *answerWriter) WriteHeader(code int) {
 	if w.answers.on && !w.answers.header(w, code) {
 		return
@@ -72,13 +82,19 @@ func (w *answerWriter) sendHeader(code int) {
 	w.writeHeader(code)
 }
 
-// writeHeader writes the status line once, and starts the beats of a
-// stream; mu is held.
+// writeHeader writes the status line once, with the handler's headers,
+// and starts the beats of a stream; mu is held. A status the handler
+// writes after a beat sent the line is lost, and its body goes down the
+// stream as an event.
 func (w *answerWriter) writeHeader(code int) {
-	if w.header {
+	if w.wrote {
+		if w.keepers.early && code != http.StatusOK {
+			w.keepers.reframe = true
+		}
 		return
 	}
-	w.header = true
+	w.wrote = true
+	copyHeader(w.ResponseWriter.Header(), w.header)
 	w.ResponseWriter.WriteHeader(code)
 	if !w.ended {
 		w.keepers.start(w, code)
@@ -109,7 +125,20 @@ func (w *answerWriter) send(b []byte) (int, error) {
 	w.writeHeader(http.StatusOK)
 	w.keepers.quiet()
 	w.limit.extend(w.rc)
+	if w.keepers.reframe {
+		if _, err := w.ResponseWriter.Write(asEvent(b)); err != nil {
+			return 0, err
+		}
+		return len(b), nil
+	}
 	return w.ResponseWriter.Write(b)
+}
+
+// copyHeader sets the headers of src on dst.
+func copyHeader(dst, src http.Header) {
+	for k, v := range src {
+		dst[k] = v
+	}
 }
 
 // Flush implements http.Flusher, for the SDK's ResponseController.

@@ -40,11 +40,15 @@ const (
 	// jwksUnknownKeyInterval is the least time between two fetches caused
 	// by tokens naming a key id the server does not hold (a rotation), so
 	// that tokens with made-up key ids cannot turn the server against the
-	// issuer.
-	jwksUnknownKeyInterval = 30 * time.Second
+	// issuer: they cost it one fetch every 2 s at most. It is shorter than
+	// jwksUnknownKeyWait, so that however many such tokens came first, a
+	// token of a new key finds the next fetch within its wait: a flood of
+	// made-up ids cannot hold a rotation back.
+	jwksUnknownKeyInterval = 2 * time.Second
 	// jwksUnknownKeyWait is how long a request with an unknown key id
-	// waits for the fetch it caused; it is then refused if the key is
-	// still unknown, and the fetch goes on for the next request.
+	// waits for a fetch that began after it came; it is then refused if
+	// the key is still unknown, and the fetch goes on for the next
+	// request.
 	jwksUnknownKeyWait = 5 * time.Second
 	// jwksRetryMin and jwksRetryMax bound the backoff between fetches
 	// after one failed (at start or later): the first retry waits
@@ -319,7 +323,9 @@ func (c *jwksCache) load() error {
 // fetch (see fetchUnknown) that the request waits for at most unknownWait
 // or until ctx, the request's context, ends (not at all when the limiter
 // holds the fetch back longer); the fetch itself does not depend on ctx
-// and goes on after the request has been refused.
+// and goes on after the request has been refused. A fetch that began
+// before the request came may predate its key; the request then waits for
+// the next one, within the same bound.
 func (c *jwksCache) keyfunc(ctx context.Context) jwt.Keyfunc {
 	return func(t *jwt.Token) (any, error) {
 		alg, _ := t.Header["alg"].(string)
@@ -358,19 +364,31 @@ func (c *jwksCache) keyfunc(ctx context.Context) jwt.Keyfunc {
 		if !errchain.Is(err, errUnknownKey) && !errchain.Is(err, errNoKeysYet) {
 			return key, err
 		}
-		f := c.fetchUnknown()
-		if time.Until(f.startAt) >= c.opts.unknownWait {
-			// The limiter holds the fetch back longer than a request
-			// waits: refuse now; the fetch will still come.
-			return nil, err
-		}
+		came := time.Now()
+		until := came.Add(c.opts.unknownWait)
 		wait := time.NewTimer(c.opts.unknownWait)
 		defer wait.Stop()
-		select {
-		case <-f.done:
-		case <-wait.C:
-		case <-ctx.Done():
+		for {
+			f := c.fetchUnknown()
+			if !f.startAt.Before(until) {
+				// The limiter holds the fetch back longer than a request
+				// waits: refuse now; the fetch will still come.
+				return nil, err
+			}
+			select {
+			case <-f.done:
+			case <-wait.C:
+				return find(c.keys.Load())
+			case <-ctx.Done():
+				return find(c.keys.Load())
+			}
+			key, err = find(c.keys.Load())
+			if !errors.Is(err, errUnknownKey) && !errors.Is(err, errNoKeysYet) || !f.startAt.Before(came) {
+				return key, err
+			}
+			// The fetch began before the token came: the next one, which
+			// begins after, is the token's answer. It is a new flight (a
+			// flight leaves c.flight before it ends), so this loops once.
 		}
-		return find(c.keys.Load())
 	}
 }

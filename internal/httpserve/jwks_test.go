@@ -2,11 +2,14 @@ package httpserve
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -102,7 +105,7 @@ func TestSlowIssuerIsRefetched(t *testing.T) {
 // TestHungUpClientDoesNotCancelTheFetch checks that a client that sends a
 // token with a new key id and hangs up does not end the fetch its token
 // caused: the fetch goes on, and the next request with the new key passes
-// without another fetch (the limiter would refuse one for 30 s).
+// without another fetch.
 func TestHungUpClientDoesNotCancelTheFetch(t *testing.T) {
 	t.Parallel()
 	is := newIssuer(t)
@@ -282,5 +285,54 @@ func TestJWKSTooManyKeys(t *testing.T) {
 	})
 	if a.keys.holds("k1") {
 		t.Error("the cache holds a key of a JWKS over the bound")
+	}
+}
+
+// withKeyID is token with its header's kid replaced: what a client that
+// makes up key ids sends (the signature does not matter, as the key is
+// looked up first).
+func withKeyID(token, kid string) string {
+	header, _ := json.Marshal(map[string]string{"alg": "RS256", "typ": "JWT", "kid": kid})
+	_, rest, _ := strings.Cut(token, ".")
+	return base64.RawURLEncoding.EncodeToString(header) + "." + rest
+}
+
+// TestRotationIsSeenUnderAFloodOfUnknownKeyIDs checks that tokens naming
+// made-up key ids, sent without pause, cannot hold back a real rotation:
+// with the default intervals, each time the issuer rotates, just after the
+// flood has caused a fetch, the first token of the new key is accepted.
+// The made-up ids are all refused.
+func TestRotationIsSeenUnderAFloodOfUnknownKeyIDs(t *testing.T) {
+	t.Parallel()
+	is := newIssuer(t)
+	h, a := surfaceWith(t, oauthConfig(is), jwksOptions{}, nil)
+	eventually(t, "holding the first key", func() bool { return a.keys.holds("k1") })
+	ctx, stop := context.WithCancel(context.Background())
+	var flood sync.WaitGroup
+	var accepted, sent atomic.Int64
+	for g := range 4 {
+		flood.Go(func() {
+			for i := 0; ctx.Err() == nil; i++ {
+				sent.Add(1)
+				if postCtx(ctx, h, withKeyID(is.sign(goodClaims(nil)), fmt.Sprintf("made-up-%d-%d", g, i))).status != 401 {
+					accepted.Add(1)
+				}
+			}
+		})
+	}
+	t.Cleanup(func() { stop(); flood.Wait() })
+	for _, kid := range []string{"k2", "k3"} {
+		// The flood has just spent the turn of the fetches it may cause.
+		hits := issuerRead(is, func(is *issuer) int { return is.hits })
+		eventually(t, "asking the issuer for the flood", func() bool { return issuerRead(is, func(is *issuer) int { return is.hits }) > hits })
+		is.rotate(kid)
+		start := time.Now()
+		if got := post(h, is.sign(goodClaims(nil))); got.status != 200 {
+			t.Fatalf("the first token of the rotated key %s, under the flood: HTTP %d %s", kid, got.status, got.body)
+		}
+		t.Logf("the first token of %s was accepted in %v", kid, time.Since(start).Round(time.Millisecond))
+	}
+	if n := accepted.Load(); n > 0 {
+		t.Errorf("%d of %d tokens with made-up key ids were accepted", n, sent.Load())
 	}
 }

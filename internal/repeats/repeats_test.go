@@ -2,6 +2,7 @@ package repeats
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // captured is a slog handler that keeps every record it is given.
@@ -345,4 +347,29 @@ func BenchmarkAdmit(b *testing.B) {
 			i++
 		}
 	})
+}
+
+// TestBoundedTexts: a long text is cut on a character's boundary, with its
+// length noted; a short one is kept whole.
+func TestBoundedTexts(t *testing.T) {
+	t.Parallel()
+	if got := Bounded("short"); got != "short" {
+		t.Errorf("Bounded(short) = %q", got)
+	}
+	long := strings.Repeat("é", 30000) // 60,000 bytes
+	got := Bounded(long)
+	if !strings.HasSuffix(got, "… (60000 bytes)") || len(got) > MaxTextBytes+32 || !utf8.ValidString(got) {
+		t.Errorf("Bounded(60,000 bytes) = %q (%d bytes)", got, len(got))
+	}
+	// Attributes: texts bounded wherever they are; numbers and short
+	// values kept as they are.
+	a := BoundedAttr(slog.Group("g", slog.String("s", long), slog.Any("err", errors.New(long)),
+		slog.Int("n", 7), slog.Any("short", []string{"a", "b"})))
+	want := `g=[s=` + got + ` err=` + got + ` n=7 short=[a b]]`
+	if a.String() != want {
+		t.Errorf("BoundedAttr = %.400s", a.String())
+	}
+	if v := BoundedAttr(slog.Any("short", []string{"a"})).Value; v.Kind() != slog.KindAny {
+		t.Errorf("a short value became %v", v.Kind())
+	}
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/seed417024ea/mcpcore/fleet"
 	"github.com/seed417024ea/mcpcore/internal/config"
+	"github.com/seed417024ea/mcpcore/internal/fanout"
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/internal/repeats"
@@ -131,6 +132,9 @@ type Server struct {
 	auth *httpserve.Auth
 	// shared is what the server shares with its fleet (fleet.go).
 	shared *shared
+	// subscribers are the queues of the notifications each session is
+	// to hear of a change (broadcast.go).
+	subscribers *fanout.Queues[*mcp.ServerSession]
 
 	// logLevels holds the sessions whose client set a log level (see
 	// clientlog.go).
@@ -250,7 +254,8 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	if cfg.Stateless {
 		s.mcp.AddReceivingMiddleware(refuseSessionSubscriptions)
 	}
-	s.mcp.AddSendingMiddleware(checkAnswers)
+	s.subscribers = s.newSubscribers()
+	s.mcp.AddSendingMiddleware(s.queueBroadcasts, checkAnswers)
 	var errs []error
 	if info.Name == "" {
 		errs = append(errs, errors.New("Info.Name is empty"))

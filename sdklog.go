@@ -8,17 +8,17 @@ import (
 	"github.com/seed417024ea/mcpcore/internal/repeats"
 )
 
-// sdkLogger is the logger handed to the SDK: its records below warning
-// (connecting, session connected, …, several per stdio session) go to
-// debug, so that at the default level the server's log holds its banner
-// and its failures; the SDK's warnings and errors keep their level.
-func sdkLogger(l *slog.Logger) *slog.Logger { return slog.New(quieter{l.Handler(), nil}) }
-
-// sdkHTTPLogger is sdkLogger for the SDK's HTTP handler, whose warnings
-// also pass through the server's collapser of repeats: a client can make
-// it warn once per request (a protocol version it refuses), and the log
-// must not be the client's to fill.
-func sdkHTTPLogger(l *slog.Logger, r *repeats.Collapser) *slog.Logger {
+// sdkLogger is the logger handed to the SDK, its server's and its HTTP
+// handler's alike. Its records below warning (connecting, session
+// connected, …, several per session) go to debug, so that at the default
+// level the server's log holds its banner and its failures; the SDK's
+// warnings and errors keep their level. A client can make the SDK warn or
+// err at will, once per request (a duplicate notifications/initialized,
+// a protocol version it refuses), so these pass through the server's
+// collapser of repeats, and every record's texts, which may quote what a
+// client sent, are bounded (repeats.Bounded): the log must not be the
+// client's to fill.
+func sdkLogger(l *slog.Logger, r *repeats.Collapser) *slog.Logger {
 	return slog.New(quieter{l.Handler(), r})
 }
 
@@ -39,11 +39,17 @@ func (q quieter) Enabled(ctx context.Context, l slog.Level) bool {
 }
 
 func (q quieter) Handle(ctx context.Context, r slog.Record) error {
-	r.Level = quiet(r.Level)
-	if q.repeats != nil && r.Level >= slog.LevelWarn && !q.repeats.Admit(sdkKind(r.Message), r.Level, r.Message, nil) {
+	out := slog.NewRecord(r.Time, quiet(r.Level), repeats.Bounded(r.Message), r.PC)
+	attrs := make([]slog.Attr, 0, r.NumAttrs())
+	r.Attrs(func(a slog.Attr) bool {
+		attrs = append(attrs, repeats.BoundedAttr(a))
+		return true
+	})
+	if out.Level >= slog.LevelWarn && !q.repeats.Admit(sdkKind(r.Message), out.Level, out.Message, attrs) {
 		return nil
 	}
-	return q.Handler.Handle(ctx, r)
+	out.AddAttrs(attrs...)
+	return q.Handler.Handle(ctx, out)
 }
 
 // sdkKind is the kind of an SDK record for the collapser: its message up
@@ -60,7 +66,11 @@ func sdkKind(msg string) string {
 }
 
 func (q quieter) WithAttrs(as []slog.Attr) slog.Handler {
-	return quieter{q.Handler.WithAttrs(as), q.repeats}
+	bounded := make([]slog.Attr, len(as))
+	for i, a := range as {
+		bounded[i] = repeats.BoundedAttr(a)
+	}
+	return quieter{q.Handler.WithAttrs(bounded), q.repeats}
 }
 
 func (q quieter) WithGroup(name string) slog.Handler {

@@ -294,7 +294,7 @@ func (s *Server) Handler() http.Handler {
 				// that an open GET stream counts as activity; the SDK's
 				// warnings, a flood of which a client can cause, are
 				// collapsed like every refusal.
-				Stateless: s.cfg.Stateless, Logger: sdkHTTPLogger(s.logger, s.repeats),
+				Stateless: s.cfg.Stateless, Logger: sdkLogger(s.logger, s.repeats),
 				MaxRequestBodyBytes: s.cfg.MaxBodyBytes,
 				// A client that hangs up (2026-07-28) cancels its call.
 				PropagateRequestCancellation: true,

@@ -236,7 +236,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	if err != nil {
 		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad telemetry configuration: "+err.Error(), mcperr.WithCause(err))
 	}
-	sdkOpts := &mcp.ServerOptions{Instructions: info.Instructions, Logger: sdkLogger(s.logger), InitializedHandler: s.sessionStarted}
+	sdkOpts := &mcp.ServerOptions{Instructions: info.Instructions, Logger: sdkLogger(s.logger, s.repeats), InitializedHandler: s.sessionStarted}
 	for _, d := range defs {
 		if f, ok := d.(feature); ok {
 			// A stateless server takes subscriptions on the stream of a

@@ -30,10 +30,14 @@ func guardBody(limit int64, timeout time.Duration, stateless bool, log *refusals
 			if r.Method != http.MethodPost && r.Body != nil && r.Body != http.NoBody {
 				// No one would read it, and a trickled one would hold the
 				// connection.
-				log.refused(r, "stray_body", "a body on a "+r.Method)
+				method := r.Method // the client's word, up to the header bound
+				if c := cut(method, 32); len(c) < len(method) {
+					method = c + "…"
+				}
+				log.refused(r, "stray_body", "a body on a "+method)
 				w.Header().Set("Connection", "close")
 				writeRPCError(w, http.StatusBadRequest, errorAnswer(nil, mcperr.CodeInvalidRequest,
-					"Invalid request: a "+r.Method+" to this endpoint carries no body."))
+					"Invalid request: a "+method+" to this endpoint carries no body."))
 				return
 			}
 			if r.Method != http.MethodPost || r.Body == nil {
@@ -155,13 +159,16 @@ var ofTheRequest = map[string]bool{"remote": true, "path": true, "declared": tru
 
 // refused logs one refusal of kind, unless the collapser counts it in a
 // summary. args are the refusal's attributes, as slog's key-value pairs.
+// Their texts, which may be the client's (an Origin header), are bounded
+// (repeats.Bounded), as are those of the request, so that no record holds
+// more than a few hundred bytes of what a client sent.
 func (l *refusals) refused(r *http.Request, kind, msg string, args ...any) {
 	var rec slog.Record
 	rec.Add(args...)
 	attrs := make([]slog.Attr, 0, rec.NumAttrs()+3)
 	rec.Attrs(func(a slog.Attr) bool {
 		if !ofTheRequest[a.Key] {
-			attrs = append(attrs, a)
+			attrs = append(attrs, repeats.BoundedAttr(a))
 		}
 		return true
 	})
@@ -169,11 +176,11 @@ func (l *refusals) refused(r *http.Request, kind, msg string, args ...any) {
 	why := len(attrs)
 	rec.Attrs(func(a slog.Attr) bool {
 		if ofTheRequest[a.Key] {
-			attrs = append(attrs, a)
+			attrs = append(attrs, repeats.BoundedAttr(a))
 		}
 		return true
 	})
-	attrs = append(attrs, slog.String("remote", r.RemoteAddr), slog.String("path", r.URL.Path))
+	attrs = append(attrs, slog.String("remote", repeats.Bounded(r.RemoteAddr)), slog.String("path", repeats.Bounded(r.URL.Path)))
 	msg = "mcpcore: HTTP request refused: " + msg
 	if l.repeats.Admit("HTTP refusal "+kind, slog.LevelWarn, msg, attrs[:why:why]) {
 		l.logger.LogAttrs(context.Background(), slog.LevelWarn, msg, attrs...)

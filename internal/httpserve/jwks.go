@@ -383,7 +383,7 @@ func (c *jwksCache) keyfunc(ctx context.Context) jwt.Keyfunc {
 				return find(c.keys.Load())
 			}
 			key, err = find(c.keys.Load())
-			if !errors.Is(err, errUnknownKey) && !errors.Is(err, errNoKeysYet) || !f.startAt.Before(came) {
+			if !errchain.Is(err, errUnknownKey) && !errchain.Is(err, errNoKeysYet) || !f.startAt.Before(came) {
 				return key, err
 			}
 			// The fetch began before the token came: the next one, which

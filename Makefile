@@ -46,6 +46,7 @@ FUZZ_TARGETS := \
 	./internal/redact:FuzzValue:30000x \
 	./internal/schema:FuzzDecodeAsEncodingJSON:25000x \
 	./internal/schema:FuzzValidationWork:120000x \
+	./internal/urimatch:FuzzMatchAsUritemplate:80000x \
 	./examples/articles:FuzzFetchArticles:3000x \
 	./examples/articles:FuzzRetractArticle:3000x
 

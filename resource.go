@@ -15,7 +15,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/internal/schema"
 	"github.com/seed417024ea/mcpcore/mcperr"
-	"github.com/yosida95/uritemplate/v3"
 )
 
 // A Resource defines a family of readable resources by a URI template
@@ -100,11 +99,8 @@ func (r Resource[Params, Out]) register(s *Server) error {
 	if err := s.claim("resource", r.URITemplate, r.Scopes); err != nil {
 		return err
 	}
-	tmpl, err := uritemplate.New(r.URITemplate)
+	tmpl, err := compileTemplate(r.URITemplate)
 	if err != nil {
-		return fmt.Errorf("resource %q: URITemplate %q: %w", r.Name, r.URITemplate, err)
-	}
-	if err := compilePattern(tmpl); err != nil {
 		return fmt.Errorf("resource %q: URITemplate %q: %w", r.Name, r.URITemplate, err)
 	}
 	if !strings.Contains(r.URITemplate, "://") {
@@ -224,7 +220,7 @@ func checkVariables(vars []string, params *jsonschema.Schema) error {
 }
 
 // read decodes the URI's variables, runs the handler and renders its output.
-func (r Resource[Params, Out]) read(c *Context, tmpl *uritemplate.Template, v *schema.Validator, mime string) (*mcp.ReadResourceResult, error) {
+func (r Resource[Params, Out]) read(c *Context, tmpl resourceTemplate, v *schema.Validator, mime string) (*mcp.ReadResourceResult, error) {
 	params, err := r.params(c, tmpl, v, c.uri)
 	if err != nil {
 		return nil, err
@@ -241,17 +237,11 @@ func (r Resource[Params, Out]) read(c *Context, tmpl *uritemplate.Template, v *s
 }
 
 // params decodes and validates the variables of uri, as a read does.
-func (r Resource[Params, Out]) params(ctx context.Context, tmpl *uritemplate.Template, v *schema.Validator, uri string) (Params, error) {
+func (r Resource[Params, Out]) params(ctx context.Context, tmpl resourceTemplate, v *schema.Validator, uri string) (Params, error) {
 	var zero Params
-	// The template's compiled pattern (RE2: linear) decides first; its
-	// matcher, which finds the variables, takes time quadratic in the URI's
-	// length, and runs only on a URI the pattern accepts (at most
-	// MaxURIBytes long: see checkURI).
-	if uri != tmpl.Raw() && !tmpl.Regexp().MatchString(uri) {
-		return zero, resourceNotFound(uri)
-	}
-	match := tmpl.Match(uri)
-	if match == nil && uri != tmpl.Raw() {
+	// Linear in the URI's length, whatever its values (see variables).
+	match, ok := tmpl.variables(uri)
+	if !ok {
 		return zero, resourceNotFound(uri)
 	}
 	vars := make(map[string]string, len(match))
@@ -265,18 +255,6 @@ func (r Resource[Params, Out]) params(ctx context.Context, tmpl *uritemplate.Tem
 		}
 	}
 	return decodeStrings[Params](ctx, v, vars)
-}
-
-// compilePattern compiles the template's pattern at registration, so that
-// no read pays for it, or panics in the library's MustCompile.
-func compilePattern(tmpl *uritemplate.Template) (err error) {
-	defer func() {
-		if r := recover(); r != nil {
-			err = fmt.Errorf("its pattern does not compile: %v", r)
-		}
-	}()
-	tmpl.Regexp()
-	return nil
 }
 
 // resourceNotFound is the error of a URI that no template of the server

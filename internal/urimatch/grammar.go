@@ -9,6 +9,8 @@ type step struct {
 	// the characters it reads (a prefix modifier), 0 for no bound.
 	reserved bool
 	most     int
+	// value numbers a value step among the template's.
+	value int
 	// slot is the variable whose value an open or close step bounds.
 	slot int
 	// next follows the step; a choice prefers it to alt.

@@ -398,3 +398,39 @@ func TestClientMistakesAreNotices(t *testing.T) {
 		t.Errorf("failure records = %v, want the declared failure at ERROR", recs)
 	}
 }
+
+// A failure's record is bounded, whatever its handler's message quotes of
+// the input: the client gets the message whole, the log its first
+// repeats.MaxFailureBytes bytes and its length.
+func TestFailureRecordsAreBounded(t *testing.T) {
+	t.Parallel()
+	tool := mcpcore.Tool[caseInput, okOutput]{
+		Name:   "fetch",
+		Errors: []mcpcore.Failure{noMatch},
+		Handler: func(ctx *mcpcore.Context, in caseInput) (okOutput, error) {
+			if strings.HasPrefix(in.Case, "plain") {
+				return okOutput{}, errors.New("No item " + in.Case)
+			}
+			return okOutput{}, ctx.Fail(noMatch, "No item "+in.Case, mcperr.WithCause(errors.New("upstream said "+in.Case)))
+		},
+	}
+	srv, logs := newServer(t, nil, tool)
+	cs := wiretest.Connect(t, srv.MCPServer())
+	long := strings.Repeat("x", 1<<20)
+	for _, c := range []string{long, "plain" + long} {
+		res := wiretest.CallTool(t, cs, "fetch", map[string]any{"case": c})
+		if e := structuredError(t, res); len(e["message"].(string)) < 1<<20 {
+			t.Errorf("the client got a message of %d bytes, want it whole", len(e["message"].(string)))
+		}
+	}
+	recs := logs.Failures(t, "fetch")
+	if len(recs) != 2 {
+		t.Fatalf("%d records, want 2", len(recs))
+	}
+	for _, r := range recs {
+		b, _ := json.Marshal(r)
+		if len(b) > 3*(4<<10) || !strings.Contains(r["msg"].(string), " bytes)") {
+			t.Errorf("a record of %d bytes: %.300s", len(b), b)
+		}
+	}
+}

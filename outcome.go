@@ -11,6 +11,7 @@ import (
 
 	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/errchain"
+	"github.com/seed417024ea/mcpcore/internal/repeats"
 	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -138,7 +139,7 @@ func (s *Server) logFailure(c *callState, f *wireError, original error, dropped 
 	if msg == "" {
 		msg = e.Error()
 	}
-	msg = "Error in " + c.kind + ":" + c.name + ": " + msg
+	msg = "Error in " + c.kind + ":" + c.name + ": " + repeats.Cut(msg, repeats.MaxFailureBytes)
 	attrs := []slog.Attr{
 		slog.String("operation", c.kind+":"+c.name),
 		slog.Int("code", int(e.Code())),
@@ -159,20 +160,20 @@ func (s *Server) logFailure(c *callState, f *wireError, original error, dropped 
 		attrs = append(attrs, slog.String("bug", e.Cause().Error()))
 	case p != nil:
 		site = panicSite(p.stack)
-		attrs = append(attrs, slog.String("panic", fmt.Sprint(p.value)))
+		attrs = append(attrs, slog.String("panic", repeats.Cut(fmt.Sprint(p.value), repeats.MaxFailureBytes)))
 		if level != slog.LevelInfo {
 			stack = string(p.stack)
 		}
 	case original != error(e):
 		attrs = append(attrs,
 			slog.String("originalType", fmt.Sprintf("%T", original)),
-			slog.String("original", original.Error()))
+			slog.String("original", repeats.Cut(original.Error(), repeats.MaxFailureBytes)))
 	case e.Cause() != nil:
 		// A declared failure built with WithCause: the cause is for the
 		// operator, never the client.
 		attrs = append(attrs,
 			slog.String("causeType", fmt.Sprintf("%T", e.Cause())),
-			slog.String("cause", e.Cause().Error()))
+			slog.String("cause", repeats.Cut(e.Cause().Error(), repeats.MaxFailureBytes)))
 	}
 	// The client, if it asked for log notifications, learns of the
 	// failure what the result tells it: the code and the message. Repeats

@@ -13,15 +13,24 @@ import (
 // record from holding megabytes.
 const MaxTextBytes = 256
 
+// MaxFailureBytes bounds the texts of a failure's record (its message, the
+// error beneath it, a panic's value): they say what went wrong, so they
+// keep more than a header's value, but a handler's message that quotes
+// its input must not make a record of megabytes.
+const MaxFailureBytes = 4 << 10
+
 // Bounded is s as a log record holds it: whole when it is at most
 // MaxTextBytes long, else its first MaxTextBytes bytes (cut on a
 // character's boundary) followed by how long it was:
 // "https://aaaa…aaa… (59392 bytes)".
-func Bounded(s string) string {
-	if len(s) <= MaxTextBytes {
+func Bounded(s string) string { return Cut(s, MaxTextBytes) }
+
+// Cut is s bounded as Bounded bounds it, to n bytes.
+func Cut(s string, n int) string {
+	if len(s) <= n {
 		return s
 	}
-	i := MaxTextBytes
+	i := n
 	for i > 0 && !utf8.RuneStart(s[i]) {
 		i--
 	}

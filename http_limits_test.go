@@ -92,6 +92,21 @@ func sessionOpen(srv *mcpcore.Server, sid string) bool {
 	return false
 }
 
+// floodTarget serves searchTool over HTTP, logging at info to the buffer
+// it returns, with no summary of repeats within the test, and a raw client
+// of its endpoint.
+func floodTarget(t *testing.T) (*wiretest.LogBuffer, rawClient) {
+	t.Helper()
+	logs := &wiretest.LogBuffer{}
+	srv, _ := newServer(t, &mcpcore.ServerOptions{
+		Logger:       slog.New(mcpcore.NewLogHandler(logs, &mcpcore.LogOptions{Level: slog.LevelInfo, JSON: true})),
+		RepeatWindow: time.Hour,
+	}, searchTool)
+	hs := httptest.NewServer(srv.Handler())
+	t.Cleanup(hs.Close)
+	return logs, rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath}
+}
+
 // TestProtocolVersionFloodIsBounded: 300 requests with a 60 KB
 // Mcp-Protocol-Version header, and 300 with a well-formed version that the
 // stateful server refuses, cost a bounded answer each and a bounded log
@@ -99,14 +114,7 @@ func sessionOpen(srv *mcpcore.Server, sid string) bool {
 // once per request).
 func TestProtocolVersionFloodIsBounded(t *testing.T) {
 	t.Parallel()
-	logs := &wiretest.LogBuffer{}
-	srv, _ := newServer(t, &mcpcore.ServerOptions{
-		Logger:       slog.New(mcpcore.NewLogHandler(logs, &mcpcore.LogOptions{Level: slog.LevelInfo, JSON: true})),
-		RepeatWindow: time.Hour, // no summary within the test
-	}, searchTool)
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
-	c := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath}
+	logs, c := floodTarget(t)
 	sid, status, body := c.initialize()
 	if sid == "" {
 		t.Fatalf("initialize: HTTP %d %s", status, body)

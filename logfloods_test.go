@@ -5,7 +5,6 @@ package mcpcore_test
 
 import (
 	"fmt"
-	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -116,14 +115,7 @@ func TestTheSDKsRecordsAreCollapsedAndBounded(t *testing.T) {
 // collapse beyond the first distinct ones.
 func TestAForeignOriginFloodIsBounded(t *testing.T) {
 	t.Parallel()
-	logs := &wiretest.LogBuffer{}
-	srv, _ := newServer(t, &mcpcore.ServerOptions{
-		Logger:       slog.New(mcpcore.NewLogHandler(logs, &mcpcore.LogOptions{Level: slog.LevelInfo, JSON: true})),
-		RepeatWindow: time.Hour, // no summary within the test
-	}, searchTool)
-	hs := httptest.NewServer(srv.Handler())
-	defer hs.Close()
-	c := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath}
+	logs, c := floodTarget(t)
 	const requests = 100
 	for i := range requests {
 		origin := fmt.Sprintf("https://%s%d.example", strings.Repeat("a", 60<<10), i)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/seed417024ea/mcpcore/lint/conformance"
 	"github.com/seed417024ea/mcpcore/lint/contract"
+	"github.com/seed417024ea/mcpcore/lint/credential"
 	"github.com/seed417024ea/mcpcore/lint/handlerbody"
 )
 
@@ -13,4 +14,5 @@ var Analyzers = []*analysis.Analyzer{
 	contract.Analyzer,
 	conformance.Analyzer,
 	handlerbody.Analyzer,
+	credential.Analyzer,
 }

@@ -1,6 +1,7 @@
 // Package lint holds mcplint's analyzers: the checks of an mcpcore server's
-// error contracts, of its handlers against them, and of its handler bodies,
-// built on golang.org/x/tools/go/analysis.
+// error contracts, of its handlers against them, of its handler bodies, and
+// of the text it sends for credentials written in the source, built on
+// golang.org/x/tools/go/analysis.
 //
 // [Analyzers] is the list cmd/mcplint runs; [Rules] lists every rule with
 // its level. Every diagnostic's message begins with its rule's ID and a

@@ -1,5 +1,6 @@
 // Command mcplint checks mcpcore servers: each tool's and resource's error
-// contract, each handler against its contract, and handler bodies.
+// contract, each handler against its contract, handler bodies, and the
+// text a server sends, for credentials written in the source.
 //
 // Usage:
 //

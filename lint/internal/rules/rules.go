@@ -128,6 +128,9 @@ var All = slices.Concat(in("contract", []row{
 	{"prefer-error-factory", Warning, "mcperr.New with a code that has a named factory", "use the factory (mcplint -fix does)"},
 	{"preserve-cause-on-rethrow", Warning, "inside if err != nil, a new error that drops err", "wrap with %w or pass mcperr.WithCause(err)"},
 	{"no-stringify-upstream-error", Warning, "a message built by marshalling or %v-formatting an upstream error or body", "say what failed; keep the upstream error as the cause"},
+}), in("credential", []row{
+	// Text the server sends as the author wrote it.
+	{"no-credential-literal", Error, "a credential-shaped value (token, key, password in a URL, private key) written into a When, a Recovery, a message given to Fail or a factory, a hint, data, an elicitation or a log record", "remove it, read the secret from configuration, and rotate it"},
 }), in("contract", []row{
 	// Suppression, which the contract analyzer reports for the suite,
 	// once per directive.

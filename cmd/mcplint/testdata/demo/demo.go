@@ -109,6 +109,6 @@ var Lookup = mcpcore.Tool[input, output]{
 		if err != nil {
 			return output{}, ctx.FailFrom(err, stale)
 		}
-		return output{Title: pmid}, ctx.Fail(stale, "Stale", ctx.RecoveryFor(stale))
+		return output{Title: pmid}, ctx.Fail(stale, "Stale: the cache of key ghp_JvWiVv3jsB9qKdVHW37ZrPxZT6L7Wgxa9Gag expired", ctx.RecoveryFor(stale))
 	},
 }

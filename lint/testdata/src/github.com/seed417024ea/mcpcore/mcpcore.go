@@ -3,6 +3,7 @@ package mcpcore
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/seed417024ea/mcpcore/contract"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -36,6 +37,22 @@ func (c *Context) Fail(f Failure, message string, opts ...mcperr.Option) *mcperr
 func (c *Context) RecoveryFor(f Failure) mcperr.Option                                 { return nil }
 func (c *Context) FailFrom(err error, entries ...Failure) error                        { return nil }
 func (c *Context) FailFromWithRecovery(err error, entries ...Failure) error            { return nil }
+func (c *Context) Logger() *slog.Logger                                                { return slog.Default() }
+func (c *Context) Progress(done, total float64, message string)                        {}
+
+func Logger(ctx context.Context) *slog.Logger { return slog.Default() }
+
+type SamplingRequest struct {
+	Prompt       string
+	SystemPrompt string
+	MaxTokens    int64
+}
+
+type SamplingResult struct{ Text string }
+
+func (c *Context) Sample(s SamplingRequest, opts ...AskOption) (*SamplingResult, error) {
+	return nil, nil
+}
 
 const ReasonConsentDeclined = "consent_declined"
 

@@ -389,4 +389,57 @@ var Mistakes = []Mistake{
 		}},
 		Rules: []string{"error-contract-reason-format"},
 	},
+	{
+		ID:      "M24-credential-in-shared-recovery",
+		Mistake: "the service's shared contract tells the caller, in api_key_rejected's Recovery, the staging key that works",
+		Edits: []Edit{{
+			File: "tools/contract.go",
+			Old:  "Recovery:  \"Tell the server's operator that the catalog API key is invalid; no catalog tool works until it is replaced.\",",
+			New:  "Recovery:  \"Tell the server's operator that the catalog API key is invalid; the key that works in staging is eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJjYXRhbG9nIn0.c2lnbmF0dXJlLXN0YWdpbmc\",",
+		}},
+		Rules: []string{"no-credential-literal"},
+	},
+	{
+		ID:      "M25-credential-in-service-message",
+		Mistake: "the service's message names the catalog by a URL with the reader's password in it",
+		Edits: []Edit{{
+			File: "upstream/client.go",
+			Old:  `mcperr.ServiceUnavailable("The catalog cannot be reached",`,
+			New:  `mcperr.ServiceUnavailable("The catalog at https://reader:Q7vLm2xPz9tK@api.catalog.example/v1 cannot be reached",`,
+		}},
+		Rules: []string{"no-credential-literal"},
+	},
+	{
+		ID:      "M26-credential-in-handler-data",
+		Mistake: "save_record's failure carries, as data for debugging, the shelf's database URL with its password",
+		Edits: []Edit{{
+			File: "tools/shelf.go",
+			Old:  `ctx.Fail(alreadySaved, "Record "+in.ID+" is already on the shelf", ctx.RecoveryFor(alreadySaved))`,
+			New: `ctx.Fail(alreadySaved, "Record "+in.ID+" is already on the shelf", ctx.RecoveryFor(alreadySaved),
+					mcperr.WithData(map[string]any{"shelf": "postgres://shelf:pX7r2mQ9vL@db.internal:5432/shelf"}))`,
+		}},
+		Rules: []string{"no-credential-literal"},
+	},
+	{
+		ID:      "M27-credential-words-in-prose",
+		Mistake: "negative: api_key_rejected's Recovery speaks of the API key and the password in prose, and holds no credential",
+		Edits: []Edit{{
+			File: "tools/contract.go",
+			Old:  "Recovery:  \"Tell the server's operator that the catalog API key is invalid; no catalog tool works until it is replaced.\",",
+			New:  "Recovery:  \"Ask the operator for a new catalog API key; the password of the user's account plays no part.\",",
+		}},
+	},
+	{
+		ID:      "M28-credential-words-after-colon",
+		Mistake: "negative: api_key_rejected's When says, after a colon, what is wrong with the key's token, and holds no credential",
+		Edits: []Edit{{
+			File: "tools/contract.go",
+			Old:  `When:      "The catalog refused the server's API key",`,
+			New:  `When:      "The catalog refused the server's API key: its token is revoked, expired, or lacks the read scope",`,
+		}},
+		// Today's scrubber takes what follows "token is" for a credential;
+		// its rewrite by the shape of the secret (issue 35) leaves this
+		// prose alone, and mcplint with it.
+		KnownMiss: true,
+	},
 }

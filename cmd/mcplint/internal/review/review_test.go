@@ -86,7 +86,7 @@ func TestPlant(t *testing.T) {
 // which is most of what a run costs, instead of once per mistake.
 func TestReview(t *testing.T) {
 	if testing.Short() {
-		t.Skip("lints 26 copies of the server in one run: 5 s on a quiet 2-core machine, 20 s under load, 50 s with -race")
+		t.Skip("lints 29 copies of the server in one run: 5 s on a quiet 2-core machine, 20 s under load, 50 s with -race")
 	}
 	root, err := filepath.Abs("../../../..")
 	if err != nil {

@@ -43,8 +43,7 @@ var logMessage = map[string]int{
 }
 
 func run(pass *analysis.Pass) (any, error) {
-	// Only a package that names mcpcore or mcperr writes text they send.
-	if !mcpapi.CanRaise(pass.Pkg) {
+	if !namesFramework(pass.Pkg) {
 		return nil, nil
 	}
 	c := &checker{pass: pass, ds: suppress.Read(pass), locals: localValues(pass)}
@@ -181,6 +180,23 @@ func (c *checker) check(e ast.Expr, place, fate string, also ...ast.Node) {
 		return
 	}
 	c.ds.Report(c.pass, rule, e, fmt.Sprintf("%s holds a credential-shaped value%s: %s", place, describe(found), fate), nil, also...)
+}
+
+// namesFramework reports whether pkg is mcpcore, mcperr or contract, or
+// imports one of them: only such a package writes text they send.
+func namesFramework(pkg *types.Package) bool {
+	framework := func(path string) bool {
+		return path == mcpapi.CorePath || path == mcpapi.ErrPath || path == mcpapi.ContractPath
+	}
+	if framework(pkg.Path()) {
+		return true
+	}
+	for _, imp := range pkg.Imports() {
+		if framework(imp.Path()) {
+			return true
+		}
+	}
+	return false
 }
 
 // isLoggerMethod reports whether fn is a method of *slog.Logger.

@@ -15,7 +15,7 @@ func TestAnalyzer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, testdata, credential.Analyzer, "credential", "credential/shared")
+	analysistest.Run(t, testdata, credential.Analyzer, "credential", "credential/shared", "credential/vocab")
 }
 
 // secrets are the credentials planted in the testdata.
@@ -40,7 +40,7 @@ func TestFindingsHideTheSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	n := 0
-	for _, res := range analysistest.Run(t, testdata, credential.Analyzer, "credential", "credential/shared") {
+	for _, res := range analysistest.Run(t, testdata, credential.Analyzer, "credential", "credential/shared", "credential/vocab") {
 		for _, d := range res.Diagnostics {
 			n++
 			t.Logf("%s: %s", res.Pass.Fset.Position(d.Pos), d.Message)

@@ -61,6 +61,8 @@
 // "Authorization: Bearer " + tok, whose credential arrives at run time,
 // are not reported.
 //
-// A text built in a variable, a function's result, or the data of
-// mcperr.WithData given as a variable are not read.
+// Not read: a text built in a variable or returned by a function, the data
+// of mcperr.WithData given as a variable, an unkeyed Failure literal, and a
+// verb of fmt.Sprintf with flags, a width or an argument index, which
+// stands as a placeholder.
 package credential

@@ -89,6 +89,8 @@ var getItem = mcpcore.Tool[in, out]{
 			return out{}, mcperr.Unauthorized(fmt.Sprintf("Use %s for item %s", gitHubToken, in.ID)) // want `the message of mcperr.Unauthorized holds`
 		case "10":
 			return out{}, mcperr.DatabaseError("postgres://admin:hunter2secret@db:5432/" + in.ID + " refused") // want `the message of mcperr.DatabaseError holds`
+		case "12":
+			return out{}, mcperr.RateLimited(fmt.Sprintf("%d%% of the quota of %s is spent", 90, gitHubToken)) // want `the message of mcperr.RateLimited holds`
 		case "11":
 			//mcplint:ignore no-credential-literal the provider's documented test token
 			return out{}, mcperr.Forbidden("Use " + gitHubToken)

@@ -99,9 +99,7 @@ func (c *checker) call(call *ast.CallExpr) {
 		}
 		c.arg(call, at, "the message of a log record", logged)
 		for _, a := range call.Args[min(at+1, len(call.Args)):] {
-			if isString(info.TypeOf(a)) {
-				c.check(a, "an attribute of a log record", logged)
-			}
+			c.check(a, "an attribute of a log record", logged)
 		}
 	}
 }

@@ -115,6 +115,9 @@ func (t *text) format(info *types.Info, format string, args []ast.Expr) {
 }
 
 func isString(t types.Type) bool {
+	if t == nil {
+		return false
+	}
 	b, ok := t.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsString != 0
 }

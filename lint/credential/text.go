@@ -42,43 +42,54 @@ func textOf(info *types.Info, e ast.Expr) text {
 	if s, ok := mcpapi.ConstString(info, e); ok {
 		return text{s: s, whole: true, literal: true}
 	}
-	var t text
-	t.add(info, e)
-	return t
+	var a assembly
+	a.add(info, e)
+	return text{s: a.b.String(), literal: a.literal}
 }
 
-func (t *text) add(info *types.Info, e ast.Expr) {
+// An assembly is a text with run-time parts, while it is read.
+type assembly struct {
+	b       strings.Builder
+	literal bool
+}
+
+func (a *assembly) add(info *types.Info, e ast.Expr) {
 	if s, ok := mcpapi.ConstString(info, e); ok {
-		t.s += s
-		t.literal = true
+		a.b.WriteString(s)
+		a.literal = true
 		return
 	}
 	switch x := ast.Unparen(e).(type) {
 	case *ast.BinaryExpr:
 		if x.Op == token.ADD && isString(info.TypeOf(x)) {
-			t.add(info, x.X)
-			t.add(info, x.Y)
+			a.add(info, x.X)
+			a.add(info, x.Y)
 			return
 		}
 	case *ast.CallExpr:
 		if mcpapi.IsFunc(mcpapi.Callee(info, x), "fmt", "Sprintf") && len(x.Args) > 0 {
 			if format, ok := mcpapi.ConstString(info, x.Args[0]); ok {
-				t.format(info, format, x.Args[1:])
+				a.format(info, format, x.Args[1:])
 				return
 			}
 		}
 	}
-	t.s += placeholder
+	a.b.WriteString(placeholder)
 }
 
 // format adds a format's text, each %s or %v of a constant string argument
 // as the argument, each other verb as a placeholder.
-func (t *text) format(info *types.Info, format string, args []ast.Expr) {
+func (a *assembly) format(info *types.Info, format string, args []ast.Expr) {
 	arg := 0
 	for i := 0; i < len(format); i++ {
 		if format[i] != '%' {
-			t.s += format[i : i+1]
-			t.literal = true
+			run := strings.IndexByte(format[i:], '%')
+			if run < 0 {
+				run = len(format) - i
+			}
+			a.b.WriteString(format[i : i+run])
+			a.literal = true
+			i += run - 1
 			continue
 		}
 		i++
@@ -87,29 +98,29 @@ func (t *text) format(info *types.Info, format string, args []ast.Expr) {
 			i++
 		}
 		if i >= len(format) {
-			t.s += placeholder
+			a.b.WriteString(placeholder)
 			return
 		}
 		if format[i] == '%' {
-			t.s += "%"
+			a.b.WriteByte('%')
 			continue
 		}
 		if i > start {
 			// Flags, widths and argument indexes: what the verb prints
 			// is not worth working out.
-			t.s += placeholder
+			a.b.WriteString(placeholder)
 			arg = len(args)
 			continue
 		}
 		if arg < len(args) && (format[i] == 's' || format[i] == 'v') {
 			if s, ok := mcpapi.ConstString(info, args[arg]); ok {
-				t.s += s
-				t.literal = true
+				a.b.WriteString(s)
+				a.literal = true
 				arg++
 				continue
 			}
 		}
-		t.s += placeholder
+		a.b.WriteString(placeholder)
 		arg++
 	}
 }

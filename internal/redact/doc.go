@@ -17,6 +17,10 @@
 //   - [URL] renders a URL without credentials or secret parameters.
 //   - [Handler] wraps a slog.Handler so that every record it handles is
 //     redacted by key at any depth and scrubbed as text.
+//   - [Keep] takes the secrets the process knows it holds (its keys and
+//     passwords), and [Mask] and [MaskBytes] replace them, in every form
+//     they travel in, wherever they stand: in what the process sends, in
+//     its log records (Handler) and in its spans.
 //
 // The package depends on the standard library only. It is deliberately
 // conservative: it would rather replace a harmless value that sits under a

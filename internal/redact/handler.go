@@ -23,7 +23,10 @@ import (
 //     it goes through encoding/json and sensitive keys are redacted at any
 //     depth, so a struct field tagged json:"token" is; a value JSON cannot
 //     encode is logged as "[unloggable value: <reason>]";
-//   - the record's message and every string are scrubbed by [String].
+//   - the record's message and every string are scrubbed by [String];
+//   - every secret kept (see [Keep]) is masked by [Mask] first, wherever
+//     it stands: the message, strings and errors, attribute keys and group
+//     names, and the encoding of a map, struct or slice, keys included.
 //
 // A record with nothing to redact reaches h as it came, and costs no
 // allocation beyond what slog itself makes; Enabled is h's own. Handler(h)
@@ -55,7 +58,7 @@ func (h *handler) Enabled(ctx context.Context, l slog.Level) bool {
 // Handle redacts r and passes it on; r itself when it holds nothing to
 // redact.
 func (h *handler) Handle(ctx context.Context, r slog.Record) error {
-	msg := String(r.Message)
+	msg := String(Mask(r.Message))
 	if msg == r.Message && !h.dirty(r) {
 		return h.inner.Handle(ctx, r)
 	}
@@ -86,7 +89,7 @@ func (h *handler) WithGroup(name string) slog.Handler {
 	if name == "" {
 		return h
 	}
-	return &handler{inner: h.inner.WithGroup(name), secret: h.secret || Key(name)}
+	return &handler{inner: h.inner.WithGroup(Mask(name)), secret: h.secret || Key(name)}
 }
 
 // dirty reports whether some attribute of r needs redacting. It allocates
@@ -104,14 +107,14 @@ func (h *handler) dirty(r slog.Record) bool {
 }
 
 func dirtyAttr(a slog.Attr) bool {
-	if Key(a.Key) {
+	if Key(a.Key) || holdsKnown(a.Key) {
 		return true
 	}
 	v := a.Value
 	switch v.Kind() {
 	case slog.KindString:
 		s := v.String()
-		return String(s) != s
+		return holdsKnown(s) || String(s) != s
 	case slog.KindGroup:
 		for _, g := range v.Group() {
 			if dirtyAttr(g) {
@@ -139,7 +142,7 @@ func dirtyAny(x any) bool {
 	switch rv.Kind() {
 	case reflect.String:
 		s := rv.String()
-		return String(s) != s
+		return holdsKnown(s) || String(s) != s
 	case reflect.Map, reflect.Slice, reflect.Pointer, reflect.Interface:
 		return !rv.IsNil()
 	case reflect.Struct, reflect.Array:
@@ -151,16 +154,16 @@ func dirtyAny(x any) bool {
 // attr returns a redacted, resolved copy of a.
 func (h *handler) attr(a slog.Attr) slog.Attr {
 	if h.secret && a.Key != "" || Key(a.Key) {
-		return slog.String(a.Key, Marker)
+		return slog.String(Mask(a.Key), Marker)
 	}
-	return slog.Attr{Key: a.Key, Value: h.value(a.Value)}
+	return slog.Attr{Key: Mask(a.Key), Value: h.value(a.Value)}
 }
 
 func (h *handler) value(v slog.Value) slog.Value {
 	v = v.Resolve()
 	switch v.Kind() {
 	case slog.KindString:
-		return slog.StringValue(String(v.String()))
+		return slog.StringValue(String(Mask(v.String())))
 	case slog.KindGroup:
 		g := v.Group()
 		out := make([]slog.Attr, len(g))
@@ -180,19 +183,19 @@ func anyValue(x any) slog.Value {
 	case nil:
 		return slog.AnyValue(nil)
 	case error:
-		return slog.StringValue(String(errorText(t)))
+		return slog.StringValue(String(Mask(errorText(t))))
 	case []byte:
-		return slog.StringValue(String(string(t)))
+		return slog.StringValue(String(Mask(string(t))))
 	case *url.URL:
 		if t != nil {
-			return slog.StringValue(String(t.String()))
+			return slog.StringValue(String(Mask(t.String())))
 		}
 		return slog.AnyValue(x)
 	}
 	rv := reflect.ValueOf(x)
 	switch rv.Kind() {
 	case reflect.String:
-		return slog.StringValue(String(rv.String()))
+		return slog.StringValue(String(Mask(rv.String())))
 	case reflect.Map, reflect.Slice, reflect.Pointer, reflect.Interface:
 		if rv.IsNil() {
 			return slog.AnyValue(x)
@@ -201,7 +204,7 @@ func anyValue(x any) slog.Value {
 	default:
 		return slog.AnyValue(x) // numbers, channels, funcs: nothing to hide
 	}
-	out, err := JSON(x)
+	out, err := JSON(maskEncoding(x))
 	if err != nil {
 		return slog.StringValue("[unloggable value: " + err.Error() + "]")
 	}

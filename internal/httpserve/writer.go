@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"sync"
 	"time"
+
+	"github.com/seed417024ea/mcpcore/internal/redact"
 )
 
 // An answerWriter is what every request to the endpoint is answered
@@ -118,20 +120,22 @@ func (w *answerWriter) Write(b []byte) (int, error) {
 
 // send writes b on the response, as the handler's writes and the answers
 // go out: after the status line, restarting the count of a stream's quiet,
-// within the deadline.
+// within the deadline, with the secrets the process keeps masked
+// (redact.MaskBytes; the SDK writes each message, or each event, whole).
 func (w *answerWriter) send(b []byte) (int, error) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.writeHeader(http.StatusOK)
 	w.keepers.quiet()
 	w.limit.extend(w.rc)
+	out := redact.MaskBytes(b)
 	if w.keepers.reframe {
-		if _, err := w.ResponseWriter.Write(asEvent(b)); err != nil {
-			return 0, err
-		}
-		return len(b), nil
+		out = asEvent(out)
 	}
-	return w.ResponseWriter.Write(b)
+	if n, err := w.ResponseWriter.Write(out); err != nil {
+		return min(n, len(b)), err
+	}
+	return len(b), nil
 }
 
 // copyHeader sets the headers of src on dst.

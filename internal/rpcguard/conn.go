@@ -9,6 +9,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed417024ea/mcpcore/internal/redact"
 )
 
 // Transport returns an SDK transport over the guarded stream that hands the
@@ -169,7 +171,9 @@ func (c *conn) Read(ctx context.Context) (jsonrpc.Message, error) {
 }
 
 // Write implements [mcp.Connection]. An answer to a request of a batch
-// waits for the batch's other answers, and goes out with them.
+// waits for the batch's other answers, and goes out with them. Every
+// message the SDK writes passes here: the secrets the process keeps are
+// masked in it (redact.MaskBytes), whatever it is.
 func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err := ctx.Err(); err != nil {
 		return err
@@ -178,6 +182,7 @@ func (c *conn) Write(ctx context.Context, msg jsonrpc.Message) error {
 	if err != nil {
 		return err
 	}
+	data = redact.MaskBytes(data)
 	resp, ok := msg.(*jsonrpc.Response)
 	i, answer := id{}, false
 	if ok {

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"sync"
+
+	"github.com/seed417024ea/mcpcore/internal/redact"
 )
 
 // DefaultMaxLineLength is the line limit when none is given: the SDK's own
@@ -72,14 +74,16 @@ func (g *Guard) Cut() {
 // ErrCut is the error of a write after [Guard.Cut].
 var ErrCut = errors.New("rpcguard: the stream was cut")
 
-// write puts one or more whole lines on the stream.
+// write puts one or more whole lines of the guard's own answers on the
+// stream, with the secrets the process keeps masked, as the SDK's are
+// (see conn.Write).
 func (g *Guard) write(p []byte) (int, error) {
 	g.outMu.Lock()
 	defer g.outMu.Unlock()
 	if g.cut {
 		return 0, ErrCut
 	}
-	return g.out.Write(p)
+	return g.out.Write(redact.MaskBytes(p))
 }
 
 // send writes p, whole lines of the SDK's that answer the requests ids

@@ -251,7 +251,7 @@ func (e env) tracerProvider(cfg Config) (*sdktrace.TracerProvider, func(context.
 		}
 		// A batch processor starts its goroutine at once: keep it to stop
 		// it should a later exporter fail.
-		p := sdktrace.NewBatchSpanProcessor(exp)
+		p := sdktrace.NewBatchSpanProcessor(maskSpans{exp})
 		procs = append(procs, p)
 		opts = append(opts, sdktrace.WithSpanProcessor(p))
 	}

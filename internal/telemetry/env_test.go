@@ -103,7 +103,7 @@ func TestConsole(t *testing.T) {
 		`"mcp.server.operation.duration"`,
 		`"Value":"articles"`, // service.name
 		`"Value":"1.2.3"`,    // service.version
-		`token=[REDACTED]`,
+		`"Key":"exception.message","Value":{"Type":"STRING","Value":"None of 2 PMIDs returned data"}`,
 	} {
 		if !strings.Contains(s, want) {
 			t.Errorf("console output lacks %s", want)

@@ -24,7 +24,9 @@ type Outcome struct {
 	// mcp.tool.error_category and the like.
 	Code mcperr.Code
 	// Message is the message the client got: the span's status
-	// description.
+	// description and its exception event's message, with the secrets the
+	// process keeps masked (redact.Mask). One text on every surface: the
+	// client's, the log record's and the span's.
 	Message string
 	// Severity is the declared severity of a declared failure ("notice",
 	// …), and "" for anything else, a declared failure without one
@@ -32,7 +34,9 @@ type Outcome struct {
 	// changes nothing else.
 	Severity string
 	// Cause is the original error, recorded as the span's exception event:
-	// its type and its message, scrubbed of secrets. Nil records no event.
+	// its type, with Message as the event's message (the original's own
+	// text stays in the log record, for the operator). Nil records no
+	// event.
 	Cause error
 	// OutputBytes is the size of a success's result, in bytes of JSON.
 	OutputBytes int
@@ -110,27 +114,17 @@ func (c *Call) recordMetrics(in *instruments, o Outcome, elapsed time.Duration) 
 // unset, as instrumentation should (only an application may claim Ok).
 func (c *Call) endSpan(o Outcome) {
 	if o.Failed {
+		msg := redact.Mask(o.Message)
 		c.span.SetAttributes(keyErrorType.String(o.Code.String()), keyStatusCode.String(strconv.Itoa(int(o.Code))))
-		c.span.SetStatus(codes.Error, o.Message)
+		c.span.SetStatus(codes.Error, msg)
 		if o.Cause != nil {
-			// Not span.RecordError: it records err.Error() as it is, and the
-			// original error may hold what the scrubbing keeps from logs.
+			// Not span.RecordError: it records err.Error() as it is, which
+			// may hold what the client was never sent.
 			c.span.AddEvent("exception", trace.WithAttributes(
 				keyExceptionType.String(fmt.Sprintf("%T", o.Cause)),
-				keyExceptionMsg.String(redact.String(errorText(o.Cause))),
+				keyExceptionMsg.String(msg),
 			))
 		}
 	}
 	c.span.End()
-}
-
-// errorText is err.Error(), or a placeholder when that panics (a typed nil
-// pointer whose method dereferences it): observing a failure must never fail.
-func errorText(err error) (s string) {
-	defer func() {
-		if recover() != nil {
-			s = fmt.Sprintf("(%T: Error panicked)", err)
-		}
-	}()
-	return err.Error()
 }

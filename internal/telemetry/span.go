@@ -169,9 +169,13 @@ func (c *Call) operationAttrs(attrs []attribute.KeyValue, metric bool) []attribu
 }
 
 // safeURI is uri without user information, query and fragment, which may
-// hold credentials or personal data. What cannot be parsed is cut at '?'
-// and '#' and scrubbed.
+// hold credentials or personal data, and with the secrets the process
+// keeps masked. What cannot be parsed is cut at '?' and '#' and scrubbed.
 func safeURI(uri string) string {
+	return dropSecrets(redact.Mask(uri))
+}
+
+func dropSecrets(uri string) string {
 	if !strings.ContainsAny(uri, "@?#") {
 		return redact.String(uri) // a token can stand in a path too
 	}

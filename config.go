@@ -105,6 +105,12 @@ type Config struct {
 	// zero is none.
 	RateLimit RateLimit
 
+	// Secrets are the values of the variables MCP_SECRET_VARS names
+	// (comma-separated), such as an upstream's API key the program reads
+	// itself: [ConfigFromEnv] reads them, and the server masks them as it
+	// masks [ServerOptions.Secrets]. Each has at least 8 bytes.
+	Secrets []string
+
 	// Auth is how the HTTP transport authenticates its callers.
 	Auth AuthConfig
 	// Telemetry is where the server's spans and metrics go when
@@ -264,7 +270,7 @@ func (c Config) internal() config.Config {
 		},
 		MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsSubject: c.MaxSessionsPerSubject,
 		SessionIdle: c.SessionIdleTimeout, StreamKeepAlive: c.StreamKeepAlive, MaxCallsSession: c.MaxCallsPerSession, MaxResultBytes: c.MaxResultBytes,
-		MaxCallsInFlight: c.MaxCallsInFlight, RedisURL: c.RedisURL, RateLimit: c.RateLimit,
+		MaxCallsInFlight: c.MaxCallsInFlight, RedisURL: c.RedisURL, RateLimit: c.RateLimit, Secrets: c.Secrets,
 	}
 }
 
@@ -276,6 +282,7 @@ func fromInternal(c config.Config, t telemetry.Env) Config {
 		MaxResultBytes: c.MaxResultBytes, MaxCallsInFlight: c.MaxCallsInFlight, MaxCallsPerSession: c.MaxCallsSession,
 		MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsPerSubject: c.MaxSessionsSubject,
 		SessionIdleTimeout: c.SessionIdle, StreamKeepAlive: c.StreamKeepAlive, RedisURL: c.RedisURL, RateLimit: c.RateLimit,
+		Secrets: c.Secrets,
 		Auth: AuthConfig{
 			Mode: AuthMode(a.Mode), AllowUnauthenticated: a.AllowUnauthenticated, SecretKey: a.SecretKey, PublicKey: a.PublicKey,
 			Issuer: a.Issuer, Audience: a.Audience, JWKSURI: a.JWKSURI, ResourceIdentifier: a.ResourceIdentifier,

@@ -44,6 +44,26 @@ type ServerOptions struct {
 	// [ConfigFromEnv]); its zero value is the defaults. NewServer reads no
 	// environment: [Main] fills Config from it.
 	Config Config
+	// Secrets are values the server holds that must never leave the
+	// process, such as the API key of an upstream its tools call: no
+	// pattern can tell that an upstream's "the key abc… is not allowed"
+	// quotes it, but the server can once told. From NewServer on, each is
+	// replaced by [REDACTED] wherever it appears, whatever surrounds it,
+	// as it is and in its JSON-escaped, URL-escaped and base64 forms, in
+	// every byte the process sends over stdio and Streamable HTTP
+	// (results, errors, notifications, progress, log notifications), in
+	// every log record of the server's logger, and in the spans it
+	// exports. NewServer adds the secrets of Config itself: the
+	// MCP_AUTH_SECRET_KEY of mode jwt, MCP_STATE_KEYS, the password of
+	// MCP_REDIS_URL, the values of the variables MCP_SECRET_VARS names
+	// (Config.Secrets) and the credentials in the OTLP exporters' headers.
+	// A service that reads its own configuration adds its secrets with
+	// [mcperr.KeepSecret]. A value shorter than 8 bytes is refused, and
+	// NewServer fails with a ConfigurationError saying why: a value that
+	// short turns up by chance in ordinary text, which masking would
+	// alter. Secrets are kept for the life of the process, by every
+	// server in it.
+	Secrets []string
 	// Logger receives the server's records. When nil, the server logs to
 	// stderr (stdout belongs to the stdio transport) at Config.LogLevel, in
 	// the format of Config.LogJSON. Either way, every record is redacted
@@ -192,6 +212,10 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	}
 	cfg, err := resolve(opts.Config.internal())
 	if err != nil {
+		return nil, badConfig(err)
+	}
+	// First, so that nothing the server writes from now on holds them.
+	if err := keepSecrets(cfg, opts); err != nil {
 		return nil, badConfig(err)
 	}
 	s := &Server{

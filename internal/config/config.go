@@ -78,6 +78,11 @@ type Config struct {
 	// RateLimit (MCP_RATE_LIMIT, such as 10/s) is the quota of every
 	// definition without one of its own, for each caller: zero, none.
 	RateLimit fleet.Limit
+
+	// Secrets (MCP_SECRET_VARS) are the values of the variables that
+	// MCP_SECRET_VARS names: secrets the program holds, masked wherever
+	// they would leave the process (see SecretsHeld).
+	Secrets []string
 }
 
 // AuthMode says how the HTTP transport authenticates its callers.
@@ -252,6 +257,7 @@ func Parse(getenv func(string) string) (Config, error) {
 		}
 	}
 	errs = parseFleet(&c, getenv, errs)
+	errs = parseSecrets(&c, getenv, errs)
 	return c, errors.Join(errs...)
 }
 
@@ -312,6 +318,8 @@ func Resolve(c Config) (Config, error) {
 		errs = append(errs, fmt.Errorf("MCP_RATE_LIMIT: %w", err))
 	}
 	c.Auth, errs = resolveAuth(c, errs)
+	c.Secrets = slices.Clone(c.Secrets)
+	errs = checkSecrets(c, errs)
 	return c, errors.Join(errs...)
 }
 

@@ -215,3 +215,52 @@ func TestAuthModes(t *testing.T) {
 		})
 	}
 }
+
+// TestSecrets: MCP_SECRET_VARS brings in the values of the variables it
+// names; with the keys and the Redis password, they are the secrets the
+// server holds. A secret that cannot be masked is an error that names
+// its variable and not its value.
+func TestSecrets(t *testing.T) {
+	t.Parallel()
+	c, err := FromEnv(env(map[string]string{
+		"MCP_SECRET_VARS":     "NOTES_API_KEY, GH_TOKEN",
+		"NOTES_API_KEY":       "nk_live_4f9Qm2Zx",
+		"GH_TOKEN":            "gh-token-value-1",
+		"MCP_STATE_KEYS":      strings.Repeat("s", 32),
+		"MCP_REDIS_URL":       "redis://app:r3dis-pass@10.0.0.5:6379/0",
+		"MCP_AUTH_MODE":       "jwt",
+		"MCP_AUTH_SECRET_KEY": strings.Repeat("j", 32),
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{strings.Repeat("j", 32), strings.Repeat("s", 32), "r3dis-pass", "nk_live_4f9Qm2Zx", "gh-token-value-1"}
+	if got := c.SecretsHeld(); !reflect.DeepEqual(got, want) {
+		t.Errorf("SecretsHeld() = %q, want %q", got, want)
+	}
+	_, err = FromEnv(env(map[string]string{
+		"MCP_SECRET_VARS": "NOTES_API_KEY,MISSING",
+		"NOTES_API_KEY":   "short1",
+		"MCP_REDIS_URL":   "redis://:pw5ch@h:6379",
+	}))
+	if err == nil {
+		t.Fatal("FromEnv took secrets too short to mask and a variable that is not set")
+	}
+	for _, want := range []string{
+		"NOTES_API_KEY (in MCP_SECRET_VARS): a secret of 6 bytes is too short to mask",
+		"MCP_SECRET_VARS names MISSING, which is not set",
+		"MCP_REDIS_URL: its password: a secret of 5 bytes is too short to mask",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error %q\nlacks %q", err, want)
+		}
+	}
+	for _, secret := range []string{"short1", "pw5ch"} {
+		if strings.Contains(err.Error(), secret) {
+			t.Errorf("error %q holds the secret %q", err, secret)
+		}
+	}
+	if _, err := Resolve(Config{Secrets: []string{"ok-secret-1", "tiny"}}); err == nil || !strings.Contains(err.Error(), "MCP_SECRET_VARS: secret 2 of 2: a secret of 4 bytes") {
+		t.Errorf("Resolve of a short secret: %v", err)
+	}
+}

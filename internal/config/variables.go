@@ -15,7 +15,8 @@ type Variable struct {
 
 // Variables are every variable a server reads, in the order of the
 // documentation's table, which [Markdown] writes from them: Parse reads
-// exactly the MCP_* and OAUTH_* ones (a test checks it), and
+// exactly the MCP_* and OAUTH_* ones (a test checks it), and the variables
+// MCP_SECRET_VARS names, and
 // telemetry.ReadEnv the OTEL_* ones (so does a test of its own);
 // mcpcore.ConfigFromEnv calls both, and nothing else reads the environment. The
 // OpenTelemetry SDK reads a few more of the process environment itself
@@ -41,6 +42,7 @@ var Variables = []Variable{
 	{"MCP_HTTP_STREAM_KEEPALIVE", "15s", "how long an open event stream may stay quiet before it is sent an SSE comment, so that a balancer's idle timeout does not cut it; `off` sends none"},
 	{"MCP_REDIS_URL", "none", "`redis://[user:password@]host:6379/0` (`rediss://` for TLS): the Redis that replicas share notifications and rate limits through; the program must import `github.com/seed417024ea/mcpcore/redis` ([several replicas](replicas.md))"},
 	{"MCP_RATE_LIMIT", "none", "the quota of each caller on each tool, resource and prompt without a `RateLimit` of its own, as calls per a period: `10/s`, `600/m`, `100/30s`; counted for the whole fleet with `MCP_REDIS_URL` ([rate limits](replicas.md#rate-limits))"},
+	{"MCP_SECRET_VARS", "none", "names of variables, separated by commas, whose values are secrets the program holds (an upstream's API key): masked wherever they would leave the process, as the keys of the server's own configuration are ([secrets the server knows](errors-and-contracts.md#secrets-the-server-knows)); each must be set, with at least 8 bytes"},
 	{"MCP_AUTH_MODE", "`none`", "`none` (loopback hosts only), `jwt` (HS256 or RS256 bearer JWTs) or `oauth` (JWTs of an OAuth 2.1 authorization server); see [Authentication](http.md#authentication)"},
 	{"MCP_AUTH_ALLOW_UNAUTHENTICATED", "`false`", "`true` lets mode `none` serve on a host other than loopback, when something in front authenticates"},
 	{"MCP_AUTH_SECRET_KEY", "none", "`jwt`: the HS256 secret, at least 32 characters"},

@@ -58,7 +58,9 @@ func (s *Server) record(c *callState, f *wireError, original error, outputBytes 
 	defer func() { _ = recover() }() // telemetry is not worth a call
 	o := telemetry.Outcome{OutputBytes: outputBytes, Messages: c.messages}
 	if f != nil {
-		o.Failed, o.Code, o.Message, o.Cause = true, f.err.Code(), f.err.Message(), original
+		// The message the client got, as the log record has it: one
+		// scrubbed text on every surface.
+		o.Failed, o.Code, o.Message, o.Cause = true, f.err.Code(), f.message, original
 		if d, ok := declaredFailure(c.contract, f.err); ok && c.kind == "tool" && d.Severity != SeverityError {
 			o.Severity = string(d.Severity)
 		}

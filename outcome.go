@@ -120,7 +120,8 @@ func (s *Server) logBug(c *callState, bug error) {
 // the server's fault (warning); a client's mistake, such as arguments that
 // do not fit the schema, is logged at notice; a tool's declared failure is logged at its
 // declared severity (see declaredSeverity); everything else at error. dropped lists the data that
-// could not be sent.
+// could not be sent. An upstream's HTTP failure (mcperr.FromResponse) adds what the client's
+// data says of it (see upstreamAttr).
 func (s *Server) logFailure(c *callState, f *wireError, original error, dropped []string) {
 	e := f.err
 	level := slog.LevelError
@@ -177,6 +178,9 @@ func (s *Server) logFailure(c *callState, f *wireError, original error, dropped 
 			slog.String("causeType", fmt.Sprintf("%T", e.Cause())),
 			slog.String("cause", repeats.Cut(e.Cause().Error(), repeats.MaxFailureBytes)))
 	}
+	if up, ok := upstreamAttr(e.Data()); ok {
+		attrs = append(attrs, up)
+	}
 	// The client, if it asked for log notifications, learns of the
 	// failure what the result tells it: the code and the message. Repeats
 	// are collapsed in the server's log only: each client hears of its
@@ -194,6 +198,27 @@ func (s *Server) logFailure(c *callState, f *wireError, original error, dropped 
 		attrs = append(attrs, slog.Any("unencodableData", dropped))
 	}
 	c.ctx.logRecord(level, msg, attrs...)
+}
+
+// upstreamAttr is the "upstream" group of the record of a failure built
+// by mcperr.FromResponse, so that the operator learns what the client's
+// data says of the upstream's answer: its status, status text, URL and
+// body excerpt, as the data holds them (FromResponse scrubbed the URL and
+// the body; the log handler scrubs every string again), each text bounded
+// as the record's other texts are. It reports false for data without an
+// HTTP status under "status", as FromResponse writes it (an int).
+func upstreamAttr(data map[string]any) (slog.Attr, bool) {
+	status, ok := data["status"].(int)
+	if !ok || status < 100 || status > 999 {
+		return slog.Attr{}, false
+	}
+	group := []any{slog.Int("status", status)}
+	for _, key := range []string{"statusText", "url", "body"} {
+		if v, ok := data[key].(string); ok {
+			group = append(group, slog.String(key, repeats.Cut(v, repeats.MaxFailureBytes)))
+		}
+	}
+	return slog.Group("upstream", group...), true
 }
 
 // declaredFailure returns the contract entry e was raised as. A declared

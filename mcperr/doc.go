@@ -102,8 +102,15 @@
 // [TryCatch] runs a service operation and, when it fails, logs one
 // structured record (operation, context, redacted input, code, original type)
 // and returns the failure as an [*Error]; it never swallows an error.
+// Within a request mcpcore serves, that record is at debug: the server logs
+// the failure itself, at the level its contract declares.
 // [Retry] retries an operation while its failure is transient
 // (ServiceUnavailable, Timeout, RateLimited), with exponential backoff and
 // jitter, honouring data.retryable and data.retryAfter and stopping at once
 // when the context ends.
+//
+// [KeepSecret] declares a secret a service read from its own
+// configuration, such as an upstream's API key: a server built on mcpcore
+// masks it wherever it appears, in any form, in everything it sends, logs
+// and traces, even in an upstream's message that quotes it.
 package mcperr

@@ -29,6 +29,17 @@ func TestRequestLogger(t *testing.T) {
 		t.Errorf("TryCatch record: %q", got)
 	}
 
+	// A logger of the caller's own takes the record at error, request or
+	// not: the caller chose where it goes.
+	buf.Reset()
+	own := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	_, _ = mcperr.TryCatch(ctx, mcperr.TryCatchOptions{Operation: "Store.Put", Logger: own}, func(context.Context) (int, error) {
+		return 0, errors.New("disk full")
+	})
+	if got := buf.String(); !strings.Contains(got, "level=ERROR") || !strings.Contains(got, "Error in Store.Put") {
+		t.Errorf("TryCatch record with a logger: %q", got)
+	}
+
 	buf.Reset()
 	attempts := 0
 	_, _ = mcperr.Retry(ctx, mcperr.RetryOptions{Operation: "fetch", MaxRetries: 1, BaseDelay: time.Millisecond}, func(context.Context) (int, error) {

@@ -21,9 +21,9 @@ type TryCatchOptions struct {
 	// "ArticleStore.Get".
 	Operation string
 
-	// Logger receives the record; nil means the logger of the request ctx
-	// belongs to (see WithRequestLogger), at debug, or else slog.Default(),
-	// at error.
+	// Logger receives the record, at error; nil means the logger of the
+	// request ctx belongs to (see WithRequestLogger), at debug, or else
+	// slog.Default(), at error (see TryCatch).
 	Logger *slog.Logger
 
 	// Attrs are the caller's context (request id, tenant, …), added to the
@@ -55,8 +55,17 @@ type TryCatchOptions struct {
 }
 
 // TryCatch runs fn and returns its value. When fn fails it logs one record
-// at level Error and returns the failure as an [*Error]; it never swallows a
-// failure and never recovers a panic.
+// and returns the failure as an [*Error]; it never swallows a failure and
+// never recovers a panic.
+//
+// The record is at level Error, but for one case: within a request whose
+// context carries its logger ([WithRequestLogger]; mcpcore does it for every
+// call it serves) and with no opts.Logger, it goes to the request's logger
+// at Debug. There the server that answers the request logs the failure
+// itself, once, at the level its contract declares: a failure declared as
+// notice (an empty search, say) must not page anyone at error from the
+// service below it, nor be logged twice. With MCP_LOG_LEVEL=debug, the
+// service's record shows beside the server's, with the request's id.
 //
 // The returned error is the [*Error] in the failure's chain, unchanged (code,
 // message and data), when there is one. Otherwise it is a new [*Error] with

@@ -44,9 +44,12 @@ type Failure struct {
 	// not published.
 	Severity Severity
 	// ThrownBy says where the failure is raised: in the handler (the
-	// default) or in a service it calls. It is read only by mcplint, whose
-	// check that every declared failure is raised cannot see into services,
-	// and is not published.
+	// default, "" or "handler") or in a service it calls ("service"). It is
+	// for mcplint, whose check that every declared failure is raised cannot
+	// see into services; it changes nothing at run time and is not
+	// published. The server checks it at start all the same, as it checks
+	// Severity: a value other than these stops it, so that a typo
+	// ("services") does not silently turn the check off.
 	ThrownBy ThrownBy
 }
 
@@ -128,7 +131,9 @@ func retryabilityOf(flag *bool) Retryability {
 	return NotRetryable
 }
 
-// ThrownBy names where a declared failure is raised.
+// ThrownBy names where a declared failure is raised (see
+// [Failure.ThrownBy]): mcplint reads it, and a server only checks, at
+// start, that it is one of the values below.
 type ThrownBy string
 
 // The places a [Failure] can be raised from.

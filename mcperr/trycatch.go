@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/internal/redact"
 )
 
@@ -183,36 +184,23 @@ const maxCauseDepth = 20
 // causeChain returns the messages of the errors below err in its chain,
 // scrubbed, in depth-first order (the branches of an errors.Join one after
 // the other), at most maxCauseDepth of them; a longer chain ends with a
-// marker.
+// marker. The walk is errchain's, within its bounds: an error whose
+// Unwrap returns itself ends at the marker too.
 func causeChain(err error) []string {
 	var chain []string
-	var walk func(error) bool
-	walk = func(e error) bool {
-		var next []error
-		switch u := e.(type) {
-		case interface{ Unwrap() error }:
-			if c := u.Unwrap(); c != nil {
-				next = []error{c}
-			}
-		case interface{ Unwrap() []error }:
-			next = u.Unwrap()
+	root := true
+	errchain.Walk(err, func(e error) bool {
+		if root {
+			root = false
+			return false
 		}
-		for _, c := range next {
-			if c == nil {
-				continue
-			}
-			if len(chain) == maxCauseDepth {
-				chain = append(chain, "… (chain longer than "+strconv.Itoa(maxCauseDepth)+")")
-				return false
-			}
-			chain = append(chain, Scrub(message(c)))
-			if !walk(c) {
-				return false
-			}
+		if len(chain) == maxCauseDepth {
+			chain = append(chain, "… (chain longer than "+strconv.Itoa(maxCauseDepth)+")")
+			return true
 		}
-		return true
-	}
-	walk(err)
+		chain = append(chain, Scrub(message(e)))
+		return false
+	})
 	return chain
 }
 

@@ -331,7 +331,18 @@ func TestCauseChain(t *testing.T) {
 	if len(got) != maxCauseDepth+1 || !strings.Contains(got[maxCauseDepth], "longer than") {
 		t.Errorf("deep chain: %d entries, last %q", len(got), got[len(got)-1])
 	}
+	// An Unwrap that returns itself ends at the marker too.
+	got = causeChain(fmt.Errorf("outer: %w", selfLoop{}))
+	if len(got) != maxCauseDepth+1 || got[0] != "loop" || !strings.Contains(got[maxCauseDepth], "longer than") {
+		t.Errorf("loop: %q", got)
+	}
 }
+
+// selfLoop is an error whose Unwrap returns itself.
+type selfLoop struct{}
+
+func (selfLoop) Error() string { return "loop" }
+func (selfLoop) Unwrap() error { return selfLoop{} }
 
 func TestTryCatchLoggerDisabled(t *testing.T) {
 	var buf bytes.Buffer

@@ -1,9 +1,12 @@
 // Package errchain walks error trees within bounds. The standard errors.Is
-// and errors.As follow Unwrap for as long as it answers, so an error whose
-// Unwrap returns itself (or a join that contains itself) makes them loop
-// forever, and with them the call that failed and the core it runs on.
-// Every walk mcpcore does of an error goes through Walk: make check fails on
-// errors.Is or errors.As in serving code (see internal/errwalk).
+// and errors.As follow Unwrap for as long as it answers: an error whose
+// Unwrap returns itself makes them loop forever, and with them the call
+// that failed and the core it runs on; a join that contains itself makes
+// them recurse until the stack overflows, which kills the process. Every
+// walk mcpcore's serving code does of an error goes through Walk (As, Is
+// and Cut are walks of it, and so is TryCatch's cause chain): make check
+// fails on errors.Is or errors.As in serving code (see internal/errwalk);
+// a walk written by hand, which it cannot see, is a review's to catch.
 package errchain
 
 // The bounds of a walk: no error tree a program builds on purpose comes

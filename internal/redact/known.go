@@ -107,7 +107,7 @@ func Mask(s string) string {
 	if m == nil {
 		return s
 	}
-	hits := find(m, s, true)
+	hits := find(m, s, true, false)
 	if len(hits) == 0 {
 		return s
 	}
@@ -123,17 +123,21 @@ func Mask(s string) string {
 	return b.String()
 }
 
-// MaskBytes is [Mask] for bytes on their way out: b itself when there is
-// nothing to mask, else a new slice. b is never changed.
+// MaskBytes is [Mask] for JSON text on its way out (a JSON-RPC message,
+// an event of a stream whose data is one): b itself when there is nothing
+// to mask, else a new slice; b is never changed. Valid JSON stays valid:
+// a secret is looked for in the forms JSON text holds, and a marker never
+// stands beside half of an escape sequence.
 func MaskBytes(b []byte) []byte {
 	m := known.Load()
 	if m == nil {
 		return b
 	}
-	hits := find(m, b, true)
+	hits := find(m, b, true, true)
 	if len(hits) == 0 {
 		return b
 	}
+	hits = wholeEscapes(b, hits)
 	out := make([]byte, 0, len(b))
 	last := 0
 	for _, h := range hits {
@@ -147,7 +151,7 @@ func MaskBytes(b []byte) []byte {
 // holdsKnown reports whether s holds a secret kept, without allocating.
 func holdsKnown(s string) bool {
 	m := known.Load()
-	return m != nil && len(find(m, s, false)) > 0
+	return m != nil && len(find(m, s, false, false)) > 0
 }
 
 // maskEncoding returns x, or, when its JSON encoding holds a secret kept,

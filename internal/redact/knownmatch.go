@@ -3,6 +3,7 @@ package redact
 import (
 	"cmp"
 	"slices"
+	"strings"
 )
 
 // A matcher finds the forms of the secrets kept in a text, in one pass.
@@ -18,6 +19,11 @@ import (
 type matcher struct {
 	secrets []string // the values kept, for the next rebuild
 	forms   []string
+	// notJSON marks a secret as it is when valid JSON text cannot hold
+	// it so (it has a quote, a backslash or a control character, which
+	// JSON escapes): in JSON text it could only match across the text's
+	// structure or an escape, and its escaped forms are matched instead.
+	notJSON []bool
 	filter  [filterBits / 64]uint64
 	probes  map[uint32][]probe // by block
 }
@@ -50,11 +56,13 @@ func newMatcher(old, add []string) *matcher {
 	}
 	m := &matcher{secrets: secrets, probes: map[uint32][]probe{}}
 	for _, v := range secrets {
-		for _, f := range forms(v) {
+		for i, f := range forms(v) {
 			if len(f) < blockBytes+3 || slices.Contains(m.forms, f) {
 				continue // CheckSecret keeps every form long enough
 			}
 			m.forms = append(m.forms, f)
+			// forms(v) begins with v as it is; the others are escaped.
+			m.notJSON = append(m.notJSON, i == 0 && strings.ContainsFunc(f, func(r rune) bool { return r == '"' || r == '\\' || r < ' ' }))
 			n := int32(len(m.forms) - 1)
 			for off := range blockBytes {
 				k := block(f, off)
@@ -76,8 +84,9 @@ func block[T string | []byte](s T, i int) uint32 {
 func slot(k uint32) uint32 { return (k * 0x9E3779B1) >> 16 }
 
 // find returns the parts of s that hold a form of a secret, in order,
-// overlapping ones merged; with all unset it stops at the first.
-func find[T string | []byte](m *matcher, s T, all bool) []hit {
+// overlapping ones merged; with all unset it stops at the first. inJSON
+// says that s is JSON text: the forms JSON cannot hold are not looked for.
+func find[T string | []byte](m *matcher, s T, all, inJSON bool) []hit {
 	var hits []hit
 	for q := 0; q+blockBytes <= len(s); q += blockBytes {
 		k := block(s, q)
@@ -87,7 +96,7 @@ func find[T string | []byte](m *matcher, s T, all bool) []hit {
 		for _, p := range m.probes[k] {
 			start := q - int(p.offset)
 			f := m.forms[p.form]
-			if start < 0 || start+len(f) > len(s) || string(s[start:start+len(f)]) != f {
+			if inJSON && m.notJSON[p.form] || start < 0 || start+len(f) > len(s) || string(s[start:start+len(f)]) != f {
 				continue
 			}
 			hits = append(hits, hit{start, start + len(f)})
@@ -100,6 +109,11 @@ func find[T string | []byte](m *matcher, s T, all bool) []hit {
 		return hits
 	}
 	slices.SortFunc(hits, func(a, b hit) int { return cmp.Compare(a.start, b.start) })
+	return merge(hits)
+}
+
+// merge merges the overlapping hits of a sorted list, in place.
+func merge(hits []hit) []hit {
 	merged := hits[:1]
 	for _, h := range hits[1:] {
 		last := &merged[len(merged)-1]
@@ -110,4 +124,48 @@ func find[T string | []byte](m *matcher, s T, all bool) []hit {
 		merged = append(merged, h)
 	}
 	return merged
+}
+
+// wholeEscapes widens each hit in the JSON text b to whole escape
+// sequences: a hit that begins or ends inside one ("\n", "\u00e9") would
+// leave half of it beside the marker, and the text would no longer be
+// JSON. Such a hit is a secret's form found where the text holds another
+// character escaped next to the rest of the secret; the escape goes with
+// it.
+func wholeEscapes(b []byte, hits []hit) []hit {
+	for i := range hits {
+		h := &hits[i]
+		h.start = escapeStart(b, h.start)
+		if h.end < len(b) {
+			if e := escapeStart(b, h.end); e < h.end {
+				h.end = e + 2
+				if b[e+1] == 'u' {
+					h.end = min(e+6, len(b))
+				}
+			}
+		}
+	}
+	return merge(hits)
+}
+
+// escapeStart returns where the escape sequence that b[i] is inside of
+// (not at its start) begins, or i when b[i] is not inside one.
+func escapeStart(b []byte, i int) int {
+	for j := i - 1; j >= 0 && j >= i-5; j-- {
+		if b[j] != '\\' {
+			continue
+		}
+		run := 0 // the backslashes right before b[j]
+		for k := j - 1; k >= 0 && b[k] == '\\'; k-- {
+			run++
+		}
+		switch {
+		case run%2 == 1:
+			return i // b[j] is escaped itself: the escape ends at it
+		case j == i-1, b[j+1] == 'u':
+			return j
+		}
+		return i
+	}
+	return i
 }

@@ -155,25 +155,31 @@ func BenchmarkStdioCall(b *testing.B) {
 			name = "mcpcore-unguarded"
 		}
 		b.Run("server="+name, func(b *testing.B) {
-			srv := newBenchServer(b)
-			toServer, fromClient := io.Pipe()
-			toClient, fromServer := io.Pipe()
-			ctx, cancel := context.WithCancel(context.Background())
-			defer cancel()
-			st := &mcp.IOTransport{Reader: toServer, Writer: fromServer}
-			if guarded {
-				go srv.ServeTransport(ctx, st)
-			} else if _, err := srv.MCPServer().Connect(ctx, st, nil); err != nil {
-				b.Fatal(err)
-			}
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(ctx, &mcp.IOTransport{Reader: toClient, Writer: fromClient}, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer cs.Close()
-			loopEcho(b, cs, map[string]any{"message": "hello"}, false)
+			loopEcho(b, stdioClient(b, newBenchServer(b), guarded), map[string]any{"message": "hello"}, false)
 		})
 	}
+}
+
+// stdioClient connects a client to srv over a newline-delimited stream
+// (pipes, as stdio): served by ServeTransport with the framing guard, or,
+// unguarded, by the server connected to the stream directly.
+func stdioClient(b *testing.B, srv *mcpcore.Server, guarded bool) *mcp.ClientSession {
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	b.Cleanup(cancel)
+	st := &mcp.IOTransport{Reader: toServer, Writer: fromServer}
+	if guarded {
+		go srv.ServeTransport(ctx, st)
+	} else if _, err := srv.MCPServer().Connect(ctx, st, nil); err != nil {
+		b.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(ctx, &mcp.IOTransport{Reader: toClient, Writer: fromClient}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cs.Close() })
+	return cs
 }
 
 // BenchmarkHTTPCall is one tools/call round trip over Streamable HTTP on a
@@ -190,17 +196,22 @@ func BenchmarkHTTPCall(b *testing.B) {
 			} else {
 				h = newBenchServer(b).Handler()
 			}
-			hs := httptest.NewServer(h)
-			defer hs.Close()
-			ctx := context.Background()
-			cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(ctx, &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer cs.Close()
-			loopEcho(b, cs, map[string]any{"message": "hello"}, false)
+			loopEcho(b, httpClient(b, h), map[string]any{"message": "hello"}, false)
 		})
 	}
+}
+
+// httpClient connects a client to h, served on loopback, over Streamable
+// HTTP.
+func httpClient(b *testing.B, h http.Handler) *mcp.ClientSession {
+	hs := httptest.NewServer(h)
+	b.Cleanup(hs.Close)
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cs.Close() })
+	return cs
 }
 
 // loopEcho is the measured loop of the call benchmarks: echo with args,

@@ -30,9 +30,10 @@ import (
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
-// notesKey is the notes app's API key the server holds. No pattern
-// could tell it is a credential.
-const notesKey = "Zq8-notes-vault-key-2931"
+// notesKey is the notes app's API key the server holds. No pattern could
+// tell the whole of it is a credential; one matches its end (api_key=…),
+// and must not leave the rest in clear.
+const notesKey = "Zq8x-notes/api_key=2931ab"
 
 var (
 	noteRefused = mcpcore.Failure{Reason: "refused", Code: mcperr.CodeInvalidParams,
@@ -89,10 +90,11 @@ func notesServer(t *testing.T) (*mcpcore.Server, *wiretest.LogBuffer, *tracetest
 }
 
 // keyForms are the forms of notesKey that must appear nowhere: as it is,
+// its head (what a pattern that matched its end would leave), URL-escaped,
 // and the characters of its base64 encoding that it alone decides, at
 // each offset it may start at in a longer text.
 var keyForms = func() []string {
-	forms := []string{notesKey}
+	forms := []string{notesKey, notesKey[:10], url.QueryEscape(notesKey)}
 	for offset := range 3 {
 		enc := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("\x00", offset) + notesKey))
 		forms = append(forms, enc[(8*offset+5)/6:8*(offset+len(notesKey))/6])

@@ -24,9 +24,10 @@ import (
 //     depth, so a struct field tagged json:"token" is; a value JSON cannot
 //     encode is logged as "[unloggable value: <reason>]";
 //   - the record's message and every string are scrubbed by [String];
-//   - every secret kept (see [Keep]) is masked by [Mask] first, wherever
-//     it stands: the message, strings and errors, attribute keys and group
-//     names, and the encoding of a map, struct or slice, keys included.
+//   - every secret kept (see [Keep]) is masked, wherever it stands: String
+//     masks it in the message, strings and errors, and [Mask] in attribute
+//     keys, group names and the encoding of a map, struct or slice, keys
+//     included.
 //
 // A record with nothing to redact reaches h as it came, and costs no
 // allocation beyond what slog itself makes; Enabled is h's own. Handler(h)
@@ -58,7 +59,7 @@ func (h *handler) Enabled(ctx context.Context, l slog.Level) bool {
 // Handle redacts r and passes it on; r itself when it holds nothing to
 // redact.
 func (h *handler) Handle(ctx context.Context, r slog.Record) error {
-	msg := String(Mask(r.Message))
+	msg := String(r.Message)
 	if msg == r.Message && !h.dirty(r) {
 		return h.inner.Handle(ctx, r)
 	}
@@ -114,7 +115,7 @@ func dirtyAttr(a slog.Attr) bool {
 	switch v.Kind() {
 	case slog.KindString:
 		s := v.String()
-		return holdsKnown(s) || String(s) != s
+		return String(s) != s
 	case slog.KindGroup:
 		for _, g := range v.Group() {
 			if dirtyAttr(g) {
@@ -142,7 +143,7 @@ func dirtyAny(x any) bool {
 	switch rv.Kind() {
 	case reflect.String:
 		s := rv.String()
-		return holdsKnown(s) || String(s) != s
+		return String(s) != s
 	case reflect.Map, reflect.Slice, reflect.Pointer, reflect.Interface:
 		return !rv.IsNil()
 	case reflect.Struct, reflect.Array:
@@ -163,7 +164,7 @@ func (h *handler) value(v slog.Value) slog.Value {
 	v = v.Resolve()
 	switch v.Kind() {
 	case slog.KindString:
-		return slog.StringValue(String(Mask(v.String())))
+		return slog.StringValue(String(v.String()))
 	case slog.KindGroup:
 		g := v.Group()
 		out := make([]slog.Attr, len(g))
@@ -183,19 +184,19 @@ func anyValue(x any) slog.Value {
 	case nil:
 		return slog.AnyValue(nil)
 	case error:
-		return slog.StringValue(String(Mask(errorText(t))))
+		return slog.StringValue(String(errorText(t)))
 	case []byte:
-		return slog.StringValue(String(Mask(string(t))))
+		return slog.StringValue(String(string(t)))
 	case *url.URL:
 		if t != nil {
-			return slog.StringValue(String(Mask(t.String())))
+			return slog.StringValue(String(t.String()))
 		}
 		return slog.AnyValue(x)
 	}
 	rv := reflect.ValueOf(x)
 	switch rv.Kind() {
 	case reflect.String:
-		return slog.StringValue(String(Mask(rv.String())))
+		return slog.StringValue(String(rv.String()))
 	case reflect.Map, reflect.Slice, reflect.Pointer, reflect.Interface:
 		if rv.IsNil() {
 			return slog.AnyValue(x)

@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"net/url"
@@ -234,5 +235,37 @@ func TestHandlerMasksKnownSecrets(t *testing.T) {
 	}
 	if !strings.Contains(out, "the key `[REDACTED]` is not allowed to read this file") {
 		t.Errorf("the prose around the secret was not kept:\n%s", out)
+	}
+}
+
+// knownShaped is kept by the init of this file's tests: a secret with a
+// credential's shape inside it (api_key=…), which the text scrubber
+// replaces on its own; the part before it must not be left behind.
+const knownShaped = "Zq8x/api_key=29310abc"
+
+func init() {
+	if err := Keep(knownShaped); err != nil {
+		panic(err)
+	}
+}
+
+// TestScrubbingMasksKnownSecretsFirst: every function that scrubs text by
+// its shape masks the secrets kept first, so that a pattern that matches
+// inside a secret does not cut it in two and leave the rest in clear.
+func TestScrubbingMasksKnownSecretsFirst(t *testing.T) {
+	t.Parallel()
+	text := "the key `" + knownShaped + "` is not allowed"
+	tree := func() map[string]any { return map[string]any{"message": text, "errors": []any{text}} }
+	value, _, _ := Value(tree())
+	encoded, _, _ := Encoded([]byte(`{"message":"` + text + `"}`))
+	viaJSON, _ := JSON(struct{ Message string }{text})
+	for name, got := range map[string]any{
+		"String": String(text), "Tree": Tree(tree()), "Copy": Copy(tree()), "JSON": viaJSON,
+		"Value": string(value), "Encoded": string(encoded),
+	} {
+		s := fmt.Sprint(got)
+		if strings.Contains(s, "Zq8x") || !strings.Contains(s, "the key `"+Marker+"` is not allowed") {
+			t.Errorf("%s: %s", name, s)
+		}
 	}
 }

@@ -37,6 +37,10 @@ import "strings"
 //     (eyJ…), and API keys by their well-known prefixes (sk-…, sk_live_…,
 //     ghp_…, github_pat_…, glpat-…, xoxb-…, AKIA…, AIza…).
 //
+// The secrets the process keeps (see [Keep]) are masked first, by [Mask]:
+// a pattern that matches inside one must not cut it in two and leave the
+// rest in clear.
+//
 // A value that is already [Marker] stays as it is, so String is idempotent.
 // It runs in time linear in len(s), returns s itself, without allocating,
 // when there is nothing to replace, and never panics: should a bug of this
@@ -47,7 +51,7 @@ func String(s string) (out string) {
 			out = Marker // fail closed
 		}
 	}()
-	return scrub(s, false)
+	return scrub(Mask(s), false)
 }
 
 // A span is a part of the input to replace by Marker.

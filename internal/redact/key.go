@@ -1,6 +1,7 @@
 package redact
 
 import (
+	"strings"
 	"unicode"
 	"unicode/utf8"
 )
@@ -69,6 +70,7 @@ var wordClasses = map[string]class{
 	"master":     keyQualifier,
 	"hmac":       keyQualifier,
 	"ssh":        keyQualifier,
+	"account":    keyQualifier,
 
 	"tokens":  tokensNoun,
 	"refresh": tokensQualifier,
@@ -137,11 +139,20 @@ func classOf(b []byte) class {
 //	(d) it is the single word key ("key", "?key=", but not "sort_key",
 //	    "keyboard" or "monkey");
 //	(e) key or keys follows api, access, session, private, signing,
-//	    encryption, master, hmac or ssh ("x-api-key", "myApiKey",
-//	    "apiKeyId", "ssh_private_key", "AWSAccessKeyId");
+//	    encryption, master, hmac, ssh or account ("x-api-key", "myApiKey",
+//	    "apiKeyId", "ssh_private_key", "AWSAccessKeyId", "AccountKey");
 //	(f) tokens follows api, access, session, refresh, auth, bearer, id,
 //	    oauth, csrf or xsrf ("access_tokens"); "tokens" alone, as in
-//	    "max_tokens" and "tokens=3", is a count.
+//	    "max_tokens" and "tokens=3", is a count;
+//
+// unless, by (b) to (f), the key has several words and the last is one that
+// names something about a secret rather than the secret: type, kind, count,
+// length, size, ttl, age, expiry, expires, expiration, lifetime, at, in,
+// url, uri, endpoint, path, file, name, policy, format, prefix, header,
+// version, status, state, strength, mode, method, scheme, rotation, min,
+// max, days, hours, minutes, seconds, enabled, disabled or required
+// ("token_type", "password_min_length", "cookie_name", "token_url",
+// "access_token_expires_at").
 //
 // Rules (a) and (b) with the words password to privatekey are those of the
 // TypeScript framework mcp-ts-core, which splits words at '_', '-' and
@@ -151,6 +162,9 @@ func classOf(b []byte) class {
 // contains one of these is not sensitive ("secretary", "passwordless",
 // "keyboard", "bypass", "tokenizer"), nor is a plural other than keys and
 // tokens ("credentials").
+//
+// Letters are compared without regard to case or width: the full-width
+// "Ｐａｓｓｗｏｒｄ" is "password".
 //
 // Key allocates nothing: the text scrubber calls it for every key it meets.
 func Key(name string) bool {
@@ -181,13 +195,14 @@ func Key(name string) bool {
 		prev = c
 		return !found
 	})
-	return found || prev&lastWord != 0
+	return (found || prev&lastWord != 0) && !endsWithMetaWord(name)
 }
 
-// wordClassOf returns the class of w, lower-cased as strings.ToLower would.
+// wordClassOf returns the class of w, lower-cased as strings.ToLower would
+// and folded from full width.
 func wordClassOf(w string) class {
-	if len(w) > maxWordLen {
-		return 0 // lower-casing never shortens an ASCII result
+	if len(w) > maxWordLen && (len(w) > 3*maxWordLen || !strings.ContainsFunc(w, isFullWidth)) {
+		return 0 // too long, unless in full-width forms, three bytes each
 	}
 	var buf [maxWordLen]byte
 	n := 0
@@ -225,8 +240,14 @@ func hasSensitiveSuffix(w string) bool {
 	}
 	var suffixes []string
 	// c|0x20 lower-cases an ASCII letter and maps no other byte to one; a
-	// last rune beyond ASCII lower-cases to none of these letters.
-	switch w[len(w)-1] | 0x20 {
+	// last rune beyond ASCII lower-cases to none of these letters, but a
+	// full-width one.
+	last := rune(w[len(w)-1] | 0x20)
+	if w[len(w)-1] >= utf8.RuneSelf {
+		r, _ := utf8.DecodeLastRuneInString(w)
+		last = toLower(r)
+	}
+	switch last {
 	case 'd':
 		suffixes = suffixesD
 	case 'e':
@@ -270,9 +291,25 @@ func hasSuffixFold(w, suf string) bool {
 	return i == 0
 }
 
-// toLower is unicode.ToLower with a fast path for ASCII.
+func isFullWidth(r rune) bool { return r >= 0xFF01 && r <= 0xFF5E }
+
+// toLower is unicode.ToLower with a fast path for ASCII, which also folds
+// the full-width forms of ASCII (U+FF01 to U+FF5E) to ASCII.
 func toLower(r rune) rune {
 	if r < utf8.RuneSelf {
+		if r >= 'A' && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		return r
+	}
+	return foldLower(r)
+}
+
+// foldLower is toLower beyond ASCII, kept out of toLower so that it
+// inlines.
+func foldLower(r rune) rune {
+	if r >= 0xFF01 && r <= 0xFF5E {
+		r -= 0xFF01 - '!'
 		if r >= 'A' && r <= 'Z' {
 			r += 'a' - 'A'
 		}

@@ -61,6 +61,12 @@ func TestKey(t *testing.T) {
 		{"myapikey", true},
 		{"appsecret", true},
 		{"refreshTokens", true},
+		{"AccountKey", true},
+		{"SharedAccessKey", true},
+		{"Ｐａｓｓｗｏｒｄ", true},
+		{"ＡＰＩ＿ＫＥＹ", true},
+		{"ｄｂＰａｓｓｗｏｒｄ", true},
+		{"ＰＧＰＡＳＳＷＯＲＤ", true},
 
 		// Rule (a): the whole key, normalised.
 		{"password", true},
@@ -118,6 +124,19 @@ func TestKey(t *testing.T) {
 		{"bypass", false},
 		{"passed", false},
 		{"password_hint_shown", true},
+		// Issue 35: a last word that names something about a secret.
+		{"token_type", false},
+		{"tokenType", false},
+		{"password_min_length", false},
+		{"cookie_name", false},
+		{"token_url", false},
+		{"access_token_expires_at", false},
+		{"expires_in", false},
+		{"secret_name", false},
+		{"api_key_header", false},
+		{"token_count", false},
+		{"password_require_digit", true},
+		{"X-Amz-Security-Token", true},
 		{"max_tokens", false},
 		{"input_tokens", false},
 		{"tokensUsed", false},
@@ -178,6 +197,13 @@ func TestKeyAllocatesNothing(t *testing.T) {
 // referenceKey states the rules of Key as plainly as possible, allocating
 // freely: Key must agree with it on every input.
 func referenceKey(key string) bool {
+	// Full-width forms of ASCII are ASCII.
+	key = strings.Map(func(r rune) rune {
+		if r >= 0xFF01 && r <= 0xFF5E {
+			return r - 0xFF01 + '!'
+		}
+		return r
+	}, key)
 	var norm strings.Builder
 	for _, r := range key {
 		r = unicode.ToLower(r)
@@ -187,12 +213,19 @@ func referenceKey(key string) bool {
 	}
 	anywhere := []string{"password", "passwd", "passphrase", "pwd", "token", "secret", "apikey", "credential",
 		"jwt", "ssn", "cvv", "authorization", "cookie", "clientsecret", "privatekey", "signature", "sig"}
-	keyQualifiers := []string{"api", "access", "session", "private", "signing", "encryption", "master", "hmac", "ssh"}
+	keyQualifiers := []string{"api", "access", "session", "private", "signing", "encryption", "master", "hmac", "ssh", "account"}
+	meta := []string{"type", "types", "kind", "count", "length", "len", "size", "ttl", "age", "expiry", "expires",
+		"expiration", "lifetime", "at", "in", "url", "uri", "endpoint", "path", "file", "name", "names", "policy",
+		"format", "prefix", "header", "version", "status", "state", "strength", "mode", "method", "scheme",
+		"rotation", "min", "max", "days", "hours", "minutes", "seconds", "enabled", "disabled", "required"}
 	tokensQualifiers := []string{"api", "access", "session", "refresh", "auth", "bearer", "id", "oauth", "csrf", "xsrf"}
 	if slices.Contains(anywhere, norm.String()) || norm.String() == "pass" || norm.String() == "key" {
 		return true // (a)
 	}
 	ws := referenceWords(key)
+	if len(ws) > 1 && slices.Contains(meta, ws[len(ws)-1]) {
+		return false // names something about a secret
+	}
 	for i, w := range ws {
 		if slices.Contains(anywhere, w) { // (b)
 			return true
@@ -248,7 +281,7 @@ func referenceWords(key string) []string {
 }
 
 func FuzzKey(f *testing.F) {
-	for _, k := range []string{"session_token", "secretKey", "myApiKey", "JWTValue", "to\u212Aen", "İ", "ǅToken", "\xff", "tokenTOKEN", "x-api-key", "apiTokens", "db_pass", "KEY", "pass_rate", "\u212Aey"} {
+	for _, k := range []string{"session_token", "secretKey", "myApiKey", "JWTValue", "to\u212Aen", "İ", "ǅToken", "\xff", "tokenTOKEN", "x-api-key", "apiTokens", "db_pass", "KEY", "pass_rate", "\u212Aey", "token_type", "Ｐａｓｓｗｏｒｄ", "AccountKey", "ａｐｉ_ｔｏｋｅｎ_ｕｒｌ"} {
 		f.Add(k)
 	}
 	f.Fuzz(func(t *testing.T, key string) {

@@ -35,7 +35,7 @@ func TestFromScrubs(t *testing.T) {
 			errors.New("lookup failed: token=not found"),
 			CodeNotFound, "lookup failed: token=[REDACTED] found"},
 		{"classified before scrubbing, provider",
-			errors.New("api_key: ECONNREFUSED"),
+			errors.New("api_key: ECONNREFUSED9xQ2mZ7w"),
 			CodeServiceUnavailable, "api_key: [REDACTED]"},
 		{"native error keeps its code",
 			fmt.Errorf("password=hunter2: %w", sql.ErrNoRows),

@@ -14,15 +14,19 @@ func ExampleString() {
 	fmt.Println(redact.String(`Get "https://ann:pw@api.example.com/v1?q=cats&api_key=K3Y": EOF`))
 	fmt.Println(redact.String(`upstream said {"error":"invalid_grant","access_token":"abc"}`))
 	fmt.Println(redact.String(`sent Bearer abc123; key sk_live_4eC39HqLyjWDarjtT1zdp7dc`))
-	fmt.Println(redact.String(`password = correct horse battery, user=ann`))
+	fmt.Println(redact.String(`password = hunter2 (expired), user=ann`))
+	fmt.Println(redact.String(`Cookie: sid=7Fq2Zx9LmW3pKd8R; theme=dark`))
 	fmt.Println(redact.String(`missing bearer token`)) // prose stays
+	fmt.Println(redact.String(`Invalid password: it must have at least 8 characters.`))
 	// Output:
 	// login failed: password=[REDACTED]; retry
 	// Get "https://[REDACTED]@api.example.com/v1?q=cats&api_key=[REDACTED]": EOF
 	// upstream said {"error":"invalid_grant","access_token":"[REDACTED]"}
 	// sent Bearer [REDACTED]; key [REDACTED]
-	// password = [REDACTED], user=ann
+	// password = [REDACTED] (expired), user=ann
+	// Cookie: sid=[REDACTED]; theme=[REDACTED]
 	// missing bearer token
+	// Invalid password: it must have at least 8 characters.
 }
 
 func ExampleKey() {

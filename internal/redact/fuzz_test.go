@@ -80,6 +80,25 @@ var plantShapes = append([]func(secret string) string{
 	func(s string) string { return "X-Api-Key: abc " + s + "\r\nAccept: */*" },
 	func(s string) string { return `{"msg":"token: two ` + s + `\nnext line"}` },
 	func(s string) string { return "password = correct " + s + ": connection refused" },
+
+	// Issue 35: cookies, XML, YAML, Digest, webhooks, prose, Unicode.
+	func(s string) string { return "Cookie: theme=dark; sid=" + s + "; lang=en" },
+	func(s string) string { return "Set-Cookie: session=" + s + "; Path=/; HttpOnly" },
+	func(s string) string { return "<Auth><Password>" + s + "</Password></Auth>" },
+	func(s string) string { return `<ns:token type="bearer">` + s + "</ns:token>" },
+	func(s string) string { return "db:\n  password:\n    " + s + "\n  user: ann" },
+	func(s string) string { return "api_key: |\n  " + s + "\n" },
+	func(s string) string {
+		return `Authorization: Digest username="ann", nonce="abc", response="` + s + `"`
+	},
+	func(s string) string { return "POST https://hooks.slack.com/services/T0A/B0B/" + s + ": 404" },
+	func(s string) string { return "https://chat.example.com/hooks/" + s },
+	func(s string) string { return "the password is " + s + ", retry" },
+	func(s string) string { return "login with password " + s + " failed" },
+	func(s string) string { return "password:\u2003" + s },
+	func(s string) string { return "Ｐａｓｓｗｏｒｄ＝" + s },
+	func(s string) string { return `{"password":["too short",` + `"` + s + `"]}` },
+	func(s string) string { return "Invalid password: it must have 8 characters and not " + s + ", retry" },
 }, keyShapes()...)
 
 // plantKeys are sensitive keys, old and new, that keyForms puts before a

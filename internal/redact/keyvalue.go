@@ -3,8 +3,8 @@ package redact
 import "strings"
 
 // keyValue handles the separator s[i], '=' or ':': when the key left of it
-// is sensitive, the value right of it is emitted. It returns where the scan
-// goes on.
+// is sensitive, its value is judged, and emitted when it is a credential.
+// It returns where the scan goes on.
 func (sc *scanner) keyValue(i int) int {
 	s := sc.s
 	next := i + 1
@@ -14,9 +14,16 @@ func (sc *scanner) keyValue(i int) int {
 	if s[i] == '=' && next < len(s) && s[next] == '>' {
 		next++ // "key => value", as Ruby and PHP print a hash
 	}
-	key, jsonKey := sc.keyBefore(i)
-	if key == "" || !keyNamed(key) {
+	key, jsonKey, start := sc.keyBefore(i)
+	if key == "" {
 		return next
+	}
+	st := sc.strengthBefore(key, start)
+	if st == notSecret {
+		if i >= sc.digestEnd || !strings.EqualFold(key, "response") {
+			return next
+		}
+		st = strongKey // the credentials of a Digest authorization
 	}
 	v := next
 	for v < len(s) && isBlank(s[v]) {
@@ -25,21 +32,29 @@ func (sc *scanner) keyValue(i int) int {
 	if e, ok := sc.pem(v); ok {
 		return e // "private_key: -----BEGIN …": the block, not its first line
 	}
-	start, end, after, quote := value(s, v, jsonKey, v > next)
-	sc.emit(start, end, quote)
-	if sc.lo < end {
+	if s[i] == ':' {
+		if e, ok := sc.nextLine(v, st); ok {
+			return e
+		}
+		if isCookieHeader(key) && startsPair(s, v) {
+			return sc.cookies(v, len(key) > len("cookie"))
+		}
+	}
+	e := sc.value(v, st, jsonKey, v > next, numericKey(key))
+	if sc.inURL && e > sc.urlEnd && sc.lo == sc.urlEnd {
 		// The value ran past the end of the URL it began in and was cut
 		// there: what follows the URL is text to scan, not the value.
-		return max(sc.lo, next)
+		return sc.lo
 	}
-	return max(after, next)
+	return max(e, next)
 }
 
 // keyBefore returns the key that ends at the separator s[i], past blanks:
 // a quoted key ("token": or 'token':) or a run of key bytes (token=). jsonKey
 // reports a key in double quotes before a colon, a JSON object's key, whose
-// bare value is replaced by a quoted marker.
-func (sc *scanner) keyBefore(i int) (key string, jsonKey bool) {
+// bare value is replaced by a quoted marker. start is where the key, or its
+// opening quote, starts.
+func (sc *scanner) keyBefore(i int) (key string, jsonKey bool, start int) {
 	s, lo := sc.s, sc.lo
 	j := i
 	for j > lo && i-j < maxKeyScan && isBlank(s[j-1]) {
@@ -52,12 +67,12 @@ func (sc *scanner) keyBefore(i int) (key string, jsonKey bool) {
 			open--
 		}
 		if open < lo || s[open] != q {
-			return "", false
+			return "", false, 0
 		}
 		// In \"token\": the key is JSON escaped inside a string; a bare
 		// value there would not be JSON, so no quotes are added.
 		escaped := j >= 2 && s[j-2] == '\\'
-		return s[open+1 : j-1], q == '"' && s[i] == ':' && !escaped
+		return s[open+1 : j-1], q == '"' && s[i] == ':' && !escaped, open
 	}
 	k := j
 	for k > lo && i-k < maxKeyScan && isKeyByte(s[k-1]) {
@@ -67,79 +82,14 @@ func (sc *scanner) keyBefore(i int) (key string, jsonKey bool) {
 	if k > 0 && s[k-1] == ':' && s[i] == ':' {
 		// tool:reset_password: not found — a qualified name, such as
 		// the operation of a log record, not a key and its value.
-		return "", false
+		return "", false, 0
 	}
 	if k > 0 && s[k-1] == '/' && s[i] == ':' {
 		// open /etc/passwd: permission denied — the last segment of a
 		// path, as Go's PathError prints it, not a key.
-		return "", false
+		return "", false, 0
 	}
-	return s[k:j], false
-}
-
-// value returns the bounds of the value that starts at s[v], where the scan
-// goes on after it, and whether its replacement needs quotes. spaced says
-// that blanks stand between the separator and the value, which makes a bare
-// value prose (see proseEnd).
-func value(s string, v int, jsonKey, spaced bool) (start, end, after int, quote bool) {
-	if v >= len(s) {
-		return v, v, v, false
-	}
-	switch c := s[v]; {
-	case c == '"' || c == '\'':
-		e := v + 1
-		for e < len(s) && s[e] != c {
-			if s[e] == '\\' && c == '"' {
-				e++ // an escaped character, perhaps the quote
-			}
-			e++
-		}
-		e = min(e, len(s))
-		return v + 1, e, min(e+1, len(s)), false
-	case c == '\\':
-		// A JSON string escaped inside another, once (\"value\") or more
-		// (\\\"value\\\"): it ends at the same run of backslashes and a
-		// quote, not preceded by one more backslash.
-		b := v
-		for b < len(s) && s[b] == '\\' {
-			b++
-		}
-		if b == len(s) || s[b] != '"' {
-			break
-		}
-		closer := s[v : b+1]
-		for e := b + 1; ; {
-			k := strings.Index(s[e:], closer)
-			if k < 0 {
-				return b + 1, len(s), len(s), false
-			}
-			if e+k > b+1 && s[e+k-1] == '\\' {
-				e += k + 1 // an escaped backslash run, inside the value
-				continue
-			}
-			return b + 1, e + k, e + k + len(closer), false
-		}
-	case c == '{' || c == '[':
-		// The whole object or array goes; an unclosed one runs to the end.
-		e := closing(s, v)
-		return v, e, e, jsonKey
-	}
-	e := bareEnd(s, v)
-	if e > v && isScheme(s[v:e]) {
-		// "Authorization: Bearer abc": the scheme and its credentials,
-		// which are one word, spaced or not; "Authorization: Bearer abc
-		// rejected" keeps "rejected".
-		k := e
-		for k < len(s) && isBlank(s[k]) {
-			k++
-		}
-		if t := bareEnd(s, k); t > k {
-			e = t
-		}
-	} else if spaced {
-		e = proseEnd(s, v)
-	}
-	return v, e, e, jsonKey
+	return s[k:j], false, k
 }
 
 // bareEnd returns the end of the bare value that starts at s[v]: the first
@@ -147,7 +97,7 @@ func value(s string, v int, jsonKey, spaced bool) (start, end, after int, quote 
 // Go's "%s: %w" joins a message to its cause ("password=x: refused").
 func bareEnd(s string, v int) int {
 	e := v
-	for e < len(s) && !endsValue(s[e]) {
+	for e < len(s) && !endsValue(s[e]) && !escapedBreak(s, e) {
 		if s[e] == ':' && (e+1 == len(s) || s[e+1] <= ' ') {
 			break
 		}
@@ -173,42 +123,6 @@ func afterEscape(s string, k, j int) int {
 		}
 	}
 	return k
-}
-
-// proseEnd returns the end of the bare value that starts at s[v] after a
-// separator and blanks ("password = correct horse battery", "X-Api-Key:
-// abc"): its words run on across blanks, since prose, headers and
-// configuration files do not quote a value with spaces, up to the end of
-// the line (a control character, or \n or \r as JSON escapes them), a byte
-// that ends a bare value, a colon before a blank, or the blanks before a
-// word that starts another pair ("user=ann") or a PEM block.
-// Trailing blanks are not part of the value.
-func proseEnd(s string, v int) int {
-	end := v
-	for e := v; ; {
-		if startsPair(s, e) {
-			return end // "password= user=ann" has an empty value
-		}
-		w := e
-		for w < len(s) && !endsValue(s[w]) && !escapedBreak(s, w) {
-			if s[w] == ':' && (w+1 == len(s) || s[w+1] <= ' ') {
-				break
-			}
-			w++
-		}
-		if w == e {
-			return end
-		}
-		end = w
-		k := w
-		for k < len(s) && isBlank(s[k]) {
-			k++
-		}
-		if k == w || k == len(s) || endsValue(s[k]) || escapedBreak(s, k) || strings.HasPrefix(s[k:], pemBegin) {
-			return end
-		}
-		e = k
-	}
 }
 
 // escapedBreak reports whether s[i:] starts with a line break as JSON
@@ -251,91 +165,4 @@ func closing(s string, v int) int {
 		}
 	}
 	return len(s)
-}
-
-// isScheme reports whether a value is an HTTP authorization scheme whose
-// credentials follow it after a blank.
-func isScheme(w string) bool {
-	for _, scheme := range []string{"bearer", "basic", "token", "bot", "digest", "negotiate"} {
-		if strings.EqualFold(w, scheme) {
-			return true
-		}
-	}
-	return false
-}
-
-// url handles the "://" at s[i]: it emits the URL's credentials, notes where
-// the URL ends so that its query is judged by the parameter rule, and
-// returns the end of the authority.
-func (sc *scanner) url(i int) int {
-	s := sc.s
-	as := i + 3
-	if !sc.inURL || sc.urlEnd <= i {
-		sc.urlEnd = urlEnd(s, as)
-	}
-	sc.inURL, sc.inQuery = true, false
-	ae := as
-	for ae < sc.urlEnd && s[ae] != '/' && s[ae] != '?' && s[ae] != '#' {
-		ae++
-	}
-	if at := strings.LastIndexByte(s[as:ae], '@'); at >= 0 {
-		sc.emit(as, as+at, false)
-	}
-	return ae
-}
-
-// param handles the query parameter whose name starts at s[p], in a URL:
-// when the name, percent-decoded, is sensitive, the value up to the next '&'
-// is emitted. Otherwise the scan goes on inside the parameter, where other
-// secrets may hide.
-func (sc *scanner) param(p int) int {
-	s, end := sc.s, sc.urlEnd
-	k := p
-	for k < end && s[k] != '=' && s[k] != '&' && s[k] != '#' {
-		k++
-	}
-	if k == end || s[k] != '=' || !keyNamed(s[p:k]) {
-		return p
-	}
-	e := k + 1
-	for e < end && s[e] != '&' && s[e] != '#' {
-		e++
-	}
-	sc.emit(k+1, e, false)
-	return max(e, k+1)
-}
-
-// keyNamed reports whether a key as written in text is sensitive: it is
-// percent-decoded first when it holds an escape, as query parameter names
-// often do (api%5Fkey).
-func keyNamed(k string) bool {
-	if !strings.Contains(k, "%") || len(k) > maxKeyScan {
-		return Key(k)
-	}
-	var buf [maxKeyScan]byte
-	n := 0
-	for i := 0; i < len(k); i++ {
-		c := k[i]
-		if c == '%' && i+2 < len(k) && isHex(k[i+1]) && isHex(k[i+2]) {
-			c = unhex(k[i+1])<<4 | unhex(k[i+2])
-			i += 2
-		}
-		buf[n] = c
-		n++
-	}
-	return Key(string(buf[:n]))
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-func unhex(c byte) byte {
-	switch {
-	case c >= 'a':
-		return c - 'a' + 10
-	case c >= 'A':
-		return c - 'A' + 10
-	}
-	return c - '0'
 }

@@ -2,10 +2,12 @@ package redact
 
 import "strings"
 
-// word handles the run of word bytes that starts at s[i]: a token-shaped
-// word is emitted whole, and after an authorization scheme ("Bearer") the
-// credentials are. It returns the end of what it consumed.
-func (sc *scanner) word(i int) int {
+// wordAt handles the run of word bytes that starts at s[i]: a token of a
+// known format or a long random run of base64 is emitted whole; after an
+// authorization scheme ("Bearer") the credentials are; after a key named in
+// prose ("the password is hunter2", "with password Q7x…") the value is when
+// it looks like a credential. It returns the end of what it consumed.
+func (sc *scanner) wordAt(i int) int {
 	s := sc.s
 	j := i
 	for j < len(s) && isWordByte(s[j]) {
@@ -27,147 +29,156 @@ func (sc *scanner) word(i int) int {
 	} else if i > 0 && isWordByte(s[i-1]) {
 		return j // inside a word: shapes only start at a word's start
 	}
-	if e, ok := tokenEnd(s, i, j); ok {
+	if e, ok := tokenAt(s, i); ok {
 		sc.emit(i, e, false)
 		return e
 	}
-	if strings.EqualFold(s[i:j], "bearer") || strings.EqualFold(s[i:j], "basic") {
-		return sc.credentials(i, j)
+	if i >= sc.longEnd && (j-i >= 32 || j < len(s) && (s[j] == '+' || s[j] == '/')) {
+		// A run of base64 as long as a key must be, or one that goes on
+		// past the word.
+		e := i
+		for e < len(s) && base64any[s[e]] {
+			e++
+		}
+		for e < len(s) && e > i && s[e] == '=' {
+			e++ // padding; an '=' within is a pair's
+		}
+		sc.longEnd = e
+		if e-i >= 32 && longRandom(s[i:e]) {
+			sc.emit(i, e, false)
+			return e
+		}
+	}
+	w := s[i:j]
+	if n := len(w); (n == 5 || n == 6) && (w[0]|0x20 == 'b' || w[0]|0x20 == 'd') {
+		switch {
+		case strings.EqualFold(w, "bearer") || strings.EqualFold(w, "basic"):
+			return sc.credentials(i, j)
+		case strings.EqualFold(w, "digest"):
+			sc.digest(j)
+			return j
+		}
+	}
+	k := j
+	for k < len(s) && isBlank(s[k]) {
+		k++
+	}
+	if k > j && k < len(s) && s[k] != ':' && s[k] != '=' && proseKey(w) {
+		return sc.proseValue(i, j) // "password: …" is keyValue's
 	}
 	return j
 }
 
-// A tokenPrefix is the start of a kind of API key that is secret wherever
-// it appears. min is the least number of word bytes after the prefix, so
-// that words like "sk-learn" are not taken for keys.
-type tokenPrefix struct {
-	prefix string
-	min    int
-	// check, when set, must also approve the bytes after the prefix.
-	check func(tail string) bool
-}
+// base64any holds the bytes of base64 and base64url text, padding aside.
+var base64any = alphabetOf(upperSet, lowerSet, digitSet, "+/-_")
 
-// tokenPrefixes are the well-known key prefixes of widely used APIs.
-var tokenPrefixes = []tokenPrefix{
-	// OpenAI, Anthropic and others: long, with a digit or a capital, so
-	// that a hyphenated word after "sk" is not one.
-	{"sk-", 16, hasDigitOrUpper},
-	// Stripe.
-	{"sk_live_", 8, nil}, {"sk_test_", 8, nil}, {"rk_live_", 8, nil}, {"rk_test_", 8, nil},
-	// GitHub.
-	{"ghp_", 8, nil}, {"gho_", 8, nil}, {"ghs_", 8, nil}, {"ghu_", 8, nil}, {"ghr_", 8, nil},
-	{"github_pat_", 8, nil},
-	// GitLab.
-	{"glpat-", 8, nil},
-	// Slack.
-	{"xoxa-", 8, nil}, {"xoxb-", 8, nil}, {"xoxp-", 8, nil}, {"xoxr-", 8, nil}, {"xoxs-", 8, nil},
-	// AWS access key ids: 16 capitals or digits.
-	{"AKIA", 16, upperDigits16}, {"ASIA", 16, upperDigits16},
-	// Google API keys.
-	{"AIza", 30, nil},
-}
-
-// tokenEnd reports whether the word s[i:j] is token-shaped, and where the
-// token ends: a JWT takes its dot-separated segments with it.
-func tokenEnd(s string, i, j int) (int, bool) {
-	w := s[i:j]
-	switch w[0] {
+// proseKey is a quick test that w may be a sensitive key named in prose: it
+// ends with one of the nouns that name a secret ("password",
+// "access_token", "API_KEY"). Key decides.
+func proseKey(w string) bool {
+	if len(w) < 3 || len(w) > maxKeyScan {
+		return false
+	}
+	var nouns []string
+	switch w[len(w)-1] | 0x20 {
+	case 'd':
+		nouns = nounsD
+	case 'n':
+		nouns = nounsN
+	case 't':
+		nouns = nounsT
+	case 'y':
+		nouns = nounsY
 	case 'e':
-		// A JWT (header.payload.signature, or a cut one) or other base64
-		// JSON (`{"` encodes as eyJ); no word starts so. The length is
-		// checked before the segments are taken, so that a run of short
-		// "eyJ." words is not read again and again.
-		if !strings.HasPrefix(w, "eyJ") || len(w) < 10 {
-			return 0, false
-		}
-		// Take the segments after it, across empty ones ("a..b") too, but
-		// not a sentence's final dot.
-		e := j
-		for e < len(s) && s[e] == '.' {
-			k := e
-			for k < len(s) && s[k] == '.' {
-				k++
-			}
-			if k == len(s) || !isWordByte(s[k]) {
-				break
-			}
-			for e = k; e < len(s) && isWordByte(s[e]); e++ {
-			}
-		}
-		return e, true
-	case 's', 'r', 'g', 'x', 'A':
-		for _, p := range tokenPrefixes {
-			if tail, ok := strings.CutPrefix(w, p.prefix); ok && len(tail) >= p.min && (p.check == nil || p.check(tail)) {
-				return j, true
-			}
+		nouns = nounsE
+	case 'l':
+		nouns = nounsL
+	default:
+		return false
+	}
+	for _, n := range nouns {
+		if len(w) >= len(n) && hasSuffixFold(w, n) {
+			return Key(w)
 		}
 	}
-	return 0, false
+	return false
 }
 
-func hasDigitOrUpper(s string) bool {
-	return strings.ContainsFunc(s, func(r rune) bool { return r >= '0' && r <= '9' || r >= 'A' && r <= 'Z' })
-}
+// The nouns that name a secret in prose, by their last letter.
+var (
+	nounsD = []string{"pwd", "passwd", "password"}
+	nounsN = []string{"token"}
+	nounsT = []string{"secret"}
+	nounsY = []string{"key"}
+	nounsE = []string{"cookie", "passphrase"}
+	nounsL = []string{"credential"}
+)
 
-func upperDigits16(s string) bool {
-	return !strings.ContainsFunc(s[:16], func(r rune) bool { return (r < '0' || r > '9') && (r < 'A' || r > 'Z') })
-}
-
-// credentials handles the authorization scheme s[i:j], "Bearer" or
-// "Basic": the token after the blanks that follow it is emitted when it
-// looks like credentials. It returns the end of what it consumed.
-func (sc *scanner) credentials(i, j int) int {
+// proseValue handles a sensitive key named in prose, s[i:j], followed by
+// blanks and a value, perhaps after "is" or "was": "the password is
+// hunter2", "login with password hunter2". The word is a credential when it
+// is token-like, or, after a strong key, when it mixes letters with digits
+// or symbols; after "is", a quoted value is judged as the value of the key.
+// A key followed by its separator is left to keyValue.
+func (sc *scanner) proseValue(i, j int) int {
 	s := sc.s
 	k := j
 	for k < len(s) && isBlank(s[k]) {
 		k++
 	}
-	if k == j {
+	if k == j || k == len(s) {
 		return j
 	}
-	e := k
-	for e < len(s) && isToken68Byte(s[e]) {
-		e++
+	st := strengthOf(s[i:j])
+	if st == weakKey {
+		st = sc.strengthBefore(s[i:j], i)
 	}
-	for e < len(s) && e > k && s[e] == '=' {
-		e++ // base64 padding
-	}
-	if e == k || !looksLikeCredentials(s[i:j], s[k:e]) {
-		return j
-	}
-	sc.emit(k, e, false)
-	return e
-}
-
-// isToken68Byte reports whether c may appear in the credentials of an
-// authorization scheme (RFC 9110 token68, padding aside).
-func isToken68Byte(c byte) bool {
-	return isWordByte(c) || c == '.' || c == '~' || c == '+' || c == '/'
-}
-
-// proseWords follow "bearer" or "basic" in error messages ("missing bearer
-// token", "basic auth failed", "Bearer realm=…"); credentials are never
-// these words.
-var proseWords = []string{
-	"a", "an", "and", "auth", "authentication", "authorisation", "authorization",
-	"credential", "credentials", "error", "expired", "for", "from", "header", "headers",
-	"in", "invalid", "is", "missing", "not", "of", "or", "realm", "required", "scheme",
-	"the", "to", "token", "tokens", "type", "was", "with",
-}
-
-// looksLikeCredentials reports whether tok, after the scheme, is
-// credentials rather than prose. After "Bearer" anything but a prose word
-// is; after "Basic", a common English word, only base64 of eight bytes or
-// more with a digit, '+', '/', '=' or a capital after the first letter is.
-func looksLikeCredentials(scheme, tok string) bool {
-	base := strings.TrimRight(tok, "=")
-	for _, w := range proseWords {
-		if strings.EqualFold(base, w) {
-			return false
+	is := false
+	if w := wordEnd(s, k); w-k == 2 && strings.EqualFold(s[k:w], "is") || w-k == 3 && strings.EqualFold(s[k:w], "was") {
+		v := w
+		for v < len(s) && isBlank(s[v]) {
+			v++
 		}
+		if v == w || v == len(s) {
+			return j
+		}
+		is, k = true, v
 	}
-	if !strings.EqualFold(scheme, "basic") {
-		return true
+	if c := s[k]; c == '"' || c == '\'' || c == '`' {
+		if !is {
+			return j
+		}
+		e := strings.IndexByte(s[k+1:min(len(s), k+1+maxKeyScan)], c)
+		if e < 0 {
+			return j
+		}
+		if secretText(s[k+1:k+1+e], st) {
+			sc.emit(k+1, k+1+e, false)
+			return k + 2 + e
+		}
+		return j
 	}
-	return len(tok) >= 8 && (strings.ContainsAny(tok, "0123456789+/=") || hasDigitOrUpper(tok[1:]))
+	e, embedded := valueWordEnd(s, k)
+	if e == k || embedded {
+		return j
+	}
+	a, b := trimmedWord(s, k, e)
+	if b-a == len(Marker) && s[a:b] == Marker {
+		sc.lo = max(sc.lo, b)
+		return e
+	}
+	w := s[k:e]
+	if tokenLike(w) || st == strongKey && firstWordSecret(w) {
+		sc.emit(a, b, false)
+		return e
+	}
+	return j
+}
+
+// wordEnd returns the end of the run of word bytes that starts at s[k].
+func wordEnd(s string, k int) int {
+	for k < len(s) && isWordByte(s[k]) {
+		k++
+	}
+	return k
 }

@@ -2,40 +2,55 @@ package redact
 
 import "strings"
 
-// String returns s with its secrets replaced by [Marker]:
+// String returns s with its secret values replaced by [Marker]. It judges
+// a value by its shape, not by the word before it: prose stays ("Invalid
+// password: it must have at least 8 characters." is left alone) and
+// credentials go.
 //
-//   - the value of a sensitive key (see [Key]) in the forms key=value,
-//     key: value, key:value, key = value, "key": "value" and "key": 123 (a
-//     bare JSON value is replaced by "[REDACTED]" in quotes, so JSON stays
-//     JSON). A quoted value ends at its closing quote; one that opens with
-//     '{' or '[' at the matching bracket. A bare value written right after
-//     the separator (password=x, token:x) is one word: it ends at white
-//     space, '&', ',', ';', a quote, '}', ']', ')' or a colon before a
-//     blank ("password=x: refused"), so "token=abc next=1" keeps next=1.
-//     A bare value written after a blank (password = x, password: x), as
-//     prose, headers and configuration files write one, is all the words
-//     that follow, to the end of the line: "password = correct horse
-//     battery" loses all three. It ends where a one-word value would, but
-//     not at a blank: at a line break (raw, or \n and \r as JSON escapes
-//     them), '&', ',', ';', a quote, a closing bracket, a colon before a
-//     blank, or the blanks before the next key=value ("password = a b
-//     user=ann" keeps user=ann). A value that names an authorization scheme
-//     ("Authorization: Bearer abc") is that word and the one after it, the
-//     credentials, spaced or not;
-//   - the credentials of any URL (scheme://user:password@host), and the value
-//     of each query parameter whose name is sensitive, percent-decoded
-//     (?api_key=…, ?access%5Ftoken=…, ?key=…, ?sig=…, the X-Amz-Signature,
-//     X-Amz-Credential and X-Amz-Security-Token of a presigned URL);
-//   - the credentials after "Bearer" and "Basic", in any case, unless they are
-//     a plain word such as "token" ("invalid bearer token" stays); after
-//     "Basic", only base64-looking credentials;
-//   - the body of a PEM private key block, from its "-----BEGIN … PRIVATE
+//   - Tokens of a known format, wherever they stand: the prefixed API keys
+//     and tokens of cloud providers (AKIA…, AIza…, ya29.…, dop_v1_…),
+//     version control (ghp_…, github_pat_…, glpat-…), chat (xoxb-…,
+//     xapp-…), package registries (npm_…, pypi-…, hf_…, rubygems_…),
+//     payment and mail (sk_live_…, SG.…, key-…, SK…), AI services (sk-…,
+//     sk-ant-…) and others; JWTs and other base64 JSON (eyJ…); Azure
+//     client secrets, Discord and Telegram bot tokens, Mailchimp keys; and
+//     any word of 32 bytes or more of base64 that mixes capitals,
+//     lower-case letters and digits and is not made of words (an AWS
+//     secret access key, an Azure account key).
+//   - The body of a PEM private key block, from its "-----BEGIN … PRIVATE
 //     KEY-----" line to its "-----END" line, or to the end of s when the
 //     block is cut, its line breaks raw or escaped as \n in JSON text; the
-//     BEGIN and END lines stay, so the reader sees what was there;
-//   - token-shaped words wherever they stand: JWTs and other base64 JSON
-//     (eyJ…), and API keys by their well-known prefixes (sk-…, sk_live_…,
-//     ghp_…, github_pat_…, glpat-…, xoxb-…, AKIA…, AIza…).
+//     BEGIN and END lines stay.
+//   - The credentials of any URL (scheme://user:password@host), the value
+//     of each query parameter whose name is sensitive (see [Key]),
+//     percent-decoded, and the secret part of webhook URLs (Slack, Discord,
+//     Microsoft Teams, Zapier, IFTTT, Telegram bots, and the token after
+//     /hooks/ or /webhooks/).
+//   - The credentials after an authorization scheme: "Bearer" (any word
+//     that is not prose and looks like a token), "Basic" (base64), the
+//     response of "Digest" (its nonce is not secret), and "Token", "Bot"
+//     or "Negotiate" after an Authorization header; and every cookie value
+//     of a Cookie header, the cookie's value in a Set-Cookie header.
+//   - The value of a sensitive key, in the forms key=value, key: value,
+//     key = value, key => value, "key": value, <key>value</key>, a YAML
+//     key whose value is on the next, indented line, and the prose forms
+//     "the password is hunter2" and "password Q7x…", when the value looks
+//     like a credential. One word written right after the key, quoted or
+//     not, is a credential unless it is a status ("expired", "none",
+//     "required"), a placeholder ("<token>", "$API_KEY", "****"), a name
+//     ("access_token") or a short number; after the key "key" alone,
+//     which also names sort keys and primary keys, only a token-like word
+//     is (eight bytes or more, not made of words, mixing kinds of bytes).
+//     A quoted value of several words is a passphrase unless it reads as
+//     prose (a sentence's punctuation, a function word, a number). An
+//     unquoted value of several words is prose: its first word goes when
+//     it mixes letters with digits or symbols ("password: hunter2
+//     (expired)"), and any later word when it is token-like. A JSON
+//     number goes as "[REDACTED]" in quotes, so JSON stays JSON; an object
+//     goes whole; the elements of an array are judged one by one.
+//
+// Any Unicode spacing (U+00A0, U+2003, U+3000, …) counts as a blank and
+// the full-width forms of ASCII (Ｐａｓｓｗｏｒｄ＝) as ASCII.
 //
 // The secrets the process keeps (see [Keep]) are masked first, by [Mask]:
 // a pattern that matches inside one must not cut it in two and leave the
@@ -77,6 +92,28 @@ type scanner struct {
 	urlEnd  int
 	inURL   bool
 	inQuery bool
+	// pathEnd is the end of the path of the URL the scan is in, which the
+	// URLs nested in that path share.
+	pathEnd int
+
+	// The region is the rest of an unquoted value of several words after
+	// a sensitive key ("password: it must … Q7x…"): each of its words from
+	// regionNext on is judged by tokenLike as the scan reaches it.
+	// proseEnd is the end of the last region computed: a region that
+	// starts before it ends there too.
+	regionEnd, regionNext, proseEnd int
+	// longEnd is the end of the last run of base64 judged by longRandom,
+	// so that no byte is judged twice.
+	longEnd int
+	// digestEnd is the end of the line of the last Digest scheme: a
+	// response= pair before it holds credentials.
+	digestEnd int
+	// arrays counts the arrays under sensitive keys being judged, one
+	// within an element of another.
+	arrays int
+	// nextLT and nextEscLT are where the next '<' and \u003c were found
+	// (see nextTag); zero, before any tag's text can start, is unknown.
+	nextLT, nextEscLT int
 }
 
 // maxKeyScan bounds how far left of a separator a key is looked for; no
@@ -87,16 +124,46 @@ const maxKeyScan = 128
 // scrub returns s without its secrets; query says that s is a URL's raw
 // query, whose parameters are judged from its first byte.
 func scrub(s string, query bool) string {
+	if folded, at, ok := fold(s); ok {
+		// Unicode spacing or full-width forms: scan the folded text, and
+		// replace the spans it finds in s itself.
+		sc := scanner{s: folded}
+		sc.scan(query)
+		for k := range sc.spans {
+			sc.spans[k].start, sc.spans[k].end = at[sc.spans[k].start], at[sc.spans[k].end]
+		}
+		sc.s = s
+		return sc.render()
+	}
 	// spans stays nil until a secret is found: clean text allocates nothing.
 	sc := scanner{s: s}
+	sc.scan(query)
+	return sc.render()
+}
+
+// scan finds the spans of sc.s.
+func (sc *scanner) scan(query bool) {
 	i := 0
 	if query {
-		sc.inURL, sc.inQuery, sc.urlEnd = true, true, urlEnd(s, 0)
+		sc.inURL, sc.inQuery, sc.urlEnd = true, true, urlEnd(sc.s, 0)
 		i = sc.param(0)
 	}
-	for i < len(s) {
+	sc.scanRange(i, len(sc.s))
+}
+
+// scanRange scans s[i:end] for spans, and returns where the scan stopped,
+// at end or past it when a detector consumed more.
+func (sc *scanner) scanRange(i, end int) int {
+	s := sc.s
+	for i < end {
 		if sc.inURL && i >= sc.urlEnd {
 			sc.inURL, sc.inQuery = false, false
+		}
+		if i < sc.regionEnd && i >= sc.regionNext && s[i] > ' ' {
+			if e, done := sc.regionWord(i); done {
+				i = e
+				continue
+			}
 		}
 		c := s[i]
 		switch {
@@ -121,13 +188,17 @@ func scrub(s string, query bool) string {
 			i = sc.url(i)
 		case c == '=' || c == ':':
 			i = sc.keyValue(i)
+		case c == '>':
+			i = sc.xml(i, 1)
+		case c == '\\' && strings.HasPrefix(s[i:], `\u003e`):
+			i = sc.xml(i, len(`\u003e`))
 		case isWordByte(c):
-			i = sc.word(i)
+			i = sc.wordAt(i)
 		default:
 			i++
 		}
 	}
-	return sc.render()
+	return i
 }
 
 // emit records s[start:end] for replacement, unless it is empty or already
@@ -145,6 +216,11 @@ func (sc *scanner) emit(start, end int, quote bool) {
 	sc.lo = end
 	if !quote && sc.s[start:end] == Marker {
 		return
+	}
+	if start < sc.regionEnd && !sc.wholeWord(start, end) {
+		// Only a whole word of the region leaves the rest of it to judge:
+		// scrubbing again stops the region at a marker within a word.
+		sc.regionEnd = start
 	}
 	sc.spans = append(sc.spans, span{start, end, quote})
 }

@@ -143,13 +143,13 @@ func errorData() map[string]any {
 	return map[string]any{
 		"limit":     json.Number("100"),
 		"retryable": true,
-		"key":       "K3Y-bare",
+		"key":       "K3Y-bare-9xQ2mZ7w",
 		"x-api-key": "K3Y-header",
 		"passwd":    "hunter2",
 		"upstream": map[string]any{
 			"url":    "https://h/v1?api_key=K3Y-query&sig=S1G&q=cats",
 			"status": 401.0,
-			"body":   []any{"password = correct horse battery", map[string]any{"X-Amz-Signature": "S1G", "note": "ok"}},
+			"body":   []any{"password = correct horse battery", "password = hunter2 (expired)", map[string]any{"X-Amz-Signature": "S1G", "note": "ok"}},
 		},
 		"hint": "check the key",
 	}
@@ -173,8 +173,8 @@ func keysOf(v any, path string, out map[string]bool) map[string]bool {
 }
 
 // Tree and Copy keep every key the author set, replace the values of the
-// sensitive ones, and scrub every string at any depth: the rule for error
-// data on its way to the wire.
+// sensitive ones that look like credentials, and scrub every string at any
+// depth: the rule for error data on its way to the wire. Prose stays.
 func TestTreeKeepsKeys(t *testing.T) {
 	want := map[string]any{
 		"limit":     json.Number("100"),
@@ -185,7 +185,7 @@ func TestTreeKeepsKeys(t *testing.T) {
 		"upstream": map[string]any{
 			"url":    "https://h/v1?api_key=[REDACTED]&sig=[REDACTED]&q=cats",
 			"status": 401.0,
-			"body":   []any{"password = [REDACTED]", map[string]any{"X-Amz-Signature": Marker, "note": "ok"}},
+			"body":   []any{"password = correct horse battery", "password = [REDACTED] (expired)", map[string]any{"X-Amz-Signature": Marker, "note": "ok"}},
 		},
 		"hint": "check the key",
 	}

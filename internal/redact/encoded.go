@@ -7,11 +7,12 @@ import (
 )
 
 // Encoded returns the JSON text src redacted by the rules of [Tree],
-// without decoding it into a tree first: the value of every object member
-// whose key [Key] finds sensitive becomes "[REDACTED]" (the whole subtree
-// goes), every other string at any depth goes through [String], and keys,
-// numbers, literals and the order of members are copied as they are, minus
-// insignificant whitespace. It is what [JSON] and a new encoding give for
+// without decoding it into a tree first: the value of an object member
+// whose key [Key] finds sensitive becomes "[REDACTED]" when it is a
+// credential (see [Tree]), every other string and every key at any depth
+// goes through [String] (a key that held a secret takes the value
+// "[REDACTED]"), and numbers, literals and the order of members are copied
+// as they are, minus insignificant whitespace. It is what [JSON] and a new encoding give for
 // JSON text, for a fraction of the work: a failure's data is encoded once
 // and scrubbed once on its way to the wire.
 //
@@ -63,14 +64,25 @@ func (e *encoded) value(depth int, onPath bool) {
 			if onPath && depth < len(e.find) {
 				want = e.find[depth]
 			}
-			sensitive, wanted := member(tok, want)
-			e.out = append(e.out, tok...)
+			name := unquote(tok)
+			sk, gone := scrubKey(name)
+			if gone {
+				q, _ := json.Marshal(sk) // a string always encodes
+				e.out = append(e.out, q...)
+			} else {
+				e.out = append(e.out, tok...)
+			}
 			e.out = append(e.out, ':')
 			e.space()
 			e.i++ // ':'
-			if sensitive {
+			if gone {
 				e.out = append(e.out, `"`+Marker+`"`...)
 				e.skip()
+				continue
+			}
+			wanted := want != "" && name == want
+			if st := strengthOf(name); st != notSecret {
+				e.under(st, depth+1, wanted)
 				continue
 			}
 			e.value(depth+1, wanted)
@@ -96,24 +108,80 @@ func (e *encoded) value(depth int, onPath bool) {
 		e.out = append(e.out, ']')
 		e.i++
 	case '"':
-		tok := e.str()
-		s := unquote(tok)
-		t := String(s)
-		if t == s && plain(tok) {
-			e.out = append(e.out, tok...)
-		} else {
-			q, _ := json.Marshal(t) // a string always encodes
-			e.out = append(e.out, q...)
-		}
-		if onPath && depth == len(e.find) {
-			e.found = t
-		}
+		e.string(e.str(), depth, onPath)
 	default: // a number, true, false or null
 		start := e.i
 		for e.i < len(e.src) && !delimiter(e.src[e.i]) {
 			e.i++
 		}
 		e.out = append(e.out, e.src[start:e.i]...)
+	}
+}
+
+// string copies the string token tok, scrubbed.
+func (e *encoded) string(tok []byte, depth int, onPath bool) {
+	s := unquote(tok)
+	t := String(s)
+	if t == s && plain(tok) {
+		e.out = append(e.out, tok...)
+	} else {
+		q, _ := json.Marshal(t) // a string always encodes
+		e.out = append(e.out, q...)
+	}
+	if onPath && depth == len(e.find) {
+		e.found = t
+	}
+}
+
+// under copies the value at e.i, the value of a key of strength st,
+// redacted by the rules of member.go.
+func (e *encoded) under(st strength, depth int, onPath bool) {
+	e.space()
+	switch c := e.src[e.i]; c {
+	case '"':
+		tok := e.str()
+		if !secretText(unquote(tok), st) {
+			e.string(tok, depth, onPath)
+			return
+		}
+		e.out = append(e.out, `"`+Marker+`"`...)
+		if onPath && depth == len(e.find) {
+			e.found = Marker
+		}
+	case '{':
+		if st != strongKey {
+			e.value(depth, onPath)
+			return
+		}
+		e.out = append(e.out, `"`+Marker+`"`...)
+		e.skip()
+	case '[':
+		e.out = append(e.out, '[')
+		e.i++
+		for n := 0; ; n++ {
+			e.space()
+			if e.src[e.i] == ']' {
+				break
+			}
+			if e.src[e.i] == ',' {
+				e.i++
+			}
+			if n > 0 {
+				e.out = append(e.out, ',')
+			}
+			e.under(st, depth+1, false)
+		}
+		e.out = append(e.out, ']')
+		e.i++
+	case 't', 'f', 'n':
+		e.value(depth, onPath)
+	default: // a number
+		if st != strongKey {
+			e.value(depth, onPath)
+			return
+		}
+		e.out = append(e.out, `"`+Marker+`"`...)
+		e.skip()
 	}
 }
 
@@ -188,17 +256,6 @@ func plain(tok []byte) bool {
 		}
 	}
 	return utf8.Valid(tok)
-}
-
-// member reports whether the key token tok names a secret, and whether it
-// is want (never, when want is ""). A plain key is judged without copying it.
-func member(tok []byte, want string) (sensitive, wanted bool) {
-	if plain(tok) {
-		name := tok[1 : len(tok)-1]
-		return Key(string(name)), want != "" && string(name) == want
-	}
-	name := unquote(tok)
-	return Key(name), want != "" && name == want
 }
 
 // unquote returns the value of the valid string token tok.

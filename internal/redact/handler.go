@@ -11,9 +11,13 @@ import (
 // Handler returns a slog.Handler that redacts every record before h
 // handles it:
 //
-//   - an attribute whose key is sensitive (see [Key]) has the value
-//     [Marker], whatever its kind, group values included; so do all the
-//     attributes under a WithGroup whose name is sensitive;
+//   - attribute keys are scrubbed like any text: a key that held a secret
+//     is replaced by its scrubbed form, with the value [Marker];
+//   - the value of an attribute whose key is sensitive (see [Key]) is
+//     replaced by [Marker] when it is a credential, by the rules of [Tree]:
+//     a string that is not prose, a number, a group (under the key "key"
+//     alone, only a token-like string); all the attributes under a
+//     WithGroup whose name is sensitive have the value [Marker];
 //   - groups are walked at any depth, and so are the attributes given to
 //     WithAttrs, once, when the handler is made;
 //   - a [slog.LogValuer] is resolved first, and judged by what it resolves
@@ -108,7 +112,7 @@ func (h *handler) dirty(r slog.Record) bool {
 }
 
 func dirtyAttr(a slog.Attr) bool {
-	if Key(a.Key) || holdsKnown(a.Key) {
+	if _, gone := scrubKey(a.Key); gone || Key(a.Key) || holdsKnown(a.Key) {
 		return true
 	}
 	v := a.Value
@@ -154,10 +158,46 @@ func dirtyAny(x any) bool {
 
 // attr returns a redacted, resolved copy of a.
 func (h *handler) attr(a slog.Attr) slog.Attr {
-	if h.secret && a.Key != "" || Key(a.Key) {
-		return slog.String(Mask(a.Key), Marker)
+	k, gone := scrubKey(a.Key)
+	k = Mask(k)
+	if gone || h.secret && a.Key != "" {
+		return slog.String(k, Marker)
 	}
-	return slog.Attr{Key: Mask(a.Key), Value: h.value(a.Value)}
+	if st := strengthOf(a.Key); st != notSecret {
+		return slog.Attr{Key: k, Value: h.under(st, a.Value)}
+	}
+	return slog.Attr{Key: k, Value: h.value(a.Value)}
+}
+
+// under returns v, resolved, as the value of a key of strength st: redacted
+// by the rules of member.go.
+func (h *handler) under(st strength, v slog.Value) slog.Value {
+	v = v.Resolve()
+	switch v.Kind() {
+	case slog.KindString:
+		if s := v.String(); secretText(s, st) {
+			return slog.StringValue(Marker)
+		}
+		return h.value(v)
+	case slog.KindBool, slog.KindDuration, slog.KindTime:
+		return v
+	case slog.KindGroup:
+		if st == strongKey {
+			return slog.StringValue(Marker)
+		}
+		return h.value(v)
+	case slog.KindAny:
+		out := anyValue(v.Any())
+		if out.Kind() == slog.KindString {
+			return h.under(st, out)
+		}
+		w := walk{seen: map[container]any{}}
+		return slog.AnyValue(w.under(st, out.Any(), true))
+	}
+	if st == strongKey {
+		return slog.StringValue(Marker) // a number
+	}
+	return v
 }
 
 func (h *handler) value(v slog.Value) slog.Value {

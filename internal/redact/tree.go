@@ -9,17 +9,25 @@ import (
 )
 
 // Tree redacts, in place, a tree of map[string]any and []any values as
-// encoding/json decodes it, and returns the tree: every map keeps all its
-// keys, the value of every key that [Key] finds sensitive, at any depth,
-// becomes [Marker] (the whole subtree goes), and every other string, at any
-// depth, goes through [String]. Values of other types are left as they are;
-// see [Copy] for a tree that holds them, or that belongs to someone else.
-// Each map and slice is visited once, so a tree that shares a subtree or
-// holds a cycle is redacted without looping.
+// encoding/json decodes it, and returns the tree: every string, at any
+// depth, goes through [String], and so do the keys of every map; a key
+// that held a secret is replaced by its scrubbed form, with the value
+// [Marker]. The value of a key that [Key] finds sensitive is replaced by
+// [Marker] when it is a credential: a string that is not prose, a number,
+// an object (under the key "key" alone, only a token-like string); the
+// elements of an array under such a key are judged one by one; true,
+// false, null and prose stay. A []byte is scrubbed as text and becomes a
+// string: that text when it is UTF-8, its base64 otherwise. Values of other
+// types are left as they are, but under a sensitive key, where they are
+// replaced; see [Copy] for a tree that holds them, or that belongs to
+// someone else. Each map and slice is visited once, so a tree that shares a
+// subtree or holds a cycle is redacted without looping.
 func Tree(v any) any {
 	switch t := v.(type) {
 	case string:
 		return String(t)
+	case []byte:
+		return bytesText(t)
 	case map[string]any, []any:
 		w := walk{seen: map[container]any{}}
 		w.tree(v)
@@ -64,8 +72,13 @@ func (w *walk) tree(v any) any {
 	switch t := v.(type) {
 	case map[string]any:
 		for k, val := range t {
-			if Key(k) {
-				t[k] = Marker
+			if sk, gone := scrubKey(k); gone {
+				delete(t, k)
+				t[sk] = Marker
+				continue
+			}
+			if st := strengthOf(k); st != notSecret {
+				t[k] = w.under(st, val, true)
 			} else {
 				t[k] = w.tree(val)
 			}
@@ -76,20 +89,78 @@ func (w *walk) tree(v any) any {
 		}
 	case string:
 		return String(t)
+	case []byte:
+		return bytesText(t)
 	}
 	return v
 }
 
+// under returns v, the value of a key of strength st, redacted by the rules
+// of member.go: in place for Tree, a copy for Copy.
+func (w *walk) under(st strength, v any, inPlace bool) any {
+	switch t := v.(type) {
+	case string:
+		if secretText(t, st) {
+			return Marker
+		}
+		return String(t)
+	case []byte:
+		if t == nil {
+			return v
+		}
+		return w.under(st, bytesText(t), inPlace)
+	case nil, bool:
+		return v
+	case map[string]any:
+		switch {
+		case st == strongKey:
+			return Marker
+		case inPlace:
+			return w.tree(t)
+		}
+		return w.copy(t)
+	case []any:
+		id, ok := identity(t)
+		if ok {
+			if out, done := w.seen[id]; done {
+				if inPlace {
+					return t
+				}
+				return out
+			}
+		}
+		out := t
+		if !inPlace && t != nil {
+			out = make([]any, len(t))
+		}
+		if ok {
+			w.seen[id] = out
+		}
+		for i, val := range t {
+			out[i] = w.under(st, val, inPlace)
+		}
+		return out
+	}
+	if st == strongKey {
+		return Marker // a number, or a value Tree does not walk
+	}
+	if inPlace {
+		return v
+	}
+	return copyLeaf(v)
+}
+
 // Copy returns a redacted deep copy of v and leaves v as it was, for a
 // value that belongs to someone else, such as the data of an error on its
-// way to the wire. It follows the rules of [Tree]: every map keeps all its
-// keys, the value of a key that [Key] finds sensitive becomes [Marker], and
-// every string at any depth goes through [String].
+// way to the wire. It follows the rules of [Tree]: keys and strings at any
+// depth go through [String], and the value of a key that [Key] finds
+// sensitive is replaced by [Marker] when it is a credential.
 //
 //   - map[string]any and []any are copied, element by element; a subtree
 //     shared in v is shared in the copy, and a cycle stays a cycle;
-//   - strings are scrubbed; nil, booleans, numbers and json.Number are
-//     returned as they are;
+//   - strings are scrubbed, and so is a []byte, which becomes a string
+//     as in [Tree]; nil, booleans, numbers and json.Number are returned as
+//     they are;
 //   - any other value (a struct, a pointer, a typed map or slice, a
 //     json.RawMessage) becomes what [JSON] makes of it: the map[string]any,
 //     []any and scalar tree encoding/json gives it, redacted, which encodes
@@ -122,8 +193,17 @@ func (w *walk) copy(v any) any {
 			w.seen[id] = out
 		}
 		for k, val := range t {
-			if Key(k) {
-				out[k] = Marker
+			if sk, gone := scrubKey(k); gone {
+				out[sk] = Marker
+				continue
+			}
+			if st := strengthOf(k); st != notSecret {
+				switch val.(type) {
+				case map[string]any, []any, string, []byte, nil, bool:
+				default:
+					val = copyLeaf(val) // judged as encoding/json sends it
+				}
+				out[k] = w.under(st, val, false)
 			} else {
 				out[k] = w.copy(val)
 			}
@@ -154,6 +234,11 @@ func copyLeaf(v any) any {
 		return v
 	case string:
 		return String(t)
+	case []byte:
+		if t == nil {
+			return v
+		}
+		return bytesText(t)
 	}
 	out, err := JSON(v)
 	if err != nil {
@@ -168,9 +253,15 @@ func copyLeaf(v any) any {
 // their JSON names (a field tagged json:"token" is redacted) and json:"-"
 // fields are left out; numbers stay exact.
 //
+// A []byte given to JSON becomes a string as in [Tree] first: encoding/json
+// would send it base64-encoded, which no scrubbing of the text could read.
+//
 // It returns an error when v cannot be encoded (a channel, a func, a cycle,
 // NaN, a MarshalJSON that fails or panics); the error's text is scrubbed.
 func JSON(v any) (any, error) {
+	if b, ok := v.([]byte); ok && b != nil {
+		v = bytesText(b)
+	}
 	b, err := marshal(v)
 	if err != nil {
 		return nil, errors.New(String(err.Error()))

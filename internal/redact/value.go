@@ -12,10 +12,15 @@ import (
 // Value returns what [Encoded] makes of json.Marshal(v), byte for byte, by
 // walking v itself: a failure's data is most often a few maps, strings and
 // numbers, and encoding them to scrub the text again costs as much as the
-// rest of rendering the failure. ok is false, and nothing else is set, when
-// v holds anything but map[string]any, map[string]string, []any, []string,
-// string, bool, nil, an integer or a finite float64, or is nested deeper
-// than maxValueDepth (a cycle): the caller encodes it then.
+// rest of rendering the failure. A []byte is the exception: Value sends it
+// scrubbed, as a string as [Tree] makes it, where encoding/json would send
+// it base64-encoded, which no scrubbing of the encoding could read; Value(v)
+// is what Encoded makes of json.Marshal of v with each []byte so replaced.
+// ok is
+// false, and nothing else is set, when v holds anything but map[string]any,
+// map[string]string, []any, []string, []byte, string, bool, nil, an integer
+// or a finite float64, or is nested deeper than maxValueDepth (a cycle):
+// the caller encodes it then.
 func Value(v any, find ...string) (out []byte, found string, ok bool) {
 	e := valueEncoder{find: find, out: make([]byte, 0, 128)}
 	if !e.value(v, 0, len(find) > 0) {
@@ -59,6 +64,15 @@ func (e *valueEncoder) value(v any, depth int, onPath bool) bool {
 		return e.array(t == nil, len(t), func(i int) bool { return e.value(t[i], depth+1, false) })
 	case []string:
 		return e.array(t == nil, len(t), func(i int) bool { e.string(t[i]); return true })
+	case []byte:
+		if t == nil {
+			e.out = append(e.out, "null"...)
+			return true
+		}
+		s := e.string(bytesText(t))
+		if onPath && depth == len(e.find) {
+			e.found = s
+		}
 	case float64:
 		return e.float(t)
 	case int, int8, int16, int32, int64:
@@ -103,26 +117,91 @@ func (e *valueEncoder) object(isNil bool, keys []string, get func(string) any, d
 		if i > 0 {
 			e.out = append(e.out, ',')
 		}
-		start := len(e.out)
-		e.out = appendQuoted(e.out, k)
+		name := k
+		if !utf8.ValidString(name) {
+			name = replaceInvalid(name)
+		}
+		sk, gone := scrubKey(name)
+		if gone {
+			e.out = appendQuoted(e.out, sk)
+		} else {
+			e.out = appendQuoted(e.out, k)
+		}
 		want := ""
 		if onPath && depth < len(e.find) {
 			want = e.find[depth]
 		}
-		sensitive, wanted := member(e.out[start:], want)
+		wanted := want != "" && name == want
 		e.out = append(e.out, ':')
-		mark := len(e.out)
-		// Under a sensitive key the value goes, but it must still be one
-		// that encodes: encoding/json would fail on it, and Value with it.
-		if !e.value(get(k), depth+1, wanted && !sensitive) {
-			return false
-		}
-		if sensitive {
-			e.out = append(e.out[:mark], `"`+Marker+`"`...)
+		st := strengthOf(name)
+		switch {
+		case gone:
+			if !e.redacted(get(k), depth+1) {
+				return false
+			}
+		case st != notSecret:
+			if !e.under(st, get(k), depth+1, wanted) {
+				return false
+			}
+		default:
+			if !e.value(get(k), depth+1, wanted) {
+				return false
+			}
 		}
 	}
 	e.out = append(e.out, '}')
 	return true
+}
+
+// redacted appends the marker for v, which must still be a value that
+// encodes: encoding/json would fail on it, and Value with it.
+func (e *valueEncoder) redacted(v any, depth int) bool {
+	mark := len(e.out)
+	if !e.value(v, depth, false) {
+		return false
+	}
+	e.out = append(e.out[:mark], `"`+Marker+`"`...)
+	return true
+}
+
+// under appends v, the value of a key of strength st, redacted by the
+// rules of member.go.
+func (e *valueEncoder) under(st strength, v any, depth int, onPath bool) bool {
+	switch t := v.(type) {
+	case string:
+		s := t
+		if !utf8.ValidString(s) {
+			s = replaceInvalid(s)
+		}
+		if !secretText(s, st) {
+			return e.value(t, depth, onPath)
+		}
+		e.out = append(e.out, `"`+Marker+`"`...)
+		if onPath && depth == len(e.find) {
+			e.found = Marker
+		}
+		return true
+	case []byte:
+		if t == nil {
+			return e.value(v, depth, onPath)
+		}
+		return e.under(st, bytesText(t), depth, onPath)
+	case nil, bool:
+		return e.value(v, depth, onPath)
+	case map[string]any, map[string]string:
+		if st != strongKey {
+			return e.value(v, depth, onPath)
+		}
+		return e.redacted(v, depth)
+	case []any:
+		return e.array(t == nil, len(t), func(i int) bool { return e.under(st, t[i], depth+1, false) })
+	case []string:
+		return e.array(t == nil, len(t), func(i int) bool { return e.under(st, t[i], depth+1, false) })
+	}
+	if st == strongKey {
+		return e.redacted(v, depth) // a number
+	}
+	return e.value(v, depth, onPath)
 }
 
 // string appends the string s as Encoded leaves the token that

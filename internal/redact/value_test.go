@@ -22,13 +22,43 @@ func asEncoded(t *testing.T, v any, find ...string) ([]byte, string) {
 	return out, found
 }
 
+// asText replaces each []byte in v, at any depth, by the string Value
+// sends for it.
+func asText(v any) any {
+	switch t := v.(type) {
+	case []byte:
+		if t != nil {
+			return bytesText(t)
+		}
+	case map[string]any:
+		if t == nil {
+			return t
+		}
+		out := make(map[string]any, len(t))
+		for k, val := range t {
+			out[k] = asText(val)
+		}
+		return out
+	case []any:
+		if t == nil {
+			return t
+		}
+		out := make([]any, len(t))
+		for i, val := range t {
+			out[i] = asText(val)
+		}
+		return out
+	}
+	return v
+}
+
 func checkValue(t *testing.T, v any, find ...string) {
 	t.Helper()
 	got, found, ok := Value(v, find...)
 	if !ok {
 		t.Fatalf("Value(%#v) refused a shape it knows", v)
 	}
-	want, wantFound := asEncoded(t, v, find...)
+	want, wantFound := asEncoded(t, asText(v), find...)
 	if !bytes.Equal(got, want) || found != wantFound {
 		t.Fatalf("Value(%#v)\n got %s (found %q)\nwant %s (found %q)", v, got, found, want, wantFound)
 	}
@@ -47,6 +77,9 @@ func TestValueAsEncoded(t *testing.T) {
 		"integers":                  []any{int8(-8), int16(16), int32(-32), int64(math.MinInt64), uint(1), uint8(8), uint16(16), uint32(32), uint64(math.MaxUint64), 0},
 		"floats":                    []any{0.0, math.Copysign(0, -1), 0.1, 1e20, 1e21, 1e-6, 1e-7, -2.5e-9, 5e-324, math.MaxFloat64, 123456789.125},
 		"empty key":                 map[string]any{"": "x", " ": 1},
+		"bytes":                     map[string]any{"body": []byte("token=Q7xK2mP9vLw4 and text"), "bin": []byte{0xff, 0}, "nil": []byte(nil), "token": []byte("hunter2")},
+		"secret keys":               map[string]any{"Bearer Q7xK2mP9vLw4Rt8Zb3Nc": "x", "Bearer [REDACTED]": "y", "ok": map[string]any{"password=hunter2": 1}},
+		"sensitive keys, judged":    map[string]any{"password": "must have 8 characters", "token": []any{"expired", "Q7xK2mP9", 7, nil, true}, "key": map[string]any{"id": 1}, "cvv": 123},
 		"a string":                  "-----BEGIN RSA PRIVATE KEY-----\nMIIE\n-----END RSA PRIVATE KEY-----",
 		"nil":                       nil,
 	} {
@@ -109,7 +142,8 @@ func FuzzValue(f *testing.F) {
 		if json.Unmarshal([]byte(in), &v) == nil {
 			checkValue(t, v, "recovery", "hint")
 		}
-		checkValue(t, map[string]any{in: in, "recovery": map[string]any{"hint": in}, "l": []string{in}}, "recovery", "hint")
+		checkValue(t, map[string]any{in: in, "recovery": map[string]any{"hint": in}, "l": []string{in}, "b": []byte(in),
+			"password": in, "key": []any{in, []byte(in)}}, "recovery", "hint")
 	})
 }
 

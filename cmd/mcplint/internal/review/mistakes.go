@@ -437,9 +437,5 @@ var Mistakes = []Mistake{
 			Old:  `When:      "The catalog refused the server's API key",`,
 			New:  `When:      "The catalog refused the server's API key: its token is revoked, expired, or lacks the read scope",`,
 		}},
-		// Today's scrubber takes what follows "token is" for a credential;
-		// its rewrite by the shape of the secret (issue 35) leaves this
-		// prose alone, and mcplint with it.
-		KnownMiss: true,
 	},
 }

@@ -137,8 +137,11 @@ func keyShapes() []func(string) string {
 func plantSecret(b string) string {
 	const alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz23456789"
 	out := []byte("Q7")
+	// Each byte moves by its position too, so that a run of one byte
+	// still makes a word that looks random, as a credential does: a run
+	// of one letter ("Q7zLLLLLLLL…") is no credential's shape.
 	for i := 0; i < len(b) && len(out) < 40; i++ {
-		out = append(out, alphabet[int(b[i])%len(alphabet)])
+		out = append(out, alphabet[(int(b[i])+i*23)%len(alphabet)])
 	}
 	for len(out) < 16 {
 		out = append(out, alphabet[len(out)*7%len(alphabet)])

@@ -214,7 +214,7 @@ func (sc *scanner) emit(start, end int, quote bool) {
 		end = sc.urlEnd
 	}
 	sc.lo = end
-	if !quote && sc.s[start:end] == Marker {
+	if !quote && withinMarker(sc.s, start, end) {
 		return
 	}
 	if start < sc.regionEnd && !sc.wholeWord(start, end) {
@@ -223,6 +223,19 @@ func (sc *scanner) emit(start, end int, quote bool) {
 		sc.regionEnd = start
 	}
 	sc.spans = append(sc.spans, span{start, end, quote})
+}
+
+// withinMarker reports whether s[start:end] lies within a [Marker] that
+// an earlier scrub wrote: judged again, a part of it ("[REDACTED" after
+// an opening bracket) must not become a marker of its own, or scrubbing
+// twice would not give what scrubbing once did.
+func withinMarker(s string, start, end int) bool {
+	for m := start; m >= 0 && m > start-len(Marker); m-- {
+		if strings.HasPrefix(s[m:], Marker) {
+			return end <= m+len(Marker)
+		}
+	}
+	return false
 }
 
 // render returns the input with every span replaced.

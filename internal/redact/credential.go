@@ -98,6 +98,13 @@ func firstWordSecret(w string) bool {
 // key "key".
 func secretText(v string, st strength) bool {
 	v = strings.TrimSpace(v)
+	if v != Marker && strings.Contains(v, Marker) {
+		// An earlier scrub judged this value prose and scrubbed a part
+		// of it (a credential would be the marker alone): it is prose
+		// still, though the part it scrubbed, a number say, no longer
+		// shows it.
+		return false
+	}
 	if strings.IndexFunc(v, isSpaceRune) < 0 {
 		return secretAfterKey(v, st, false)
 	}

@@ -29,14 +29,7 @@ func (sc *scanner) value(v int, st strength, jsonKey, spaced, numeric bool) int 
 	}
 	switch c := s[v]; {
 	case c == '"' || c == '\'':
-		e := v + 1
-		for e < len(s) && s[e] != c {
-			if s[e] == '\\' && c == '"' {
-				e++ // an escaped character, perhaps the quote
-			}
-			e++
-		}
-		e = min(e, len(s))
+		e := quotedEnd(s, v)
 		if secretText(s[v+1:e], st) {
 			sc.emit(v+1, e, false)
 			return min(e+1, len(s))
@@ -177,14 +170,7 @@ func (sc *scanner) array(v int, st strength, jsonKey, numeric bool) int {
 		case c == ']':
 			return i + 1
 		case c == '"' || c == '\'':
-			e := i + 1
-			for e < len(s) && s[e] != c {
-				if s[e] == '\\' && c == '"' {
-					e++
-				}
-				e++
-			}
-			e = min(e, len(s))
+			e := quotedEnd(s, i)
 			start, end, after = i+1, e, min(e+1, len(s))
 			secret = secretText(s[start:end], st)
 		case c == '{':
@@ -196,10 +182,7 @@ func (sc *scanner) array(v int, st strength, jsonKey, numeric bool) int {
 			i = max(after, sc.lo)
 			continue
 		default:
-			e := i
-			for e < len(s) && s[e] != ',' && s[e] != ']' && s[e] != '}' && !escapedBreak(s, e) && s[e] != '\n' {
-				e++
-			}
+			e := elementEnd(s, i)
 			if e == i {
 				return e // a closing brace or a line break ends a cut array
 			}
@@ -220,4 +203,40 @@ func (sc *scanner) array(v int, st strength, jsonKey, numeric bool) int {
 		i = max(after, sc.lo)
 	}
 	return i
+}
+
+// elementEnd returns the end of the unquoted array element at s[i:]: the
+// next comma, closing bracket or brace, or line break. A [Marker] an
+// earlier scrub wrote is one word of the element, its bracket no closing
+// one, so that scrubbing twice gives what scrubbing once did.
+func elementEnd(s string, i int) int {
+	e := i
+	for e < len(s) && s[e] != ',' && s[e] != '}' && !escapedBreak(s, e) && s[e] != '\n' {
+		if s[e] == '[' && strings.HasPrefix(s[e:], Marker) {
+			e += len(Marker)
+			continue
+		}
+		if s[e] == ']' {
+			break
+		}
+		e++
+	}
+	return e
+}
+
+// quotedEnd returns the end of the string quoted by s[open], ' or ": its
+// closing quote, past \-escapes in a double-quoted one; or, when the quote
+// is not closed on its line, the line's end, so that an unmatched quote
+// does not swallow the lines after it and what they say ("Authorization:
+// Digest" before its response=).
+func quotedEnd(s string, open int) int {
+	c := s[open]
+	e := open + 1
+	for e < len(s) && s[e] != c && s[e] != '\n' {
+		if s[e] == '\\' && c == '"' {
+			e++ // an escaped character, perhaps the quote
+		}
+		e++
+	}
+	return min(e, len(s))
 }

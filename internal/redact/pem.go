@@ -33,6 +33,11 @@ func (sc *scanner) pem(i int) (int, bool) {
 		return 0, false
 	}
 	body := ls + le + len(pemDash)
+	if b, _ := trimBreaks(s, body, len(s)); strings.HasPrefix(s[b:], Marker) {
+		// Scrubbed already: its END line may have gone with it, and what
+		// follows the marker is text, as it was the first time.
+		return b + len(Marker), true
+	}
 	bodyEnd, after := len(s), len(s)
 	if k := strings.Index(s[body:], pemEnd); k >= 0 {
 		bodyEnd = body + k

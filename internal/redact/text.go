@@ -214,7 +214,7 @@ func (sc *scanner) emit(start, end int, quote bool) {
 		end = sc.urlEnd
 	}
 	sc.lo = end
-	if !quote && withinMarker(sc.s, start, end) {
+	if !quote && (withinMarker(sc.s, start, end) || onlyMarkers(sc.s[start:end])) {
 		return
 	}
 	if start < sc.regionEnd && !sc.wholeWord(start, end) {
@@ -236,6 +236,25 @@ func withinMarker(s string, start, end int) bool {
 		}
 	}
 	return false
+}
+
+// onlyMarkers reports whether s is nothing but markers an earlier scrub
+// wrote, and the spaces between them: there is nothing left to hide, and
+// replacing them with one marker would make scrubbing twice differ from
+// scrubbing once.
+func onlyMarkers(s string) bool {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return false
+	}
+	for s != "" {
+		rest, ok := strings.CutPrefix(s, Marker)
+		if !ok {
+			return false
+		}
+		s = strings.TrimLeft(rest, " \t\r\n")
+	}
+	return true
 }
 
 // render returns the input with every span replaced.

@@ -4,6 +4,11 @@
 
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 GO_PACKAGES := ./...
+# The linter's modules (lint/...: the analyzers, cmd/mcplint: the command),
+# kept out of the core's go.mod so that golang.org/x/tools stays out of a
+# server's module graph. A go command at the root does not descend into
+# them, so each stage below runs in them too.
+LINT_MODULES := lint cmd/mcplint
 
 .PHONY: test check unit fuzz interop cluster golangci run bench
 
@@ -16,19 +21,24 @@ check:
 	@echo "== go vet"
 	go vet $(GO_PACKAGES)
 	go vet -tags otlp ./examples/articles
+	@set -e; for m in $(LINT_MODULES); do echo "cd $$m && go vet ./..."; (cd $$m && go vet ./...); done
 	cd bench/mcpgo && go vet ./...
 	cd bench/schemacompare && go vet ./...
 	@echo "== staticcheck"
 	go run $(STATICCHECK) $(GO_PACKAGES)
+	@set -e; for m in $(LINT_MODULES); do echo "cd $$m && go run $(STATICCHECK) ./..."; (cd $$m && go run $(STATICCHECK) ./...); done
 	@echo "== errwalk (every walk of an error tree goes through internal/errchain)"
-	go run ./internal/errwalk/cmd/errwalk $(GO_PACKAGES)
+	go -C lint build -o $(CURDIR)/bin/errwalk ./internal/errwalk/cmd/errwalk
+	bin/errwalk $(GO_PACKAGES)
 	@echo "== mcplint (the examples must be clean, warnings included)"
-	go run ./cmd/mcplint -strict ./examples/...
+	go -C cmd/mcplint build -o $(CURDIR)/bin/mcplint .
+	bin/mcplint -strict ./examples/...
 
 # Unit, wire and example tests, with the race detector.
 unit:
 	@echo "== go test"
 	go test -race -count=1 $(GO_PACKAGES)
+	@set -e; for m in $(LINT_MODULES); do echo "cd $$m && go test -race -count=1 ./..."; (cd $$m && go test -race -count=1 ./...); done
 
 # Fuzz targets, as package:Target:executions. Each runs for a count of
 # executions, sized to about 5 s here, not for a duration: with a duration,
@@ -110,7 +120,7 @@ cluster:
 golangci:
 	@echo "== golangci-lint with mcplint as a module plugin"
 	scripts/golangci-custom.sh bin/custom-gcl
-	MCPCORE_CUSTOM_GCL=$(CURDIR)/bin/custom-gcl go test -count=1 -v -run '^TestCustomGCL$$' ./lint/golangci
+	cd lint && MCPCORE_CUSTOM_GCL=$(CURDIR)/bin/custom-gcl go test -count=1 -v -run '^TestCustomGCL$$' ./golangci
 
 # Runs the reference example server over stdio (MCP_TRANSPORT_TYPE=http for HTTP).
 run:

@@ -5,9 +5,10 @@
 # github.com/golangci/golangci-lint, which CI machines may not reach.
 #
 # It does what `custom` does: a copy of golangci-lint's main package, one
-# more file blank-importing the plugin, and this repository replacing its
-# module, built in a throwaway module, so that golangci-lint never enters
-# this repository's go.mod. The golangci-lint version is .custom-gcl.yml's.
+# more file blank-importing the plugin, and this repository's core and lint
+# modules replacing theirs, built in a throwaway module, so that
+# golangci-lint never enters this repository's go.mod. The golangci-lint
+# version is .custom-gcl.yml's.
 #
 #   scripts/golangci-custom.sh [output]     # default: bin/custom-gcl
 set -euo pipefail
@@ -23,7 +24,9 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
 go mod init mcplint-custom-gcl >/dev/null 2>&1
-go mod edit -replace "github.com/seed417024ea/mcpcore=$repo"
+# The plugin is in the lint module, which requires the core: both from here.
+go mod edit -replace "github.com/seed417024ea/mcpcore=$repo" \
+	-replace "github.com/seed417024ea/mcpcore/lint=$repo/lint"
 # golangci-lint's main package and its dependencies, at the pinned version.
 GOFLAGS=-mod=mod go get "$gcl/cmd/golangci-lint@$version" >/dev/null 2>&1 || GOFLAGS=-mod=mod go get "$gcl/cmd/golangci-lint@$version"
 src=$(go list -m -f '{{.Dir}}' "$gcl")/cmd/golangci-lint
@@ -37,8 +40,8 @@ package main
 
 import _ "github.com/seed417024ea/mcpcore/lint/golangci"
 GO
-# tidy requires the replaced module at the zero version, and adds what the
-# plugin needs.
+# tidy requires the replaced modules (the lint module at the zero version),
+# and adds what the plugin needs.
 go mod tidy >/dev/null 2>&1 || go mod tidy
 # The version, as golangci-lint's own build stamps it (golangci-lint version).
 go build -trimpath -ldflags "-s -w -X main.version=$version-custom-gcl -X main.date=$(date -u +%Y-%m-%dT%H:%M:%SZ)" -o "$out" .

@@ -5,7 +5,7 @@ package main
 import (
 	"golang.org/x/tools/go/analysis/singlechecker"
 
-	"github.com/seed417024ea/mcpcore/internal/errwalk"
+	"github.com/seed417024ea/mcpcore/lint/internal/errwalk"
 )
 
 func main() { singlechecker.Main(errwalk.Analyzer) }

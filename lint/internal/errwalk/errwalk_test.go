@@ -5,7 +5,7 @@ import (
 
 	"golang.org/x/tools/go/analysis/analysistest"
 
-	"github.com/seed417024ea/mcpcore/internal/errwalk"
+	"github.com/seed417024ea/mcpcore/lint/internal/errwalk"
 )
 
 func TestAnalyzer(t *testing.T) {

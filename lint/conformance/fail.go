@@ -26,35 +26,40 @@ func failSites(pass *analysis.Pass, ds *suppress.Directives, res *defs.Result, d
 	// Closures in the body (a Retry callback, say) fail with the same
 	// contract.
 	ast.Inspect(body, func(n ast.Node) bool {
-		call, ok := n.(*ast.CallExpr)
-		if !ok {
-			return true
+		if call, ok := n.(*ast.CallExpr); ok {
+			failSite(pass, ds, res, d, known, call, seen)
 		}
-		fn := mcpapi.Callee(pass.TypesInfo, call)
-		if !seen[call] && askSite(pass, ds, d, call, fn) {
-			seen[call] = true
-		}
-		if !mcpapi.IsContextMethod(fn, "Fail") || len(call.Args) == 0 {
-			return true
-		}
-		entry := resolve(pass, res, call.Args[0])
-		if entry != nil && known && !declared(d, entry) {
-			ds.Report(pass, "error-contract-undeclared", call.Args[0],
-				fmt.Sprintf("ctx.Fail is given Failure %q, which %s does not declare in Errors; it compiles, then fails at run time with an InternalError: declare it, or fail with a declared entry", entry.Reason, d.Label()), nil)
-		}
-		if seen[call] || call.Ellipsis.IsValid() || len(call.Args) < 2 || forwardsRecovery(pass, call.Args[2:]) {
-			return true
-		}
-		seen[call] = true
-		name := "the entry"
-		if entry != nil {
-			name = fmt.Sprintf("%q", entry.Reason)
-		}
-		ds.Report(pass, "error-contract-recovery-unforwarded", call,
-			fmt.Sprintf("this ctx.Fail sends no recovery hint: the declared Recovery of %s reaches neither client surface; pass ctx.RecoveryFor(entry), or a hint of its own with mcperr.WithRecovery", name),
-			recoveryFix(call), entryNode(entry))
 		return true
 	})
+}
+
+// failSite checks one call of failSites' body, known saying whether d's
+// contract is: a site that asks for a declared hint, and a ctx.Fail's
+// entry and recovery.
+func failSite(pass *analysis.Pass, ds *suppress.Directives, res *defs.Result, d *defs.Def, known bool, call *ast.CallExpr, seen map[ast.Node]bool) {
+	fn := mcpapi.Callee(pass.TypesInfo, call)
+	if !seen[call] && askSite(pass, ds, d, call, fn) {
+		seen[call] = true
+	}
+	if !mcpapi.IsContextMethod(fn, "Fail") || len(call.Args) == 0 {
+		return
+	}
+	entry := resolve(pass, res, call.Args[0])
+	if entry != nil && known && !declared(d, entry) {
+		ds.Report(pass, "error-contract-undeclared", call.Args[0],
+			fmt.Sprintf("ctx.Fail is given Failure %q, which %s does not declare in Errors; it compiles, then fails at run time with an InternalError: declare it, or fail with a declared entry", entry.Reason, d.Label()), nil)
+	}
+	if seen[call] || call.Ellipsis.IsValid() || len(call.Args) < 2 || forwardsRecovery(pass, call.Args[2:]) {
+		return
+	}
+	seen[call] = true
+	name := "the entry"
+	if entry != nil {
+		name = fmt.Sprintf("%q", entry.Reason)
+	}
+	ds.Report(pass, "error-contract-recovery-unforwarded", call,
+		fmt.Sprintf("this ctx.Fail sends no recovery hint: the declared Recovery of %s reaches neither client surface; pass ctx.RecoveryFor(entry), or a hint of its own with mcperr.WithRecovery", name),
+		recoveryFix(call), entryNode(entry))
 }
 
 // askSite reports, at a ctx.FailFrom or an Elicit that sends no declared

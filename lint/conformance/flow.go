@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
-	"slices"
 
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/ssa"
@@ -207,14 +206,7 @@ func (t *tracer) value(v ssa.Value) *carry {
 	case *ssa.TypeAssert:
 		c.add(t.value(v.X))
 	case *ssa.Extract:
-		switch tuple := v.Tuple.(type) {
-		case *ssa.Call:
-			c.add(t.call(tuple))
-		case *ssa.TypeAssert: // e, ok := err.(*mcperr.Error)
-			c.add(t.value(tuple.X))
-		default:
-			c.opaque = true
-		}
+		c.add(t.extract(v))
 	case *ssa.Call:
 		c.add(t.call(v))
 	case *ssa.UnOp:
@@ -228,6 +220,18 @@ func (t *tracer) value(v ssa.Value) *carry {
 	}
 	t.memo[v] = c
 	return c
+}
+
+// extract is what one result of a tuple can hold: of a call, or of a
+// comma-ok type assertion.
+func (t *tracer) extract(v *ssa.Extract) *carry {
+	switch tuple := v.Tuple.(type) {
+	case *ssa.Call:
+		return t.call(tuple)
+	case *ssa.TypeAssert: // e, ok := err.(*mcperr.Error)
+		return t.value(tuple.X)
+	}
+	return &carry{opaque: true}
 }
 
 // stores is what the variable at ptr can hold: every value stored to it,
@@ -294,68 +298,94 @@ func (t *tracer) storedVia(ptr ssa.Value) *carry {
 // call is what the error a call returns can hold.
 func (t *tracer) call(call *ssa.Call) *carry {
 	common := call.Common()
-	c := &carry{}
 	if common.IsInvoke() {
-		c.opaque = mcpapi.CanRaise(common.Method.Pkg())
-		return c
+		return &carry{opaque: mcpapi.CanRaise(common.Method.Pkg())}
 	}
 	callee := common.StaticCallee()
 	if callee == nil {
-		c.opaque = mcpapi.CanRaise(t.pass.Pkg) // a function value
-		return c
+		return &carry{opaque: mcpapi.CanRaise(t.pass.Pkg)} // a function value
 	}
 	fn, _ := callee.Object().(*types.Func)
 	if fn == nil {
 		if callee.Syntax() == nil {
-			c.opaque = true // a wrapper, a bound method
-			return c
+			return &carry{opaque: true} // a wrapper, a bound method
 		}
 		return t.returns(callee) // a closure called where it is made
 	}
 	site := t.calls[common.Pos()]
 	if site == nil {
-		c.opaque = true
-		return c
+		return &carry{opaque: true}
 	}
 	fn = fn.Origin()
 	args := common.Args
 	if common.Signature().Recv() != nil {
 		args = args[1:] // a static method call: the receiver comes first
 	}
+	if c, ok := t.known(fn, site, args); ok {
+		return c
+	}
+	return t.called(fn, site, args, common.Signature())
+}
+
+// known is what a call of a function whose errors the analysis knows by
+// name can hold (ctx.FailFrom, ctx.Elicit, fmt.Errorf, errors.Join,
+// mcperr.From, Retry, TryCatch); ok is false for any other function.
+func (t *tracer) known(fn *types.Func, site *ast.CallExpr, args []ssa.Value) (c *carry, ok bool) {
 	switch {
 	case mcpapi.IsFailFrom(fn):
-		return t.failFrom(site, args)
+		return t.failFrom(site, args), true
 	case mcpapi.IsFunc(fn, mcpapi.CorePath, "Elicit"):
-		// A declined question is the contract's consent_declined. (Without
-		// one it is the framework's own InvalidRequest, which a tool may
-		// leave undeclared; its other outcomes are baseline codes.)
-		for _, e := range t.contract {
-			if e.reason == mcpapi.ReasonConsentDeclined {
-				c.items = append(c.items, item{code: e.code, reason: e.reason, site: site})
-			}
-		}
-		return c
+		return t.elicit(site), true
 	case mcpapi.IsFunc(fn, "fmt", "Errorf"):
-		format, ok := mcpapi.ConstString(t.pass.TypesInfo, site.Args[0])
-		if !ok || len(args) != 2 {
-			c.opaque = true
-			return c
-		}
-		for _, i := range raises.WrappedArgs(format) {
-			c.add(t.element(args[1], i))
-		}
-		return c
+		return t.errorf(site, args), true
 	case mcpapi.IsFunc(fn, "errors", "Join"):
-		c.add(t.element(args[0], -1))
-		return c
+		return t.element(args[0], -1), true
 	case mcpapi.IsFunc(fn, mcpapi.ErrPath, "From") && len(args) == 1:
-		return t.value(args[0])
+		return t.value(args[0]), true
 	case mcpapi.IsFunc(fn, mcpapi.ErrPath, "Retry"), mcpapi.IsFunc(fn, mcpapi.ErrPath, "TryCatch"):
+		c := &carry{}
 		if len(args) == 3 {
 			c.add(t.function(args[2], site))
 		}
-		return c
+		return c, true
 	}
+	return nil, false
+}
+
+// elicit is what ctx.Elicit at site can return: a declined question is
+// the contract's consent_declined. (Without one it is the framework's own
+// InvalidRequest, which a tool may leave undeclared; its other outcomes
+// are baseline codes.)
+func (t *tracer) elicit(site *ast.CallExpr) *carry {
+	c := &carry{}
+	for _, e := range t.contract {
+		if e.reason == mcpapi.ReasonConsentDeclined {
+			c.items = append(c.items, item{code: e.code, reason: e.reason, site: site})
+		}
+	}
+	return c
+}
+
+// errorf is what fmt.Errorf at site can return: what its %w arguments
+// hold.
+func (t *tracer) errorf(site *ast.CallExpr, args []ssa.Value) *carry {
+	format, ok := mcpapi.ConstString(t.pass.TypesInfo, site.Args[0])
+	if !ok || len(args) != 2 {
+		return &carry{opaque: true}
+	}
+	c := &carry{}
+	for _, i := range raises.WrappedArgs(format) {
+		c.add(t.element(args[1], i))
+	}
+	return c
+}
+
+// called is what a call of any other function fn can hold: the codes a
+// factory or ctx.Fail builds at site, or what fn's raises facts say it
+// returns, with what its error parameters and the closures passed to it
+// carry.
+func (t *tracer) called(fn *types.Func, site *ast.CallExpr, args []ssa.Value, sig *types.Signature) *carry {
+	c := &carry{}
 	if rs := t.rs.Built(site); rs != nil {
 		t.lift(c, rs, site, "", mcpapi.Factories[fn.Name()] != 0 || fn.Name() == "New")
 		if rs.Empty() && mcpapi.IsContextMethod(fn, "Fail") {
@@ -372,7 +402,7 @@ func (t *tracer) call(call *ssa.Call) *carry {
 	}
 	// A helper that takes a closure and returns an error (a queue, a
 	// retry loop) hands the closure's errors back.
-	if mcpapi.ReturnsError(common.Signature().Results()) {
+	if mcpapi.ReturnsError(sig.Results()) {
 		for _, a := range args {
 			if s, ok := a.Type().Underlying().(*types.Signature); ok && mcpapi.ReturnsError(s.Results()) {
 				c.add(t.function(a, site))
@@ -479,89 +509,4 @@ func beforeAny(v ssa.Value) ssa.Value {
 		return x.X
 	}
 	return v
-}
-
-// failFrom is what ctx.FailFrom(err, entries...) returns: for each code
-// err can hold, the one entry with that code (raised at the call), or the
-// code unchanged, marked unmapped.
-func (t *tracer) failFrom(site *ast.CallExpr, args []ssa.Value) *carry {
-	c := &carry{}
-	if len(args) == 0 {
-		return c
-	}
-	in := t.value(args[0])
-	c.opaque, c.response, c.stamped = in.opaque, in.response, in.stamped
-	var entries []declaredEntry
-	switch {
-	case site.Ellipsis.IsValid():
-		c.opaque = true // entries it cannot read
-		entries = nil
-	case len(site.Args) == 1:
-		entries = t.contract
-	default:
-		for _, a := range site.Args[1:] {
-			f := t.rs.Entry(a)
-			if f == nil {
-				c.opaque = true
-				continue
-			}
-			entries = append(entries, declaredEntry{expr: a, reason: f.Reason, code: f.Code})
-		}
-	}
-	// An entry named by the reason a service stamps wins over the code
-	// (FailFrom's rule); the code the same service raises with it is then
-	// mapped too.
-	named := func(reason string) *declaredEntry {
-		for i := range entries {
-			if reason != "" && entries[i].reason == reason {
-				return &entries[i]
-			}
-		}
-		return nil
-	}
-	type raise struct {
-		code   mcperr.Code
-		origin string
-	}
-	byReason := map[raise]*declaredEntry{}
-	for _, it := range in.items {
-		if e := named(it.reason); e != nil && it.code != 0 {
-			byReason[raise{it.code, it.origin}] = e
-		}
-	}
-	for _, it := range in.items {
-		e := named(it.reason)
-		if e == nil && it.reason == "" {
-			e = byReason[raise{it.code, it.origin}]
-		}
-		if e != nil {
-			c.items = append(c.items, item{code: e.code, reason: e.reason, site: site})
-			continue
-		}
-		if it.code == 0 {
-			c.items = append(c.items, it)
-			continue
-		}
-		if es := withCode(entries, it.code); len(es) == 1 {
-			// The entry's reason is written last, over the service's.
-			c.items = append(c.items, item{code: es[0].code, reason: es[0].reason, site: site})
-			if it.reason != "" && it.via != "" {
-				c.stamped = append(c.stamped, it)
-			}
-		} else {
-			it.unmapped, it.ambiguous = site, es
-			c.items = append(c.items, it)
-		}
-	}
-	if in.opaque || in.response {
-		// Any entry given may be the one its error has: any at all from
-		// where the analysis cannot see, one with a code an HTTP status
-		// gives from mcperr.FromResponse.
-		for _, e := range entries {
-			if len(withCode(entries, e.code)) == 1 && (in.opaque || slices.Contains(raises.ResponseCodes, e.code)) {
-				c.items = append(c.items, item{code: e.code, reason: e.reason, site: site})
-			}
-		}
-	}
-	return c
 }

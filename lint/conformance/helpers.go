@@ -70,44 +70,66 @@ func helperFails(pass *analysis.Pass, ds *suppress.Directives, res *defs.Result,
 		if fn == nil || helpers[fn.Origin()] == nil {
 			continue
 		}
-		top := fn.Origin()
-		visited := map[*types.Func]bool{}
-		var walk func(fn *types.Func, depth int)
-		walk = func(fn *types.Func, depth int) {
-			fd := helpers[fn]
-			if fd == nil || visited[fn] || depth > 4 {
-				return
-			}
-			visited[fn] = true
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				c, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				callee := mcpapi.Callee(pass.TypesInfo, c)
-				if !mcpapi.IsContextMethod(callee, "Fail") || len(c.Args) == 0 {
-					if callee != nil {
-						walk(callee.Origin(), depth+1)
-					}
-					return true
-				}
-				entry := resolve(pass, res, c.Args[0])
-				if entry == nil || declared(d, entry) {
-					return true
-				}
-				reported[entry.Reason] = true
-				pos := pass.Fset.Position(c.Pos())
-				in := ""
-				if fn != top {
-					in = ", in " + fn.Name()
-				}
-				ds.Report(pass, "error-contract-undeclared", call, fmt.Sprintf(
-					"%s calls %s, whose ctx.Fail (%s:%d%s) is given Failure %q, which %s does not declare in Errors; it compiles, then fails at run time with an InternalError: declare it, or fail with a declared entry",
-					d.Label(), top.Name(), filepath.Base(pos.Filename), pos.Line, in, entry.Reason, d.Label()), nil)
-				return true
-			})
-		}
-		walk(top, 0)
+		w := helperWalk{pass: pass, ds: ds, res: res, d: d, helpers: helpers, call: call, top: fn.Origin(),
+			visited: map[*types.Func]bool{}, reported: reported}
+		w.walk(w.top, 0)
 	}
 	return reported
+}
+
+// A helperWalk follows the helpers a handler's call reaches, from top,
+// reporting at call each ctx.Fail with an entry d does not declare.
+type helperWalk struct {
+	pass     *analysis.Pass
+	ds       *suppress.Directives
+	res      *defs.Result
+	d        *defs.Def
+	helpers  map[*types.Func]*ast.FuncDecl
+	call     *ast.CallExpr
+	top      *types.Func
+	visited  map[*types.Func]bool
+	reported map[string]bool
+}
+
+// walk checks the ctx.Fail calls of the helper fn, depth calls below the
+// handler, and walks into the helpers it calls.
+func (w *helperWalk) walk(fn *types.Func, depth int) {
+	fd := w.helpers[fn]
+	if fd == nil || w.visited[fn] || depth > 4 {
+		return
+	}
+	w.visited[fn] = true
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		callee := mcpapi.Callee(w.pass.TypesInfo, c)
+		if !mcpapi.IsContextMethod(callee, "Fail") || len(c.Args) == 0 {
+			if callee != nil {
+				w.walk(callee.Origin(), depth+1)
+			}
+			return true
+		}
+		w.fail(fn, c)
+		return true
+	})
+}
+
+// fail reports the ctx.Fail c of the helper fn when d does not declare its
+// entry.
+func (w *helperWalk) fail(fn *types.Func, c *ast.CallExpr) {
+	entry := resolve(w.pass, w.res, c.Args[0])
+	if entry == nil || declared(w.d, entry) {
+		return
+	}
+	w.reported[entry.Reason] = true
+	pos := w.pass.Fset.Position(c.Pos())
+	in := ""
+	if fn != w.top {
+		in = ", in " + fn.Name()
+	}
+	w.ds.Report(w.pass, "error-contract-undeclared", w.call, fmt.Sprintf(
+		"%s calls %s, whose ctx.Fail (%s:%d%s) is given Failure %q, which %s does not declare in Errors; it compiles, then fails at run time with an InternalError: declare it, or fail with a declared entry",
+		w.d.Label(), w.top.Name(), filepath.Base(pos.Filename), pos.Line, in, entry.Reason, w.d.Label()), nil)
 }

@@ -426,20 +426,38 @@ func run(pass *analysis.Pass) (any, error) {
 	}
 
 	// Failure variables first: the summaries read them.
-	scope := pass.Pkg.Scope()
-	vars := mcpapi.FailureVars(pass.TypesInfo, pass.Files)
+	r.readFailures()
+	r.importUsed()
+	order := r.collectDecls()
+	r.resolvePackage(order)
+
+	for _, fn := range order {
+		if rs := r.funcs[fn]; !rs.Empty() {
+			pass.ExportObjectFact(fn, rs.withoutPos())
+		}
+	}
+	return r, nil
+}
+
+// readFailures reads the package's Failure variables, exporting a fact for
+// each one at package level.
+func (r *Result) readFailures() {
+	scope := r.pass.Pkg.Scope()
+	vars := mcpapi.FailureVars(r.pass.TypesInfo, r.pass.Files)
 	for _, v := range sortedVars(vars) {
 		f := failureOf(vars[v])
 		r.failures[v] = f
 		if v.Parent() == scope {
-			pass.ExportObjectFact(v, f)
+			r.pass.ExportObjectFact(v, f)
 		}
 	}
+}
 
-	// Import the facts of what the package uses now, while Run may still
-	// import: a rule may ask about them after Run has returned.
-	for _, obj := range pass.TypesInfo.Uses {
-		if obj.Pkg() == nil || obj.Pkg() == pass.Pkg {
+// importUsed imports the facts of what the package uses now, while Run
+// may still import: a rule may ask about them after Run has returned.
+func (r *Result) importUsed() {
+	for _, obj := range r.pass.TypesInfo.Uses {
+		if obj.Pkg() == nil || obj.Pkg() == r.pass.Pkg {
 			continue
 		}
 		switch obj := obj.(type) {
@@ -451,28 +469,25 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+}
 
+// collectDecls records the package's function declarations with a body,
+// and returns their functions in source order.
+func (r *Result) collectDecls() []*types.Func {
 	var order []*types.Func
-	for _, file := range pass.Files {
+	for _, file := range r.pass.Files {
 		for _, d := range file.Decls {
 			fd, ok := d.(*ast.FuncDecl)
 			if !ok || fd.Body == nil {
 				continue
 			}
-			if fn, ok := pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
+			if fn, ok := r.pass.TypesInfo.Defs[fd.Name].(*types.Func); ok {
 				r.decls[fn] = fd
 				order = append(order, fn)
 			}
 		}
 	}
-	r.resolvePackage(order)
-
-	for _, fn := range order {
-		if rs := r.funcs[fn]; !rs.Empty() {
-			pass.ExportObjectFact(fn, rs.withoutPos())
-		}
-	}
-	return r, nil
+	return order
 }
 
 // withoutPos returns a copy of r without positions, for the fact: a

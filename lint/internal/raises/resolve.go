@@ -6,8 +6,6 @@ import (
 	"go/types"
 	"reflect"
 	"slices"
-
-	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
 // resolvePackage computes the Raises of every function of the package.
@@ -189,93 +187,6 @@ func (b *builder) lift(callee *Raises, name string, pos token.Pos, consts []Arg)
 		}
 	}
 	b.opaque = b.opaque || callee.Opaque
-}
-
-// resolveFailFrom adds what ctx.FailFrom(err, entries...) returns: for each
-// code err can carry, the one entry given with that code (its code and
-// reason, raised at the call), or the code unchanged when no entry or
-// several have it; a reason err carries survives only with its code. When
-// err may carry what the analysis cannot list (a parameter, an upstream's
-// status, an opaque call), every entry given may be the one raised.
-func (r *Result) resolveFailFrom(a failFromAtom, self *types.Func, b *builder) {
-	sub := newBuilder(b.self)
-	r.resolve(a.err, self, sub)
-	maps := func(c mcperr.Code) *Failure {
-		var found *Failure
-		for _, e := range a.entries {
-			if e.Code == c {
-				if found != nil {
-					return nil // two entries with one code: neither
-				}
-				found = e
-			}
-		}
-		return found
-	}
-	raise := func(e *Failure) {
-		if e.Code != 0 {
-			keep(b.codes, Code{Code: e.Code}, a.pos)
-		}
-		if e.Reason != "" {
-			keep(b.reasons, Reason{Reason: e.Reason, Code: e.Code}, a.pos)
-		}
-	}
-	// The entry a stamped reason names wins over the code; the code the
-	// same source raises with it is mapped with it.
-	named := func(reason string) *Failure {
-		for _, e := range a.entries {
-			if reason != "" && e.Reason == reason {
-				return e
-			}
-		}
-		return nil
-	}
-	type raised struct {
-		code mcperr.Code
-		src  Source
-	}
-	byReason := map[raised]*Failure{}
-	for x := range sub.reasons {
-		if e := named(x.Reason); e != nil && x.Code != 0 {
-			byReason[raised{x.Code, x.Source}] = e
-		}
-	}
-	for c, pos := range sub.codes {
-		if e := byReason[raised{c.Code, c.Source}]; e != nil {
-			raise(e)
-		} else if e := maps(c.Code); e != nil {
-			raise(e)
-		} else {
-			keep(b.codes, c, pos)
-		}
-	}
-	for x, pos := range sub.reasons {
-		switch {
-		case named(x.Reason) != nil:
-			raise(named(x.Reason))
-		case x.Code == 0 || maps(x.Code) == nil:
-			keep(b.reasons, x, pos)
-		}
-	}
-	for s, pos := range sub.responses {
-		keep(b.responses, s, pos)
-	}
-	for i := range sub.params {
-		b.params[i] = true
-	}
-	b.opaque = b.opaque || sub.opaque
-	if a.entries == nil {
-		b.opaque = true // entries it cannot read may be the ones raised
-		return
-	}
-	if sub.opaque || len(sub.responses)+len(sub.params) > 0 {
-		for _, e := range a.entries {
-			// An upstream's status gives only ResponseCodes.
-			if sub.opaque || len(sub.params) > 0 || slices.Contains(ResponseCodes, e.Code) {
-				raise(e)
-			}
-		}
-	}
 }
 
 // raises returns the items sorted, or nil when there are none.

@@ -5,9 +5,6 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
-	"strconv"
-	"strings"
-	"unicode/utf8"
 
 	"github.com/seed417024ea/mcpcore/lint/internal/mcpapi"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -133,19 +130,7 @@ func (r *Result) summarize(fn ast.Node) value {
 // except in the literals of go and defer statements, which run at another
 // time.
 func (s *summarizer) collectLocals(body *ast.BlockStmt) {
-	add := func(lhs ast.Expr, rhs ast.Expr) {
-		id, ok := ast.Unparen(lhs).(*ast.Ident)
-		if !ok {
-			return
-		}
-		obj := s.info.Defs[id]
-		if obj == nil {
-			obj = s.info.Uses[id]
-		}
-		if v, ok := obj.(*types.Var); ok && !v.IsField() {
-			s.locals[v] = append(s.locals[v], rhs)
-		}
-	}
+	add := s.addLocal
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.GoStmt, *ast.DeferStmt:
@@ -174,6 +159,22 @@ func (s *summarizer) collectLocals(body *ast.BlockStmt) {
 		}
 		return true
 	})
+}
+
+// addLocal records that rhs is assigned to lhs, when lhs names a
+// variable (not a field).
+func (s *summarizer) addLocal(lhs ast.Expr, rhs ast.Expr) {
+	id, ok := ast.Unparen(lhs).(*ast.Ident)
+	if !ok {
+		return
+	}
+	obj := s.info.Defs[id]
+	if obj == nil {
+		obj = s.info.Uses[id]
+	}
+	if v, ok := obj.(*types.Var); ok && !v.IsField() {
+		s.locals[v] = append(s.locals[v], rhs)
+	}
 }
 
 // returns returns what the return statements of a function body can carry
@@ -276,79 +277,95 @@ func (s *summarizer) evalCall(call *ast.CallExpr) value {
 	}
 	fn := mcpapi.Callee(s.info, call)
 	if fn == nil || fn.Pkg() == nil {
-		// A function value, an interface method: what its error carries
-		// is unknown, and rules that judge by absence must know it.
-		if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-			if v, ok := s.info.Uses[id].(*types.Var); ok {
-				if _, param := s.params[v]; param {
-					// A func parameter: the caller, which knows what
-					// it passes, adds what it returns (see funcArgs).
-					return nil
-				}
-			}
-		}
-		if mcpapi.Opaque(s.info, s.r.pass.Pkg, call) {
-			return value{opaqueAtom{}}
-		}
-		return nil
+		return s.evalDynamic(call)
 	}
 	fn = fn.Origin()
-	args := call.Args
 	src := Source{pos: call.Pos(), If: s.conds[call]}
 	switch {
 	case mcpapi.IsContextMethod(fn, "Fail"):
 		// Fail writes the entry's reason last, over any option's.
-		if len(args) == 0 {
+		if len(call.Args) == 0 {
 			return nil
 		}
-		return s.entryValue(args[0], src)
+		return s.entryValue(call.Args[0], src)
 	case mcpapi.IsFailFrom(fn):
-		// FailFrom turns err into one of the entries passed when the
-		// codes match, and returns it unchanged otherwise.
-		if len(args) == 0 {
-			return nil
-		}
-		ff := failFromAtom{err: s.eval(args[0]), pos: call.Pos()}
-		if !call.Ellipsis.IsValid() {
-			ff.entries = []*Failure{}
-			for _, a := range args[1:] {
-				f := s.r.entry(a)
-				if f == nil {
-					ff.entries = nil
-					break
-				}
-				ff.entries = append(ff.entries, f)
-			}
-		}
-		return value{ff}
+		return s.evalFailFrom(call)
 	case fn.Pkg().Path() == mcpapi.ErrPath:
 		return s.evalErrCall(fn, call, src)
 	case mcpapi.IsFunc(fn, "fmt", "Errorf"):
-		if len(args) == 0 {
-			return nil
-		}
-		format, ok := mcpapi.ConstString(s.info, args[0])
-		if !ok || call.Ellipsis.IsValid() {
-			return nil
-		}
-		var val value
-		for _, i := range wrappedArgs(format) {
-			if 1+i < len(args) {
-				val = append(val, s.eval(args[1+i])...)
-			}
-		}
-		return val
+		return s.evalErrorf(call)
 	case mcpapi.IsFunc(fn, "errors", "Join"):
 		if call.Ellipsis.IsValid() {
 			return nil
 		}
 		var val value
-		for _, a := range args {
+		for _, a := range call.Args {
 			val = append(val, s.eval(a)...)
 		}
 		return val
 	}
 	return value{callAtom{fn: fn, pos: call.Pos(), args: s.callArgs(fn, call), funcs: s.funcArgs(fn, call), consts: s.callConsts(fn, call)}}
+}
+
+// evalDynamic returns what the error of a call of a function value or an
+// interface method can carry: unknown, and rules that judge by absence
+// must know it.
+func (s *summarizer) evalDynamic(call *ast.CallExpr) value {
+	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
+		if v, ok := s.info.Uses[id].(*types.Var); ok {
+			if _, param := s.params[v]; param {
+				// A func parameter: the caller, which knows what
+				// it passes, adds what it returns (see funcArgs).
+				return nil
+			}
+		}
+	}
+	if mcpapi.Opaque(s.info, s.r.pass.Pkg, call) {
+		return value{opaqueAtom{}}
+	}
+	return nil
+}
+
+// evalFailFrom returns what ctx.FailFrom(err, entries...) carries: it
+// turns err into one of the entries passed when the codes match, and
+// returns it unchanged otherwise, which is known only once err is
+// resolved.
+func (s *summarizer) evalFailFrom(call *ast.CallExpr) value {
+	if len(call.Args) == 0 {
+		return nil
+	}
+	ff := failFromAtom{err: s.eval(call.Args[0]), pos: call.Pos()}
+	if !call.Ellipsis.IsValid() {
+		ff.entries = []*Failure{}
+		for _, a := range call.Args[1:] {
+			f := s.r.entry(a)
+			if f == nil {
+				ff.entries = nil
+				break
+			}
+			ff.entries = append(ff.entries, f)
+		}
+	}
+	return value{ff}
+}
+
+// evalErrorf returns what fmt.Errorf's %w arguments carry.
+func (s *summarizer) evalErrorf(call *ast.CallExpr) value {
+	args := call.Args
+	if len(args) == 0 {
+		return nil
+	}
+	format, ok := mcpapi.ConstString(s.info, args[0])
+	if !ok || call.Ellipsis.IsValid() {
+		return nil
+	}
+	var val value
+	for _, i := range wrappedArgs(format) {
+		if 1+i < len(args) {
+			val = append(val, s.eval(args[1+i])...)
+		}
+	}
+	return val
 }
 
 // collectConds records, for each call of the body, the condition on a
@@ -624,75 +641,4 @@ func dataReason(info *types.Info, e ast.Expr) string {
 		}
 	}
 	return ""
-}
-
-// wrappedArgs returns the indexes of the arguments after the format that
-// its %w verbs wrap, or nil when the format cannot be read with certainty.
-func wrappedArgs(format string) []int {
-	var wrapped []int
-	arg := 0
-	for i := 0; i < len(format); i++ {
-		if format[i] != '%' {
-			continue
-		}
-		i++
-		for i < len(format) && strings.IndexByte("+-# 0", format[i]) >= 0 {
-			i++
-		}
-		// index reads an explicit argument index such as [2].
-		index := func() bool {
-			if i >= len(format) || format[i] != '[' {
-				return true
-			}
-			end := strings.IndexByte(format[i:], ']')
-			if end < 0 {
-				return false
-			}
-			n, err := strconv.Atoi(format[i+1 : i+end])
-			if err != nil || n < 1 {
-				return false
-			}
-			arg = n - 1
-			i += end + 1
-			return true
-		}
-		// number reads a width or precision, * taking an argument.
-		number := func() {
-			if i < len(format) && format[i] == '*' {
-				arg++
-				i++
-				return
-			}
-			for i < len(format) && '0' <= format[i] && format[i] <= '9' {
-				i++
-			}
-		}
-		if !index() {
-			return nil
-		}
-		number()
-		if i < len(format) && format[i] == '.' {
-			i++
-			if !index() {
-				return nil
-			}
-			number()
-		}
-		if !index() {
-			return nil
-		}
-		if i >= len(format) {
-			break
-		}
-		verb, size := utf8.DecodeRuneInString(format[i:])
-		i += size - 1
-		switch verb {
-		case '%':
-			continue
-		case 'w':
-			wrapped = append(wrapped, arg)
-		}
-		arg++
-	}
-	return wrapped
 }

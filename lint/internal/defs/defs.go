@@ -108,6 +108,26 @@ func run(pass *analysis.Pass) (any, error) {
 		return &Result{Failures: map[*types.Var]*mcpapi.Failure{}, ContractIdents: map[*ast.Ident]bool{}}, nil
 	}
 	res := &Result{Failures: mcpapi.FailureVars(pass.TypesInfo, pass.Files), ContractIdents: map[*ast.Ident]bool{}}
+	res.ErrorsAssigned = errorsAssigned(pass)
+	cr := newContractReader(pass, res, funcDecls(pass))
+	exportContracts(cr)
+	preorder(pass.Files, func(lit *ast.CompositeLit) {
+		t := pass.TypesInfo.TypeOf(lit)
+		kind := defKind(t)
+		if kind == "" {
+			return
+		}
+		if _, ptr := types.Unalias(t).(*types.Pointer); ptr {
+			return
+		}
+		res.Defs = append(res.Defs, read(pass, res, cr, kind, lit))
+	})
+	markShared(res.Defs)
+	return res, nil
+}
+
+// funcDecls returns the package's function declarations with a body.
+func funcDecls(pass *analysis.Pass) map[*types.Func]*ast.FuncDecl {
 	funcs := map[*types.Func]*ast.FuncDecl{}
 	for _, f := range pass.Files {
 		for _, d := range f.Decls {
@@ -118,50 +138,53 @@ func run(pass *analysis.Pass) (any, error) {
 			}
 		}
 	}
+	return funcs
+}
+
+// errorsAssigned reports whether the package assigns the Errors field of
+// a definition after its literal.
+func errorsAssigned(pass *analysis.Pass) bool {
+	assigned := false
 	preorder(pass.Files, func(n *ast.AssignStmt) {
 		for _, lhs := range n.Lhs {
 			if sel, ok := ast.Unparen(lhs).(*ast.SelectorExpr); ok && sel.Sel.Name == "Errors" {
-				t := pass.TypesInfo.TypeOf(sel.X)
-				if mcpapi.IsNamed(t, mcpapi.CorePath, "Tool") || mcpapi.IsNamed(t, mcpapi.CorePath, "Resource") || mcpapi.IsNamed(t, mcpapi.CorePath, "Prompt") {
-					res.ErrorsAssigned = true
+				if defKind(pass.TypesInfo.TypeOf(sel.X)) != "" {
+					assigned = true
 				}
 			}
 		}
 	})
-	cr := newContractReader(pass, res, funcs)
-	exportContracts(cr)
-	preorder(pass.Files, func(lit *ast.CompositeLit) {
-		t := pass.TypesInfo.TypeOf(lit)
-		var kind string
-		switch {
-		case mcpapi.IsNamed(t, mcpapi.CorePath, "Tool"):
-			kind = "tool"
-		case mcpapi.IsNamed(t, mcpapi.CorePath, "Resource"):
-			kind = "resource"
-		case mcpapi.IsNamed(t, mcpapi.CorePath, "Prompt"):
-			kind = "prompt"
-		default:
-			return
-		}
-		if _, ptr := types.Unalias(t).(*types.Pointer); ptr {
-			return
-		}
-		res.Defs = append(res.Defs, read(pass, res, cr, kind, lit))
-	})
-	// An element written once and declared by several definitions is
-	// shared.
+	return assigned
+}
+
+// defKind is the kind of definition t is, "tool", "resource" or
+// "prompt", or "" when it is none.
+func defKind(t types.Type) string {
+	switch {
+	case mcpapi.IsNamed(t, mcpapi.CorePath, "Tool"):
+		return "tool"
+	case mcpapi.IsNamed(t, mcpapi.CorePath, "Resource"):
+		return "resource"
+	case mcpapi.IsNamed(t, mcpapi.CorePath, "Prompt"):
+		return "prompt"
+	}
+	return ""
+}
+
+// markShared marks shared an element written once and declared by
+// several definitions.
+func markShared(defs []*Def) {
 	uses := map[ast.Expr]int{}
-	for _, d := range res.Defs {
+	for _, d := range defs {
 		for _, e := range d.Entries {
 			uses[e.Expr]++
 		}
 	}
-	for _, d := range res.Defs {
+	for _, d := range defs {
 		for _, e := range d.Entries {
 			e.Shared = e.Shared || uses[e.Expr] > 1
 		}
 	}
-	return res, nil
 }
 
 // reaches reports whether pkg is mcpcore or imports it, directly or not.

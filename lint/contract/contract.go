@@ -77,65 +77,106 @@ func run(pass *analysis.Pass) (any, error) {
 
 // checkEntry checks one Failure literal.
 func checkEntry(pass *analysis.Pass, ds *suppress.Directives, f *mcpapi.Failure, taken func(string) bool) {
-	name := "a Failure"
+	c := &entryCheck{pass: pass, ds: ds, f: f, name: "a Failure"}
 	if f.Reason != "" {
-		name = fmt.Sprintf("Failure %q", f.Reason)
+		c.name = fmt.Sprintf("Failure %q", f.Reason)
 	}
-	at := func(field string) ast.Node {
-		if e, ok := f.Fields[field]; ok {
-			return e
-		}
-		return f.Lit
-	}
-	report := func(rule string, node ast.Node, fixes []analysis.SuggestedFix, format string, args ...any) {
-		ds.Report(pass, rule, node, fmt.Sprintf(format, args...), fixes, f.Lit)
-	}
+	c.code()
+	c.reason(taken)
+	c.when()
+	c.recovery()
+	c.severity()
+}
 
+// An entryCheck checks the fields of one Failure literal, named name in
+// the findings.
+type entryCheck struct {
+	pass *analysis.Pass
+	ds   *suppress.Directives
+	f    *mcpapi.Failure
+	name string
+}
+
+// at is where a finding about field stands: its value, or the literal
+// when the field is not set.
+func (c *entryCheck) at(field string) ast.Node {
+	if e, ok := c.f.Fields[field]; ok {
+		return e
+	}
+	return c.f.Lit
+}
+
+func (c *entryCheck) report(rule string, node ast.Node, fixes []analysis.SuggestedFix, format string, args ...any) {
+	c.ds.Report(c.pass, rule, node, fmt.Sprintf(format, args...), fixes, c.f.Lit)
+}
+
+// code checks that the Code is set, and to a code that says what failed.
+func (c *entryCheck) code() {
+	f := c.f
 	_, hasCode := f.Fields["Code"]
 	switch {
 	case !hasCode:
-		report("error-contract-code-unknown", f.Lit, nil, "%s has no Code; set one of the mcperr.Code constants", name)
+		c.report("error-contract-code-unknown", f.Lit, nil, "%s has no Code; set one of the mcperr.Code constants", c.name)
 	case f.Const["Code"] && f.Code == mcperr.CodeUnknownError:
-		report("error-contract-code-unknown-error", at("Code"), nil, "%s declares CodeUnknownError, a give-up code; declare the code that says what failed", name)
+		c.report("error-contract-code-unknown-error", c.at("Code"), nil, "%s declares CodeUnknownError, a give-up code; declare the code that says what failed", c.name)
 	case f.Const["Code"] && !f.Code.Known():
-		report("error-contract-code-unknown", at("Code"), nil, "%s has code %d, which is not an mcperr code; use an mcperr.Code constant", name, int32(f.Code))
+		c.report("error-contract-code-unknown", c.at("Code"), nil, "%s has code %d, which is not an mcperr code; use an mcperr.Code constant", c.name, int32(f.Code))
 	}
+}
 
+// reason checks that the Reason is set, in snake_case.
+func (c *entryCheck) reason(taken func(string) bool) {
+	f := c.f
 	_, hasReason := f.Fields["Reason"]
 	switch {
 	case !hasReason || f.Const["Reason"] && f.Reason == "":
-		report("error-contract-reason-required", at("Reason"), nil, "a Failure has no Reason; name the failure in snake_case, such as no_match")
+		c.report("error-contract-reason-required", c.at("Reason"), nil, "a Failure has no Reason; name the failure in snake_case, such as no_match")
 	case f.Const["Reason"] && !snakeCase.MatchString(f.Reason):
-		report("error-contract-reason-format", at("Reason"), renameFix(f, taken),
+		c.report("error-contract-reason-format", c.at("Reason"), renameFix(f, taken),
 			"reason %q is not snake_case; rename it %q", f.Reason, snake(f.Reason))
 	}
+}
 
+// when checks that the When is set.
+func (c *entryCheck) when() {
+	f := c.f
 	if _, ok := f.Fields["When"]; !ok || f.Const["When"] && strings.TrimSpace(f.When) == "" {
-		report("error-contract-when-required", at("When"), nil, "%s has no When; say when the failure happens, in a sentence", name)
+		c.report("error-contract-when-required", c.at("When"), nil, "%s has no When; say when the failure happens, in a sentence", c.name)
 	}
+}
 
+// recovery checks that the Recovery is set, and names a next move in
+// words enough, not a placeholder.
+func (c *entryCheck) recovery() {
+	f := c.f
 	_, hasRecovery := f.Fields["Recovery"]
-	switch {
-	case !hasRecovery || f.Const["Recovery"] && strings.TrimSpace(f.Recovery) == "":
-		report("error-contract-recovery-required", at("Recovery"), nil, "%s has no Recovery; tell the caller its next move", name)
-	case f.Const["Recovery"]:
-		words := len(strings.Fields(f.Recovery))
-		if placeholders[strings.TrimRight(strings.ToLower(strings.TrimSpace(f.Recovery)), ".!")] {
-			report("error-contract-recovery-min-words", at("Recovery"), nil,
-				"%s has the placeholder Recovery %q; name a capability the caller can use next, such as another tool of this server", name, f.Recovery)
-		} else if words < minWords {
-			report("error-contract-recovery-min-words", at("Recovery"), nil,
-				"%s has a Recovery of %d word(s), %q; write at least %d words that name the caller's next move", name, words, f.Recovery, minWords)
-		}
+	if !hasRecovery || f.Const["Recovery"] && strings.TrimSpace(f.Recovery) == "" {
+		c.report("error-contract-recovery-required", c.at("Recovery"), nil, "%s has no Recovery; tell the caller its next move", c.name)
+		return
 	}
+	if !f.Const["Recovery"] {
+		return
+	}
+	words := len(strings.Fields(f.Recovery))
+	if placeholders[strings.TrimRight(strings.ToLower(strings.TrimSpace(f.Recovery)), ".!")] {
+		c.report("error-contract-recovery-min-words", c.at("Recovery"), nil,
+			"%s has the placeholder Recovery %q; name a capability the caller can use next, such as another tool of this server", c.name, f.Recovery)
+	} else if words < minWords {
+		c.report("error-contract-recovery-min-words", c.at("Recovery"), nil,
+			"%s has a Recovery of %d word(s), %q; write at least %d words that name the caller's next move", c.name, words, f.Recovery, minWords)
+	}
+}
 
-	if f.Const["Severity"] {
-		switch f.Severity {
-		case "", "debug", "info", "notice", "warning", "error":
-		default:
-			report("error-contract-severity-level", at("Severity"), nil,
-				"%s has severity %q; use debug, info, notice, warning or error (an mcpcore.Severity constant)", name, f.Severity)
-		}
+// severity checks that a constant Severity is one of the levels.
+func (c *entryCheck) severity() {
+	if !c.f.Const["Severity"] {
+		return
+	}
+	switch c.f.Severity {
+	case "", "debug", "info", "notice", "warning", "error":
+	default:
+		c.report("error-contract-severity-level", c.at("Severity"), nil,
+			"%s has severity %q; use debug, info, notice, warning or error (an mcpcore.Severity constant)", c.name, c.f.Severity)
 	}
 }
 

@@ -92,15 +92,21 @@ func (c *checker) call(call *ast.CallExpr) {
 	case mcpapi.IsContextMethod(fn, "Progress"):
 		c.arg(call, 2, "the message of ctx.Progress", logged)
 	default:
-		at, ok := logMessage[fn.Name()]
-		sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
-		if !ok || !isSel || !isLoggerMethod(fn) || !c.clientLogger(sel.X, 0) {
-			return
-		}
-		c.arg(call, at, "the message of a log record", logged)
-		for _, a := range call.Args[min(at+1, len(call.Args)):] {
-			c.check(a, "an attribute of a log record", logged)
-		}
+		c.logCall(call, fn)
+	}
+}
+
+// logCall checks the message and attributes of a call of a client's
+// logger.
+func (c *checker) logCall(call *ast.CallExpr, fn *types.Func) {
+	at, ok := logMessage[fn.Name()]
+	sel, isSel := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok || !isSel || !isLoggerMethod(fn) || !c.clientLogger(sel.X, 0) {
+		return
+	}
+	c.arg(call, at, "the message of a log record", logged)
+	for _, a := range call.Args[min(at+1, len(call.Args)):] {
+		c.check(a, "an attribute of a log record", logged)
 	}
 }
 

@@ -120,13 +120,9 @@ func (c *checker) result(r ast.Expr, errVar *types.Var) {
 	built := factory || fail || isNew // an mcperr error, built here
 
 	if c.service {
-		if !built {
-			return
+		if built {
+			c.newError(call, errVar)
 		}
-		if errVar != nil && !keepsCause(c.pass, call, errVar) {
-			c.reportDropped(call, errVar)
-		}
-		c.reportStringified(call)
 		return
 	}
 	if plain {
@@ -134,18 +130,33 @@ func (c *checker) result(r ast.Expr, errVar *types.Var) {
 			"%s returns %s, which reaches the client as a classified code with no reason; return ctx.Fail with a declared entry, or an mcperr factory", c.label, fn.Pkg().Name()+"."+fn.Name())
 	}
 	if isNew {
-		if code, ok := mcpapi.ConstCode(c.pass.TypesInfo, call.Args[0]); ok {
-			if name, ok := mcpapi.FactoryFor(code); ok {
-				c.report("prefer-error-factory", call, factoryFix(call, name),
-					"mcperr.New(%s, …) has a factory; use mcperr.%s(…)", types.ExprString(call.Args[0]), name)
-			}
-		}
-	}
-	if errVar != nil && (plain || built || mcpapi.IsFunc(fn, "fmt", "Errorf")) && !keepsCause(c.pass, call, errVar) {
-		c.reportDropped(call, errVar)
+		c.preferFactory(call)
 	}
 	if plain || built || mcpapi.IsFunc(fn, "fmt", "Errorf") {
-		c.reportStringified(call)
+		c.newError(call, errVar)
+	}
+}
+
+// newError checks an error built at the return: that it keeps errVar
+// (when returned with errVar != nil), and is not built from an upstream's
+// words.
+func (c *checker) newError(call *ast.CallExpr, errVar *types.Var) {
+	if errVar != nil && !keepsCause(c.pass, call, errVar) {
+		c.reportDropped(call, errVar)
+	}
+	c.reportStringified(call)
+}
+
+// preferFactory reports an mcperr.New call whose constant code has a
+// factory.
+func (c *checker) preferFactory(call *ast.CallExpr) {
+	code, ok := mcpapi.ConstCode(c.pass.TypesInfo, call.Args[0])
+	if !ok {
+		return
+	}
+	if name, ok := mcpapi.FactoryFor(code); ok {
+		c.report("prefer-error-factory", call, factoryFix(call, name),
+			"mcperr.New(%s, …) has a factory; use mcperr.%s(…)", types.ExprString(call.Args[0]), name)
 	}
 }
 

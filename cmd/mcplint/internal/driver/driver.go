@@ -102,7 +102,29 @@ type options struct {
 // or compared; what stops the run (usage, load and type errors) and notes
 // about fixes go to stderr.
 func (t Tool) Run(args []string, stdout, stderr io.Writer) int {
-	var opts options
+	opts, patterns, status, ok := t.parse(args, stdout, stderr)
+	if !ok {
+		return status
+	}
+	cwd, _ := os.Getwd() // to print files relative to it; "" prints them whole
+	diags, status, ok := t.analyze(patterns, opts, cwd, stderr)
+	if !ok {
+		return ExitTrouble
+	}
+	if opts.fix {
+		var fixed bool
+		diags, fixed = applyFixes(diags, cwd, stderr)
+		if !fixed {
+			status = ExitTrouble
+		}
+	}
+	return max(status, t.print(diags, opts, cwd, stdout, stderr))
+}
+
+// parse reads the command line: the options and the patterns, ./... when
+// none is given. When ok is false, Run returns status (the help was
+// asked for, or a flag is wrong).
+func (t Tool) parse(args []string, stdout, stderr io.Writer) (opts options, patterns []string, status int, ok bool) {
 	fs := flag.NewFlagSet("mcplint", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.BoolVar(&opts.fix, "fix", false, "apply the first suggested fix of each finding, gofmt the files it changes, and report only the findings left")
@@ -116,21 +138,26 @@ func (t Tool) Run(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			t.usage(stdout, fs)
-			return ExitClean
+			return opts, nil, ExitClean, false
 		}
 		fmt.Fprintln(stderr, "Run mcplint -help for the flags and the rules.")
-		return ExitTrouble
+		return opts, nil, ExitTrouble, false
 	}
-	patterns := fs.Args()
+	patterns = fs.Args()
 	if len(patterns) == 0 {
 		patterns = []string{"./..."}
 	}
+	return opts, patterns, ExitClean, true
+}
 
-	cwd, _ := os.Getwd() // to print files relative to it; "" prints them whole
+// analyze loads the packages and runs the analyzers on them, returning
+// the findings sorted, and ExitTrouble as status when an analyzer failed.
+// ok is false when the packages did not load, or do not build.
+func (t Tool) analyze(patterns []string, opts options, cwd string, stderr io.Writer) (diags []finding, status int, ok bool) {
 	pkgs, err := load(patterns, opts, needFacts(t.Analyzers))
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplint: %v\n", err)
-		return ExitTrouble
+		return nil, ExitTrouble, false
 	}
 	// The analyzers see only well-typed code: a finding on a package that
 	// does not compile would be a guess, and the build error comes first.
@@ -139,7 +166,7 @@ func (t Tool) Run(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, e)
 		}
 		fmt.Fprintf(stderr, "mcplint: %d error(s) loading the packages; mcplint analyzes only packages that build\n", len(errs))
-		return ExitTrouble
+		return nil, ExitTrouble, false
 	}
 
 	// With -test, the go command adds a main package per test binary,
@@ -150,10 +177,9 @@ func (t Tool) Run(args []string, stdout, stderr io.Writer) int {
 	graph, err := checker.Analyze(t.Analyzers, pkgs, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "mcplint: %v\n", err)
-		return ExitTrouble
+		return nil, ExitTrouble, false
 	}
-	status := ExitClean
-	var diags []finding
+	status = ExitClean
 	for _, act := range graph.Roots {
 		if act.Err != nil {
 			fmt.Fprintf(stderr, "mcplint: %s: %v\n", act, act.Err)
@@ -164,16 +190,14 @@ func (t Tool) Run(args []string, stdout, stderr io.Writer) int {
 			diags = append(diags, newFinding(act.Package, d))
 		}
 	}
-	diags = sortFindings(diags)
+	return sortFindings(diags), status, true
+}
 
-	if opts.fix {
-		var ok bool
-		diags, ok = applyFixes(diags, cwd, stderr)
-		if !ok {
-			status = ExitTrouble
-		}
-	}
-
+// print prints the findings, as text or JSON, and returns the status they
+// give: ExitFindings for an error-level one (any one, with -strict),
+// ExitTrouble when the JSON could not be written.
+func (t Tool) print(diags []finding, opts options, cwd string, stdout, stderr io.Writer) int {
+	status := ExitClean
 	if opts.json {
 		if err := printJSON(stdout, diags, cwd, t.level); err != nil {
 			fmt.Fprintf(stderr, "mcplint: %v\n", err)

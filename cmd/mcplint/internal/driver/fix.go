@@ -40,6 +40,26 @@ type fileFix struct {
 // identical to an accepted one is no conflict, as when two findings each
 // add the same import.
 func applyFixes(fs []finding, cwd string, stderr io.Writer) (left []finding, ok bool) {
+	files, fixed := acceptFixes(fs, cwd, stderr)
+	written, ok := writeFixes(files, fixed, cwd, stderr)
+	applied := 0
+	for i, f := range fs {
+		if fixed[i] {
+			applied++
+		} else {
+			left = append(left, f)
+		}
+	}
+	if applied > 0 {
+		fmt.Fprintf(stderr, "mcplint: applied %d fix(es) in %d file(s)\n", applied, written)
+	}
+	return left, ok
+}
+
+// acceptFixes takes the first fix of each finding of fs whose edits
+// overlap none taken before, and returns the edits taken, by file, and
+// which findings they fix.
+func acceptFixes(fs []finding, cwd string, stderr io.Writer) (map[string]*fileFix, []bool) {
 	files := map[string]*fileFix{}
 	fixed := make([]bool, len(fs))
 	skip := func(i int, why string) {
@@ -59,23 +79,33 @@ func applyFixes(fs []finding, cwd string, stderr io.Writer) (left []finding, ok 
 			continue
 		}
 		for name, es := range edits {
-			ff := files[name]
-			if ff == nil {
-				ff = &fileFix{size: es.size}
-				files[name] = ff
-			}
-			for _, e := range es.edits {
-				if !slices.Contains(ff.edits, e) {
-					ff.edits = append(ff.edits, e)
-				}
-			}
-			ff.finding = append(ff.finding, i)
+			files[name] = files[name].with(es, i)
 		}
 		fixed[i] = true
 	}
+	return files, fixed
+}
 
+// with adds es, the edits of the fix of finding i, to ff (nil for a file
+// with none yet), but for those it already has.
+func (ff *fileFix) with(es editsOf, i int) *fileFix {
+	if ff == nil {
+		ff = &fileFix{size: es.size}
+	}
+	for _, e := range es.edits {
+		if !slices.Contains(ff.edits, e) {
+			ff.edits = append(ff.edits, e)
+		}
+	}
+	ff.finding = append(ff.finding, i)
+	return ff
+}
+
+// writeFixes writes the files, in order of name, and returns how many it
+// wrote. The findings of a file it could not rewrite are not fixed; ok is
+// false when one could not be written.
+func writeFixes(files map[string]*fileFix, fixed []bool, cwd string, stderr io.Writer) (written int, ok bool) {
 	ok = true
-	var applied, written int
 	names := make([]string, 0, len(files))
 	for name := range files {
 		names = append(names, name)
@@ -99,17 +129,7 @@ func applyFixes(fs []finding, cwd string, stderr io.Writer) (left []finding, ok 
 		}
 		written++
 	}
-	for i, f := range fs {
-		if fixed[i] {
-			applied++
-		} else {
-			left = append(left, f)
-		}
-	}
-	if applied > 0 {
-		fmt.Fprintf(stderr, "mcplint: applied %d fix(es) in %d file(s)\n", applied, written)
-	}
-	return left, ok
+	return written, ok
 }
 
 // editsOf is the edits of one fix in one file.

@@ -11,7 +11,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/internal/reqlog"
 	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -220,7 +219,7 @@ func (s *Server) begin(ctx context.Context, kind, name string, contract []Failur
 	ctx, span := s.telemetry.Start(ctx, info)
 	var stopHangUp func() bool
 	if req.extra != nil {
-		if post := httpserve.RequestContext(req.extra.Header); post != nil {
+		if post := s.endpoints.RequestContext(req.extra.Header); post != nil {
 			stopHangUp = context.AfterFunc(post, func() { cancel(errHungUp) })
 		}
 	}

@@ -312,6 +312,7 @@ func (s *Server) Handler() http.Handler {
 		Auth:           s.auth,
 		Landing:        httpserve.Landing(catalog, s.logger),
 		Card:           httpserve.Card(catalog, s.logger),
+		Endpoints:      &s.endpoints,
 	}
 	if !s.cfg.Stateless {
 		opts.MaxSessions, opts.Sessions = s.cfg.MaxSessions, s.sessionCount

@@ -150,6 +150,9 @@ type Server struct {
 	bodyTimeout time.Duration
 	// auth authenticates HTTP callers; nil in mode none.
 	auth *httpserve.Auth
+	// endpoints are the HTTP endpoints Handler built, where each call
+	// finds the POST that carried it.
+	endpoints httpserve.Endpoints
 	// shared is what the server shares with its fleet (fleet.go).
 	shared *shared
 	// subscribers are the queues of the notifications each session is
@@ -274,7 +277,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		}
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Version: info.Version, Title: info.Title}, sdkOpts)
-	s.mcp.AddReceivingMiddleware(keepAnswersAlive, s.ownAnswers, s.watchLogLevel)
+	s.mcp.AddReceivingMiddleware(s.keepAnswersAlive, s.ownAnswers, s.watchLogLevel)
 	if cfg.Stateless {
 		s.mcp.AddReceivingMiddleware(refuseSessionSubscriptions)
 	}

@@ -60,17 +60,21 @@ type Options struct {
 	MaxSessionsPerSubject int
 	// Landing and Card, when set, are served at / and CardPath.
 	Landing, Card http.Handler
+	// Endpoints are the server's endpoints, to which New adds this one:
+	// its POSTs are then found by their calls (see
+	// [Endpoints.RequestContext]). Nil ties no POST to its calls.
+	Endpoints *Endpoints
 }
 
 // New returns the handler of the whole HTTP surface. A request to the
 // endpoint meets, in this order: the count of POSTs being answered, a
 // deadline on each write, comments on quiet event streams, the origin
-// check, the body's bounds, the form of
-// its protocol version header, the bearer token, the refusal of new
-// sessions while draining, the need of a session, the session cap, the
-// subject's share of it and the session's idle timer, the tie between a
-// POST and its calls (see RequestContext), and then the SDK. Probes,
-// metadata, the landing page and the card are outside authentication.
+// check, the body's bounds, the form of its protocol version header, the
+// bearer token, the refusal of new sessions while draining, the need of a
+// session, the session cap, the subject's share of it and the session's
+// idle timer, the tie between a POST and its calls (see
+// [Endpoints.RequestContext]), and then the SDK. Probes, metadata, the
+// landing page and the card are outside authentication.
 func New(o Options) (http.Handler, error) {
 	log := newRefusals(o.Logger, o.Repeats)
 	origins, err := originGuard(o.AllowedOrigins, log)
@@ -98,7 +102,10 @@ func New(o Options) (http.Handler, error) {
 		table = newSessionTable(o.SessionTimeout, o.MaxSessionsPerSubject, o.Session, log)
 	}
 	chain = append(chain, refuseWhileDraining(o.Draining, o.Stateless, log))
-	chain = append(chain, requireSession, limitSessions(o.MaxSessions, o.Sessions, log), trackSessions(table), tieRequests)
+	chain = append(chain, requireSession, limitSessions(o.MaxSessions, o.Sessions, log), trackSessions(table))
+	if o.Endpoints != nil {
+		chain = append(chain, o.Endpoints.add().tie)
+	}
 	endpoint := o.MCP
 	for i := len(chain) - 1; i >= 0; i-- {
 		endpoint = chain[i](endpoint)

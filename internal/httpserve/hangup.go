@@ -4,7 +4,9 @@ import (
 	"context"
 	"net/http"
 	"strconv"
+	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // A client that hangs up on a POST cancels the calls it carries, under
@@ -13,7 +15,8 @@ import (
 // session's calls run in the session's context, and a stateless server
 // waits for a call whose client is gone. So the endpoint names each POST
 // in a header of its own, which reaches the handler with the request's
-// headers, and [RequestContext] finds the request's context by it.
+// headers, and [Endpoints.RequestContext] finds the request's context by
+// it.
 //
 // A call can begin after its POST is over: the SDK queues the messages of
 // a POST before it waits for their answers, and stops waiting as soon as
@@ -24,24 +27,111 @@ import (
 // calls it already holds), so the call ran to its end for no one. The
 // names of the POSTs whose client hung up before their answer therefore
 // stay known, with their ended context, for a while after.
+//
+// The POSTs are the endpoint's state, not the process's: a server finds
+// its calls' POSTs among its own endpoints only, so two servers in one
+// process never see each other's.
 
-// requestHeader carries the name of a POST to the dispatch. A client's own
-// value is dropped: it could name another client's request.
+// requestHeader carries the name of a POST to the dispatch: the number of
+// its endpoint among the server's, and its own number there, in base 36
+// ("0.1f"). A client's own value is dropped: it could name another
+// client's request.
 const requestHeader = "Mcpcore-Request"
 
-// requests holds each POST being served, by name, and an ended one for
-// the last hungUpKept ones whose client hung up. A map under a mutex, not
-// a sync.Map: every POST stores and deletes once, and a sync.Map
-// allocates an entry for each store.
-var requests = struct {
-	sync.Mutex
+// Endpoints are the HTTP endpoints of one server (one for each handler it
+// builds), each with the table of the POSTs it serves. The zero value has
+// none.
+type Endpoints struct {
+	mu sync.Mutex // serialises add
+	// tables, by endpoint number: read on every call without a lock, and
+	// replaced whole when an endpoint is added.
+	tables atomic.Pointer[[]*postTable]
+}
+
+// add returns the table of a new endpoint.
+func (e *Endpoints) add() *postTable {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	var tables []*postTable
+	if old := e.tables.Load(); old != nil {
+		tables = *old
+	}
+	t := &postTable{prefix: strconv.FormatUint(uint64(len(tables)), 36) + ".", byName: map[uint64]servedPost{}}
+	tables = append(tables[:len(tables):len(tables)], t)
+	e.tables.Store(&tables)
+	return t
+}
+
+// RequestContext returns the context of the HTTP request whose headers are
+// h, while one of e's endpoints serves it: it ends when the client hangs
+// up, and a request whose client hung up is found ended for a while after
+// it. It is nil for headers of no such request (stdio, a request already
+// answered, another server's).
+func (e *Endpoints) RequestContext(h http.Header) context.Context {
+	t, name, ok := e.post(h)
+	if !ok {
+		return nil
+	}
+	return t.lookup(name).ctx
+}
+
+// CallArrived tells the endpoint that a call of the POST whose headers are
+// h has reached the server's handlers: the SDK has then set the headers of
+// the POST's answer, and an answer that is an event stream is kept alive
+// from the start of the request, before its first event (see keepAlive).
+// Headers of no request of e's (stdio, a request already answered) are
+// ignored.
+func (e *Endpoints) CallArrived(h http.Header) {
+	t, name, ok := e.post(h)
+	if !ok {
+		return
+	}
+	if w := t.lookup(name).w; w != nil {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		w.keepers.arrived(w)
+	}
+}
+
+// post finds the endpoint table and the name of the POST that h names.
+func (e *Endpoints) post(h http.Header) (*postTable, uint64, bool) {
+	v := h.Get(requestHeader)
+	if v == "" {
+		return nil, 0, false
+	}
+	table, name, ok := strings.Cut(v, ".")
+	if !ok {
+		return nil, 0, false
+	}
+	i, err := strconv.ParseUint(table, 36, 64)
+	if err != nil {
+		return nil, 0, false
+	}
+	n, err := strconv.ParseUint(name, 36, 64)
+	if err != nil {
+		return nil, 0, false
+	}
+	tables := e.tables.Load()
+	if tables == nil || i >= uint64(len(*tables)) {
+		return nil, 0, false
+	}
+	return (*tables)[i], n, true
+}
+
+// A postTable holds each POST one endpoint is serving, by name, and an
+// ended one for the last hungUpKept ones whose client hung up. A map under
+// a mutex, not a sync.Map: every POST stores and deletes once, and a
+// sync.Map allocates an entry for each store.
+type postTable struct {
+	prefix string // the endpoint's part of requestHeader ("0.")
+	mu     sync.Mutex
 	byName map[uint64]servedPost
 	next   uint64
 	// hungUp is a ring of the names kept after their POST ended, oldest
-	// at hungUpAt once it is full.
-	hungUp   [hungUpKept]uint64
+	// at hungUpAt once it is full; made at the first hang-up.
+	hungUp   []uint64
 	hungUpAt int
-}{byName: map[uint64]servedPost{}}
+}
 
 // A servedPost is what the calls of a POST find of it: its context, and the
 // writer of its answer (nil once it is over).
@@ -63,83 +153,57 @@ var hungUp = func() servedPost {
 // queue for moments, while thousands of POSTs hang up only under a flood.
 const hungUpKept = 4096
 
-// tieRequests names each POST and records its context while it is served.
-func tieRequests(next http.Handler) http.Handler {
+// tie names each POST and records its context while it is served.
+func (t *postTable) tie(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Header.Del(requestHeader)
 		if r.Method != http.MethodPost {
 			next.ServeHTTP(w, r)
 			return
 		}
-		requests.Lock()
-		requests.next++
-		name := requests.next
-		requests.byName[name] = servedPost{r.Context(), answerWriterOf(w)}
-		requests.Unlock()
-		defer func() {
-			requests.Lock()
-			defer requests.Unlock()
-			if r.Context().Err() == nil {
-				// Answered: every call of the POST has ended.
-				delete(requests.byName, name)
-				return
-			}
-			// The client hung up: a call of the POST that has not begun
-			// yet must still find its context ended.
-			requests.byName[name] = hungUp
-			old := requests.hungUp[requests.hungUpAt]
-			requests.hungUp[requests.hungUpAt] = name
-			requests.hungUpAt = (requests.hungUpAt + 1) % hungUpKept
-			if old != 0 {
-				delete(requests.byName, old)
-			}
-		}()
-		r.Header.Set(requestHeader, strconv.FormatUint(name, 36))
+		name := t.open(servedPost{r.Context(), answerWriterOf(w)})
+		defer func() { t.close(name, r.Context().Err() != nil) }()
+		r.Header.Set(requestHeader, t.prefix+strconv.FormatUint(name, 36))
 		next.ServeHTTP(w, r)
 	})
 }
 
-// RequestContext returns the context of the HTTP request whose headers are
-// h, while the request is served: it ends when the client hangs up, and a
-// request whose client hung up is found ended for a while after it. It is
-// nil for headers of no such request (stdio, a request already answered).
-func RequestContext(h http.Header) context.Context {
-	v := h.Get(requestHeader)
-	if v == "" {
-		return nil
-	}
-	name, err := strconv.ParseUint(v, 36, 64)
-	if err != nil {
-		return nil
-	}
-	requests.Lock()
-	defer requests.Unlock()
-	return requests.byName[name].ctx
+// open records a POST being served, and returns its name.
+func (t *postTable) open(p servedPost) uint64 {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.next++
+	t.byName[t.next] = p
+	return t.next
 }
 
-// CallArrived tells the endpoint that a call of the POST whose headers are
-// h has reached the server's handlers: the SDK has then set the headers of
-// the POST's answer, and an answer that is an event stream is kept alive
-// from the start of the request, before its first event (see keepAlive).
-// Headers of no such request (stdio, a request already answered) are
-// ignored.
-func CallArrived(h http.Header) {
-	v := h.Get(requestHeader)
-	if v == "" {
+// close forgets a POST once it is answered; one whose client hung up stays
+// known, ended, for a call of it that has not begun yet.
+func (t *postTable) close(name uint64, hungUpOn bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !hungUpOn {
+		// Answered: every call of the POST has ended.
+		delete(t.byName, name)
 		return
 	}
-	name, err := strconv.ParseUint(v, 36, 64)
-	if err != nil {
-		return
+	t.byName[name] = hungUp
+	if t.hungUp == nil {
+		t.hungUp = make([]uint64, hungUpKept)
 	}
-	requests.Lock()
-	w := requests.byName[name].w
-	requests.Unlock()
-	if w != nil {
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		w.keepers.arrived(w)
+	old := t.hungUp[t.hungUpAt]
+	t.hungUp[t.hungUpAt] = name
+	t.hungUpAt = (t.hungUpAt + 1) % hungUpKept
+	if old != 0 {
+		delete(t.byName, old)
 	}
+}
+
+// lookup returns the POST named name; its zero value when there is none.
+func (t *postTable) lookup(name uint64) servedPost {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.byName[name]
 }
 
 // answerWriterOf is the endpoint's answerWriter under w, or nil.

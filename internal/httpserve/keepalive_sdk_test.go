@@ -23,11 +23,12 @@ func TestTheSDKsAnswersAreKeptAliveAsTheyGo(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			release := make(chan struct{})
+			var endpoints Endpoints
 			server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 			server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 				return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 					if e := req.GetExtra(); e != nil {
-						CallArrived(e.Header)
+						endpoints.CallArrived(e.Header)
 					}
 					return next(ctx, method, req)
 				}
@@ -41,7 +42,7 @@ func TestTheSDKsAnswersAreKeptAliveAsTheyGo(t *testing.T) {
 			})
 			sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server },
 				&mcp.StreamableHTTPOptions{Stateless: true, JSONResponse: jsonResponse})
-			srv := httptest.NewServer(answerThrough(WriteTimeout, 20*time.Millisecond)(tieRequests(sdk)))
+			srv := httptest.NewServer(answerThrough(WriteTimeout, 20*time.Millisecond)(endpoints.add().tie(sdk)))
 			defer srv.Close()
 			if jsonResponse {
 				time.AfterFunc(300*time.Millisecond, func() { close(release) })
@@ -103,11 +104,12 @@ func TestTheSDKsAnswersAreKeptAliveAsTheyGo(t *testing.T) {
 func TestALateErrorOfItsOwnStatusComesAsAnEvent(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
+	var endpoints Endpoints
 	server := mcp.NewServer(&mcp.Implementation{Name: "t", Version: "1"}, nil)
 	server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if e := req.GetExtra(); e != nil {
-				CallArrived(e.Header)
+				endpoints.CallArrived(e.Header)
 			}
 			return next(ctx, method, req)
 		}
@@ -117,7 +119,7 @@ func TestALateErrorOfItsOwnStatusComesAsAnEvent(t *testing.T) {
 		return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: "bad"}
 	})
 	sdk := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return server }, &mcp.StreamableHTTPOptions{Stateless: true})
-	srv := httptest.NewServer(answerThrough(WriteTimeout, 20*time.Millisecond)(tieRequests(sdk)))
+	srv := httptest.NewServer(answerThrough(WriteTimeout, 20*time.Millisecond)(endpoints.add().tie(sdk)))
 	defer srv.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()

@@ -64,16 +64,16 @@ func TestQuietStreamsGetComments(t *testing.T) {
 }
 
 // quietPOST is a handler that answers a POST as the SDK does: it sets the
-// answer's headers, hands the call on (CallArrived), waits for release
+// answer's headers, hands the call on (e.CallArrived), waits for release
 // and then writes the answer: an event with 200, or, with status set, a
 // body of its own with that status, as the SDK answers some errors from
 // protocol 2026-07-28.
-func quietPOST(contentType string, status int, release <-chan struct{}) http.Handler {
+func quietPOST(e *Endpoints, contentType string, status int, release <-chan struct{}) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-cache, no-transform")
 		w.Header().Set("Content-Type", contentType)
 		w.Header().Set("Mcp-Session-Id", "S1")
-		CallArrived(r.Header)
+		e.CallArrived(r.Header)
 		<-release
 		const answer = `{"jsonrpc":"2.0","id":1,"result":{}}`
 		switch {
@@ -90,11 +90,11 @@ func quietPOST(contentType string, status int, release <-chan struct{}) http.Han
 }
 
 // postQuietly sends a POST to h, behind the endpoint's writer and the tie
-// of POSTs to their calls, and returns the answer as soon as its status
+// of POSTs to their calls (an endpoint of e), and returns the answer as soon as its status
 // line comes, with a reader of its lines.
-func postQuietly(t *testing.T, h http.Handler, every time.Duration) (*http.Response, *bufio.Scanner) {
+func postQuietly(t *testing.T, e *Endpoints, h http.Handler, every time.Duration) (*http.Response, *bufio.Scanner) {
 	t.Helper()
-	srv := httptest.NewServer(answerThrough(WriteTimeout, every)(tieRequests(h)))
+	srv := httptest.NewServer(answerThrough(WriteTimeout, every)(e.add().tie(h)))
 	t.Cleanup(srv.Close)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	t.Cleanup(cancel)
@@ -119,7 +119,8 @@ func TestAQuietPOSTAnswerIsKeptAlive(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			release := make(chan struct{})
-			res, lines := postQuietly(t, quietPOST("text/event-stream", status, release), 20*time.Millisecond)
+			var e Endpoints
+			res, lines := postQuietly(t, &e, quietPOST(&e, "text/event-stream", status, release), 20*time.Millisecond)
 			if res.StatusCode != http.StatusOK || res.Header.Get("Content-Type") != "text/event-stream" ||
 				res.Header.Get("Mcp-Session-Id") != "S1" || res.Header.Get("Cache-Control") != "no-cache, no-transform" {
 				t.Fatalf("HTTP %d %v; want 200 and the handler's headers", res.StatusCode, res.Header)
@@ -159,7 +160,8 @@ func TestAJSONAnswerGetsNoComments(t *testing.T) {
 	t.Parallel()
 	release := make(chan struct{})
 	time.AfterFunc(200*time.Millisecond, func() { close(release) })
-	res, lines := postQuietly(t, quietPOST("application/json", 0, release), 10*time.Millisecond)
+	var e Endpoints
+	res, lines := postQuietly(t, &e, quietPOST(&e, "application/json", 0, release), 10*time.Millisecond)
 	var body []string
 	for lines.Scan() {
 		body = append(body, lines.Text())

@@ -24,7 +24,8 @@ func BenchmarkEndpoint(b *testing.B) {
 		http.NewResponseController(w).Flush()
 	})
 	h, err := New(Options{MCP: sdk, Path: "/mcp", MaxBodyBytes: 1 << 20, BodyTimeout: time.Second,
-		Session: func(string) Session { return nil }, MaxSessions: 100, Sessions: func() int { return 1 }})
+		Session: func(string) Session { return nil }, MaxSessions: 100, Sessions: func() int { return 1 },
+		Endpoints: &Endpoints{}})
 	if err != nil {
 		b.Fatal(err)
 	}

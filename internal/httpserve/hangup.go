@@ -163,9 +163,17 @@ func (t *postTable) tie(next http.Handler) http.Handler {
 		}
 		name := t.open(servedPost{r.Context(), answerWriterOf(w)})
 		defer func() { t.close(name, r.Context().Err() != nil) }()
-		r.Header.Set(requestHeader, t.prefix+strconv.FormatUint(name, 36))
+		r.Header.Set(requestHeader, t.header(name))
 		next.ServeHTTP(w, r)
 	})
+}
+
+// header is the value of requestHeader that names the POST name, built in
+// one allocation.
+func (t *postTable) header(name uint64) string {
+	b := make([]byte, 0, 32)
+	b = append(b, t.prefix...)
+	return string(strconv.AppendUint(b, name, 36))
 }
 
 // open records a POST being served, and returns its name.

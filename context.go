@@ -13,7 +13,6 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed417024ea/mcpcore/internal/errchain"
-	"github.com/seed417024ea/mcpcore/internal/hook"
 	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -23,9 +22,10 @@ import (
 // plus the definition's error contract and a logger. Pass it as it is to any
 // service that takes a context.Context.
 //
-// Only the framework builds one: a server for each call, or the test kit
-// (mcptest.NewHarness) for a handler run alone. A zero Context is a
-// context.Background() without a contract, whose Fail reports the mistake.
+// Only the framework builds one: a server for each call, or
+// [ContextForTest] for a handler run alone in a test (mcptest.NewHarness).
+// A zero Context is a context.Background() without a contract, whose Fail
+// reports the mistake.
 type Context struct {
 	ctx      context.Context // the request's; nil in a zero Context
 	kind     string          // "tool", "resource" or "prompt"
@@ -380,19 +380,3 @@ func (c *Context) Session() *mcp.ServerSession { return c.session }
 
 // URI returns the URI being read, for a resource handler; "" otherwise.
 func (c *Context) URI() string { return c.uri }
-
-func init() {
-	hook.NewContext = func(ctx context.Context, kind, name string, contract []Failure, log *slog.Logger) any {
-		return detachedContext(ctx, kind, name, contract, log)
-	}
-}
-
-// detachedContext is the Context of a handler run outside a served call,
-// by the test kit: it has its contract and a logger, and no client to talk
-// to (Progress does nothing; questions fail with MissingClientCapability).
-func detachedContext(ctx context.Context, kind, name string, contract []Failure, log *slog.Logger) *Context {
-	attrs := []slog.Attr{slog.String("operation", kind+":"+name)}
-	// Redacted as a served call's records are.
-	log = slog.New(redact.Handler(log.Handler()).WithAttrs(attrs))
-	return &Context{ctx: ctx, kind: kind, name: name, contract: contract, log: log, attrs: attrs}
-}

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/seed417024ea/mcpcore"
-	"github.com/seed417024ea/mcpcore/internal/hook"
 )
 
 // A Harness runs a handler without a server: with a Context bound to its
@@ -52,6 +51,5 @@ func (h *Harness) Logs() *Logs { return h.logs }
 // it fails the test, with its stack.
 func RunTool[In, Out any](h *Harness, tool mcpcore.Tool[In, Out], in In) (Out, error) {
 	h.t.Helper()
-	c := hook.NewContext(h.ctx, "tool", tool.Name, tool.Errors, h.logs.logger()).(*mcpcore.Context)
-	return tool.Handler(c, in)
+	return tool.Handler(mcpcore.ContextForTest(h.ctx, tool, h.logs.logger()), in)
 }

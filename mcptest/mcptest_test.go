@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -108,6 +109,32 @@ func TestHarnessRunsAHandlerWithItsContract(t *testing.T) {
 	h.Cancel()
 	if _, err := mcptest.RunTool(h, orderItem, orderIn{Item: "slow"}); !errors.Is(err, context.Canceled) {
 		t.Errorf("after Cancel: err = %v, want context.Canceled", err)
+	}
+}
+
+type harnessKey struct{}
+
+// TestHarnessContextReachesTheHandler: a harness made WithContext runs its
+// handlers with that context's deadline and values, as the service a
+// handler calls would see them.
+func TestHarnessContextReachesTheHandler(t *testing.T) {
+	deadline := time.Now().Add(time.Hour)
+	ctx, cancel := context.WithDeadline(context.WithValue(context.Background(), harnessKey{}, "fake store"), deadline)
+	defer cancel()
+	h := mcptest.NewHarness(t).WithContext(ctx)
+	var gotDeadline time.Time
+	var gotValue any
+	tool := orderItem
+	tool.Handler = func(ctx *mcpcore.Context, in orderIn) (orderOut, error) {
+		gotDeadline, _ = ctx.Deadline()
+		gotValue = ctx.Value(harnessKey{})
+		return orderOut{OrderID: in.Item}, nil
+	}
+	if out, err := mcptest.RunTool(h, tool, orderIn{Item: "cup"}); err != nil || out.OrderID != "cup" {
+		t.Fatalf("RunTool: %v %v", out, err)
+	}
+	if !gotDeadline.Equal(deadline) || gotValue != "fake store" {
+		t.Errorf("the handler saw deadline %v and value %v; want the harness's", gotDeadline, gotValue)
 	}
 }
 

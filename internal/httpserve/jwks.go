@@ -260,41 +260,61 @@ func (c *jwksCache) report(err error, wasFailing bool) {
 }
 
 // load fetches and parses the JWKS and, if it holds a usable key, makes
-// it the cache's keys. A response over maxBytes is refused without being
-// read whole. Keys that jwkset cannot parse, or that are not public
-// signature keys, are left out.
+// it the cache's keys.
 func (c *jwksCache) load() error {
+	body, err := c.download()
+	if err != nil {
+		return err
+	}
+	ks, err := parseKeySet(body)
+	if err != nil {
+		return err
+	}
+	c.keys.Store(ks)
+	return nil
+}
+
+// download fetches the JWKS, within fetchTimeout. A response over maxBytes
+// is refused without being read whole.
+func (c *jwksCache) download() ([]byte, error) {
 	ctx, cancel := context.WithTimeout(c.ctx, c.opts.fetchTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.url, nil)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	req.Header.Set("Accept", "application/json")
 	resp, err := c.opts.client.Do(req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("the issuer answered HTTP %d", resp.StatusCode)
+		return nil, fmt.Errorf("the issuer answered HTTP %d", resp.StatusCode)
 	}
 	if resp.ContentLength > c.opts.maxBytes {
-		return fmt.Errorf("the JWKS is %d bytes, more than the %d accepted", resp.ContentLength, c.opts.maxBytes)
+		return nil, fmt.Errorf("the JWKS is %d bytes, more than the %d accepted", resp.ContentLength, c.opts.maxBytes)
 	}
 	body, err := io.ReadAll(io.LimitReader(resp.Body, c.opts.maxBytes+1))
 	if err != nil {
-		return fmt.Errorf("reading the JWKS: %w", err)
+		return nil, fmt.Errorf("reading the JWKS: %w", err)
 	}
 	if int64(len(body)) > c.opts.maxBytes {
-		return fmt.Errorf("the JWKS is more than the %d bytes accepted", c.opts.maxBytes)
+		return nil, fmt.Errorf("the JWKS is more than the %d bytes accepted", c.opts.maxBytes)
 	}
+	return body, nil
+}
+
+// parseKeySet parses a JWKS of at most jwksMaxKeys keys. Keys that jwkset
+// cannot parse, or that are not public signature keys, are left out; a
+// set left with none is an error.
+func parseKeySet(body []byte) (*keySet, error) {
 	var set jwkset.JWKSMarshal
 	if err := json.Unmarshal(body, &set); err != nil {
-		return fmt.Errorf("the JWKS is not a JSON key set: %w", err)
+		return nil, fmt.Errorf("the JWKS is not a JSON key set: %w", err)
 	}
 	if len(set.Keys) > jwksMaxKeys {
-		return fmt.Errorf("the JWKS holds %d keys, more than the %d accepted", len(set.Keys), jwksMaxKeys)
+		return nil, fmt.Errorf("the JWKS holds %d keys, more than the %d accepted", len(set.Keys), jwksMaxKeys)
 	}
 	ks := &keySet{byKID: map[string]jwkset.JWK{}}
 	for _, m := range set.Keys {
@@ -312,20 +332,14 @@ func (c *jwksCache) load() error {
 		}
 	}
 	if len(ks.all) == 0 {
-		return fmt.Errorf("the JWKS holds none of the %d keys as a usable public signature key", len(set.Keys))
+		return nil, fmt.Errorf("the JWKS holds none of the %d keys as a usable public signature key", len(set.Keys))
 	}
-	c.keys.Store(ks)
-	return nil
+	return ks, nil
 }
 
 // keyfunc finds the key that verifies a token: by its kid, or else any
 // key fit for its algorithm. An unknown kid, or no keys yet, causes a
-// fetch (see fetchUnknown) that the request waits for at most unknownWait
-// or until ctx, the request's context, ends (not at all when the limiter
-// holds the fetch back longer); the fetch itself does not depend on ctx
-// and goes on after the request has been refused. A fetch that began
-// before the request came may predate its key; the request then waits for
-// the next one, within the same bound.
+// fetch (see fetchUnknown) that the request waits for (see awaitKey).
 func (c *jwksCache) keyfunc(ctx context.Context) jwt.Keyfunc {
 	return func(t *jwt.Token) (any, error) {
 		alg, _ := t.Header["alg"].(string)
@@ -335,60 +349,89 @@ func (c *jwksCache) keyfunc(ctx context.Context) jwt.Keyfunc {
 				return nil, errBadKeyID
 			}
 		}
-		find := func(ks *keySet) (any, error) {
-			if ks == nil {
-				return nil, errNoKeysYet
-			}
-			if kid == "" {
-				var set jwt.VerificationKeySet
-				for _, k := range ks.all {
-					if a := k.Marshal().ALG.String(); a == "" || a == alg {
-						set.Keys = append(set.Keys, k.Key())
-					}
-				}
-				if len(set.Keys) == 0 {
-					return nil, errKeyMisuse
-				}
-				return set, nil
-			}
-			k, ok := ks.byKID[kid]
-			if !ok {
-				return nil, errUnknownKey
-			}
-			if a := k.Marshal().ALG.String(); a != "" && a != alg {
-				return nil, errKeyMisuse
-			}
-			return k.Key(), nil
-		}
-		key, err := find(c.keys.Load())
-		if !errchain.Is(err, errUnknownKey) && !errchain.Is(err, errNoKeysYet) {
+		key, err := c.keys.Load().find(alg, kid)
+		if !keyMissing(err) {
 			return key, err
 		}
-		came := time.Now()
-		until := came.Add(c.opts.unknownWait)
-		wait := time.NewTimer(c.opts.unknownWait)
-		defer wait.Stop()
-		for {
-			f := c.fetchUnknown()
-			if !f.startAt.Before(until) {
-				// The limiter holds the fetch back longer than a request
-				// waits: refuse now; the fetch will still come.
-				return nil, err
-			}
-			select {
-			case <-f.done:
-			case <-wait.C:
-				return find(c.keys.Load())
-			case <-ctx.Done():
-				return find(c.keys.Load())
-			}
-			key, err = find(c.keys.Load())
-			if !errchain.Is(err, errUnknownKey) && !errchain.Is(err, errNoKeysYet) || !f.startAt.Before(came) {
-				return key, err
-			}
-			// The fetch began before the token came: the next one, which
-			// begins after, is the token's answer. It is a new flight (a
-			// flight leaves c.flight before it ends), so this loops once.
-		}
+		return c.awaitKey(ctx, alg, kid, err)
 	}
+}
+
+// awaitKey waits for the fetch that may bring the key a token needs, whose
+// search in the keys held failed with err, at most unknownWait or until
+// ctx, the request's context, ends (not at all when the limiter holds the
+// fetch back longer); the fetch itself does not depend on ctx and goes on
+// after the request has been refused. A fetch that began before the
+// request came may predate its key; the request then waits for the next
+// one, within the same bound.
+func (c *jwksCache) awaitKey(ctx context.Context, alg, kid string, err error) (any, error) {
+	came := time.Now()
+	until := came.Add(c.opts.unknownWait)
+	wait := time.NewTimer(c.opts.unknownWait)
+	defer wait.Stop()
+	for {
+		f := c.fetchUnknown()
+		if !f.startAt.Before(until) {
+			// The limiter holds the fetch back longer than a request
+			// waits: refuse now; the fetch will still come.
+			return nil, err
+		}
+		select {
+		case <-f.done:
+		case <-wait.C:
+			return c.keys.Load().find(alg, kid)
+		case <-ctx.Done():
+			return c.keys.Load().find(alg, kid)
+		}
+		var key any
+		key, err = c.keys.Load().find(alg, kid)
+		if !keyMissing(err) || !f.startAt.Before(came) {
+			return key, err
+		}
+		// The fetch began before the token came: the next one, which
+		// begins after, is the token's answer. It is a new flight (a
+		// flight leaves c.flight before it ends), so this loops once.
+	}
+}
+
+// keyMissing reports whether err is a search's for a key that a fetch may
+// bring: there are no keys yet, or none with the token's kid.
+func keyMissing(err error) bool {
+	return errchain.Is(err, errUnknownKey) || errchain.Is(err, errNoKeysYet)
+}
+
+// find returns the key for a token of algorithm alg naming key id kid (""
+// for none): the key with that id, or else the set of every key fit for
+// alg. ks is nil when no fetch has succeeded yet.
+func (ks *keySet) find(alg, kid string) (any, error) {
+	if ks == nil {
+		return nil, errNoKeysYet
+	}
+	if kid == "" {
+		var set jwt.VerificationKeySet
+		for _, k := range ks.all {
+			if fitFor(k, alg) {
+				set.Keys = append(set.Keys, k.Key())
+			}
+		}
+		if len(set.Keys) == 0 {
+			return nil, errKeyMisuse
+		}
+		return set, nil
+	}
+	k, ok := ks.byKID[kid]
+	if !ok {
+		return nil, errUnknownKey
+	}
+	if !fitFor(k, alg) {
+		return nil, errKeyMisuse
+	}
+	return k.Key(), nil
+}
+
+// fitFor reports whether k may verify a token of algorithm alg: it names
+// that algorithm, or none.
+func fitFor(k jwkset.JWK, alg string) bool {
+	a := k.Marshal().ALG.String()
+	return a == "" || a == alg
 }

@@ -161,8 +161,8 @@ func (sc *scanner) array(v int, st strength, jsonKey, numeric bool) int {
 		for i < len(s) && (s[i] <= ' ' || s[i] == ',') {
 			i++
 		}
-		if i == len(s) {
-			return i
+		if i == len(s) || sc.inURL && i >= sc.urlEnd {
+			return i // the end, or of the URL the array began in
 		}
 		start, end, after := i, i, i
 		secret, quote := false, false

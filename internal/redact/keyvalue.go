@@ -63,7 +63,9 @@ func (sc *scanner) keyBefore(i int) (key string, jsonKey bool, start int) {
 	if j > lo && (s[j-1] == '"' || s[j-1] == '\'') {
 		q := s[j-1]
 		open := j - 2
-		for open >= lo && j-open < maxKeyScan && s[open] != q {
+		// A quoted key is on one line: a quote a line above is another
+		// string's, and how far it is would change as that one is scrubbed.
+		for open >= lo && j-open < maxKeyScan && s[open] != q && s[open] != '\n' {
 			open--
 		}
 		if open < lo || s[open] != q {

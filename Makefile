@@ -34,11 +34,14 @@ check:
 	go -C cmd/mcplint build -o $(CURDIR)/bin/mcplint .
 	bin/mcplint -strict ./examples/...
 
-# Unit, wire and example tests, with the race detector.
+# Unit, wire and example tests, with the race detector. A package's tests
+# take a few minutes at most here; the timeout is above Go's default 10
+# minutes so that a machine loaded by other work does not fail them.
+UNIT_TIMEOUT := 30m
 unit:
 	@echo "== go test"
-	go test -race -count=1 $(GO_PACKAGES)
-	@set -e; for m in $(LINT_MODULES); do echo "cd $$m && go test -race -count=1 ./..."; (cd $$m && go test -race -count=1 ./...); done
+	go test -race -count=1 -timeout $(UNIT_TIMEOUT) $(GO_PACKAGES)
+	@set -e; for m in $(LINT_MODULES); do echo "cd $$m && go test -race -count=1 -timeout $(UNIT_TIMEOUT) ./..."; (cd $$m && go test -race -count=1 -timeout $(UNIT_TIMEOUT) ./...); done
 
 # Fuzz targets, as package:Target:executions. Each runs for a count of
 # executions, sized to about 5 s here, not for a duration: with a duration,

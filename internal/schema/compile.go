@@ -357,17 +357,21 @@ func (c *compiler) fill(n *compiled, s *jsonschema.Schema, info *schemaInfo) err
 	}
 	n.typeNames = names
 
+	// The errors below are their own: err holds a subschema's, which
+	// they must not overwrite.
 	if s.Const != nil {
 		n.hasConst = true
-		if n.constVal, err = normalize(*s.Const); err != nil {
-			return bad("const: %v", err)
+		var cerr error
+		if n.constVal, cerr = normalize(*s.Const); cerr != nil {
+			return bad("const: %v", cerr)
 		}
 	}
 	if s.Enum != nil {
 		n.enum = make([]any, len(s.Enum))
 		for i, e := range s.Enum {
-			if n.enum[i], err = normalize(e); err != nil {
-				return bad("enum: %v", err)
+			var eerr error
+			if n.enum[i], eerr = normalize(e); eerr != nil {
+				return bad("enum: %v", eerr)
 			}
 		}
 	}
@@ -380,8 +384,9 @@ func (c *compiler) fill(n *compiled, s *jsonschema.Schema, info *schemaInfo) err
 
 	n.minLength, n.maxLength = count("minLength", s.MinLength), count("maxLength", s.MaxLength)
 	if s.Pattern != "" {
-		if n.pattern, err = compilePattern(s.Pattern); err != nil {
-			return bad("pattern %q: %v", s.Pattern, err)
+		var perr error
+		if n.pattern, perr = compilePattern(s.Pattern); perr != nil {
+			return bad("pattern %q: %v", s.Pattern, perr)
 		}
 		if why := n.pattern.costly(); why != "" {
 			c.unboundedBy(info.loc, why)
@@ -392,8 +397,9 @@ func (c *compiler) fill(n *compiled, s *jsonschema.Schema, info *schemaInfo) err
 		n.format, n.formatName = f, s.Format
 	}
 	if m, ok := s.Extra["errorMessage"]; ok {
-		if n.messages, err = errorMessages(m); err != nil {
-			return bad("errorMessage: %v", err)
+		var merr error
+		if n.messages, merr = errorMessages(m); merr != nil {
+			return bad("errorMessage: %v", merr)
 		}
 	}
 
@@ -471,8 +477,9 @@ func (c *compiler) fill(n *compiled, s *jsonschema.Schema, info *schemaInfo) err
 	if s.Default != nil {
 		n.hasDefault = true
 		c.defaults = true
-		if n.defaultVal, err = decodeJSON(s.Default); err != nil {
-			return bad("default: %v", err)
+		var derr error
+		if n.defaultVal, derr = decodeJSON(s.Default); derr != nil {
+			return bad("default: %v", derr)
 		}
 	}
 

@@ -331,6 +331,24 @@ func TestNewValidatorErrors(t *testing.T) {
 	}
 }
 
+// An invalid subschema is refused whatever keywords its parent has after
+// it: a later keyword that compiled must not hide the error, nor leave a
+// node missing for the walk to dereference.
+func TestNewValidatorSubschemaErrors(t *testing.T) {
+	const want = `at #/$defs/a: type "foo" is not a JSON Schema type`
+	for _, sibling := range []string{
+		`"const": 1`, `"enum": [1]`, `"pattern": "a"`, `"errorMessage": {"pattern": "p"}`, `"default": 1`,
+	} {
+		for _, use := range []string{`"$ref": "#/$defs/a"`, `"items": {"$ref": "#/$defs/a"}`, `"allOf": [{"$ref": "#/$defs/a"}]`} {
+			src := `{` + use + `, ` + sibling + `, "$defs": {"a": {"type": "foo"}}}`
+			_, err := NewValidator(schemaFromJSON(t, src))
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: err = %v, want it to contain %q", src, err, want)
+			}
+		}
+	}
+}
+
 // A hand-written 2020-12 schema of the kind the conformance suite's
 // json_schema_2020_12_tool advertises.
 func TestHandWritten2020Schema(t *testing.T) {

@@ -349,6 +349,30 @@ func TestNewValidatorSubschemaErrors(t *testing.T) {
 	}
 }
 
+// A schema wrong in more than one place is refused with the same error
+// whatever way its keywords are compiled: an error of the schema's own
+// keywords (type, multipleOf, pattern, items as a list) before that of a
+// subschema or of a negative count, which are said when nothing else is.
+func TestNewValidatorWhichError(t *testing.T) {
+	tests := []struct{ schema, want string }{
+		{`{"minLength": -1, "items": [{}]}`, `at #: items must be a schema in draft 2020-12`},
+		{`{"minLength": -1, "minItems": -2}`, `at #: minLength must be a non-negative integer, not -1`},
+		{`{"$ref": "#/$defs/a", "type": "foo", "$defs": {"a": {"type": "bar"}}}`, `at #: type "foo" is not a JSON Schema type`},
+		{`{"$ref": "#/$defs/a", "multipleOf": 0, "$defs": {"a": {"type": "bar"}}}`, `at #: multipleOf must be greater than 0`},
+		{`{"items": {"type": "bar"}, "minProperties": -1, "patternProperties": {"(": {}}}`, `at #: patternProperties "(": error parsing regexp`},
+		{`{"maxContains": -1, "properties": {"a": {"type": "bar"}}, "default": 1}`, `at #: maxContains must be a non-negative integer, not -1`},
+		{`{"allOf": [{"type": "bar"}], "patternProperties": {"(": {}}}`, `at #: patternProperties "(": error parsing regexp`},
+		{`{"minItems": -1, "const": 1, "enum": [1], "pattern": "("}`, `at #: pattern "(": error parsing regexp`},
+		{`{"allOf": [{"type": "bar"}], "minItems": -1}`, `at #: minItems must be a non-negative integer, not -1`},
+	}
+	for _, tt := range tests {
+		_, err := NewValidator(schemaFromJSON(t, tt.schema))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", tt.schema, err, tt.want)
+		}
+	}
+}
+
 // A hand-written 2020-12 schema of the kind the conformance suite's
 // json_schema_2020_12_tool advertises.
 func TestHandWritten2020Schema(t *testing.T) {

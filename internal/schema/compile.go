@@ -207,39 +207,6 @@ func (c *compiler) index(s *jsonschema.Schema, loc string, base *url.URL) error 
 	return err
 }
 
-// forEachChild calls f on each subschema of s with its path below s, in a
-// fixed order, until f returns false.
-func forEachChild(s *jsonschema.Schema, f func(path string, child *jsonschema.Schema) bool) {
-	one := func(kw string, c *jsonschema.Schema) bool { return c == nil || f("/"+kw, c) }
-	list := func(kw string, l []*jsonschema.Schema) bool {
-		for i, c := range l {
-			if !f("/"+kw+"/"+strconv.Itoa(i), c) {
-				return false
-			}
-		}
-		return true
-	}
-	named := func(kw string, m map[string]*jsonschema.Schema) bool {
-		for _, k := range slices.Sorted(maps.Keys(m)) {
-			if !f("/"+kw+"/"+escapePointer(k), m[k]) {
-				return false
-			}
-		}
-		return true
-	}
-	_ = named("$defs", s.Defs) && named("definitions", s.Definitions) &&
-		named("properties", s.Properties) && named("patternProperties", s.PatternProperties) &&
-		named("dependentSchemas", s.DependentSchemas) && named("dependencies", s.DependencySchemas) &&
-		one("additionalProperties", s.AdditionalProperties) && one("propertyNames", s.PropertyNames) &&
-		one("unevaluatedProperties", s.UnevaluatedProperties) &&
-		list("prefixItems", s.PrefixItems) && one("items", s.Items) && list("items", s.ItemsArray) &&
-		one("additionalItems", s.AdditionalItems) && one("contains", s.Contains) &&
-		one("unevaluatedItems", s.UnevaluatedItems) &&
-		list("allOf", s.AllOf) && list("anyOf", s.AnyOf) && list("oneOf", s.OneOf) && one("not", s.Not) &&
-		one("if", s.If) && one("then", s.Then) && one("else", s.Else) &&
-		one("contentSchema", s.ContentSchema)
-}
-
 func escapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
@@ -338,85 +305,14 @@ func (c *compiler) pointer(s *jsonschema.Schema, ptr string) (*jsonschema.Schema
 		toks[i] = strings.ReplaceAll(strings.ReplaceAll(toks[i], "~1", "/"), "~0", "~")
 	}
 	for len(toks) > 0 {
-		kw := toks[0]
-		var next *jsonschema.Schema
-		consumed := 1
-		arg := func() (string, bool) {
-			if len(toks) < 2 {
-				return "", false
+		k, ok := subschemaKeyword(s, toks[0])
+		if !ok {
+			if v, ok := s.Extra[toks[0]]; ok {
+				return c.extra(s, v, toks[1:], "/"+toks[0])
 			}
-			consumed = 2
-			return toks[1], true
+			return nil, fmt.Errorf("no schema at %s", ptr)
 		}
-		index := func(l []*jsonschema.Schema) *jsonschema.Schema {
-			a, ok := arg()
-			i, err := strconv.Atoi(a)
-			if !ok || err != nil || i < 0 || i >= len(l) {
-				return nil
-			}
-			return l[i]
-		}
-		key := func(m map[string]*jsonschema.Schema) *jsonschema.Schema {
-			a, ok := arg()
-			if !ok {
-				return nil
-			}
-			return m[a]
-		}
-		switch kw {
-		case "$defs":
-			next = key(s.Defs)
-		case "definitions":
-			next = key(s.Definitions)
-		case "properties":
-			next = key(s.Properties)
-		case "patternProperties":
-			next = key(s.PatternProperties)
-		case "dependentSchemas":
-			next = key(s.DependentSchemas)
-		case "dependencies":
-			next = key(s.DependencySchemas)
-		case "prefixItems":
-			next = index(s.PrefixItems)
-		case "allOf":
-			next = index(s.AllOf)
-		case "anyOf":
-			next = index(s.AnyOf)
-		case "oneOf":
-			next = index(s.OneOf)
-		case "items":
-			if s.ItemsArray != nil {
-				next = index(s.ItemsArray)
-			} else {
-				next = s.Items
-			}
-		case "additionalProperties":
-			next = s.AdditionalProperties
-		case "propertyNames":
-			next = s.PropertyNames
-		case "unevaluatedProperties":
-			next = s.UnevaluatedProperties
-		case "additionalItems":
-			next = s.AdditionalItems
-		case "contains":
-			next = s.Contains
-		case "unevaluatedItems":
-			next = s.UnevaluatedItems
-		case "not":
-			next = s.Not
-		case "if":
-			next = s.If
-		case "then":
-			next = s.Then
-		case "else":
-			next = s.Else
-		case "contentSchema":
-			next = s.ContentSchema
-		default:
-			if v, ok := s.Extra[kw]; ok {
-				return c.extra(s, v, toks[1:], "/"+strings.Join(toks[:1], "/"))
-			}
-		}
+		next, consumed := k.at(toks[1:])
 		if next == nil {
 			return nil, fmt.Errorf("no schema at %s", ptr)
 		}

@@ -511,34 +511,10 @@ func walkSchemas(s *jsonschema.Schema, f func(*jsonschema.Schema)) {
 
 // walkSubschemas calls f on the immediate subschemas of s.
 func walkSubschemas(s *jsonschema.Schema, f func(*jsonschema.Schema)) {
-	one := func(ss ...*jsonschema.Schema) {
-		for _, x := range ss {
-			if x != nil {
-				f(x)
-			}
+	forEachChild(s, func(_ string, sub *jsonschema.Schema) bool {
+		if sub != nil {
+			f(sub)
 		}
-	}
-	many := func(m map[string]*jsonschema.Schema) {
-		keys := make([]string, 0, len(m))
-		for k := range m {
-			keys = append(keys, k)
-		}
-		slices.Sort(keys)
-		for _, k := range keys {
-			one(m[k])
-		}
-	}
-	one(s.Items, s.AdditionalItems, s.UnevaluatedItems, s.Contains, s.AdditionalProperties,
-		s.PropertyNames, s.UnevaluatedProperties, s.Not, s.If, s.Then, s.Else, s.ContentSchema)
-	one(s.ItemsArray...)
-	one(s.PrefixItems...)
-	one(s.AllOf...)
-	one(s.AnyOf...)
-	one(s.OneOf...)
-	many(s.Properties)
-	many(s.PatternProperties)
-	many(s.DependentSchemas)
-	many(s.DependencySchemas)
-	many(s.Defs)
-	many(s.Definitions)
+		return true
+	})
 }

@@ -219,20 +219,7 @@ func (w *walker) spend(units int) { w.work += units }
 // keywords applies the keywords of n to v.
 func (w *walker) keywords(n *compiled, v any, ev *evaluated) bool {
 	t := valueType(v)
-	if t == 0 {
-		w.fail("type", fmt.Sprintf("value of Go type %T is not JSON", v))
-		return false
-	}
-	if wrongType(n, v, t) {
-		w.fail("type", typeMessage(n.typeNames, typeName(t)))
-		return false
-	}
-	if n.hasConst && !equalValues(v, n.constVal) {
-		w.fail("const", fmt.Sprintf("expected %s, received %s", show(n.constVal), show(v)))
-		return false
-	}
-	if n.enum != nil && !slices.ContainsFunc(n.enum, func(e any) bool { return equalValues(v, e) }) {
-		w.fail("enum", enumMessage(n.enum, v))
+	if !w.admits(n, v, t) {
 		return false
 	}
 	if ev == nil && n.usesUnevaluated() {
@@ -245,22 +232,52 @@ func (w *walker) keywords(n *compiled, v any, ev *evaluated) bool {
 			return ok
 		}
 	}
-	switch v := v.(type) {
-	case map[string]any:
-		ok = w.object(n, v, ev) && ok
-	case []any:
-		ok = w.array(n, v, ev) && ok
-	case string:
-		ok = w.string(n, v) && ok
-	default:
-		if t == tNumber {
-			ok = w.number(n, v) && ok
-		}
-	}
+	ok = w.typed(n, v, t, ev) && ok
 	if !ok && !w.report {
 		return false
 	}
 	return w.applicators(n, v, ev) && ok
+}
+
+// admits checks v, of type t, against what ends n's checks when it fails:
+// v is JSON, of a type of n, n's const, one of n's enum.
+func (w *walker) admits(n *compiled, v any, t typeSet) bool {
+	switch {
+	case t == 0:
+		w.fail("type", fmt.Sprintf("value of Go type %T is not JSON", v))
+	case wrongType(n, v, t):
+		w.fail("type", typeMessage(n.typeNames, typeName(t)))
+	case n.constRefuses(v):
+		w.fail("const", fmt.Sprintf("expected %s, received %s", show(n.constVal), show(v)))
+	case n.enumRefuses(v):
+		w.fail("enum", enumMessage(n.enum, v))
+	default:
+		return true
+	}
+	return false
+}
+
+// typed applies the keywords of n that apply to v's type, t.
+func (w *walker) typed(n *compiled, v any, t typeSet, ev *evaluated) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		return w.object(n, v, ev)
+	case []any:
+		return w.array(n, v, ev)
+	case string:
+		return w.string(n, v)
+	}
+	return t != tNumber || w.number(n, v)
+}
+
+// constRefuses reports whether n has a const other than v.
+func (n *compiled) constRefuses(v any) bool {
+	return n.hasConst && !equalValues(v, n.constVal)
+}
+
+// enumRefuses reports whether n has an enum without v.
+func (n *compiled) enumRefuses(v any) bool {
+	return n.enum != nil && !slices.ContainsFunc(n.enum, func(e any) bool { return equalValues(v, e) })
 }
 
 // wrongType reports whether v, of type t, fails n's type.
@@ -330,7 +347,31 @@ func (w *walker) stop() bool {
 	return false
 }
 
+// object applies the keywords of n for objects to obj.
 func (w *walker) object(n *compiled, obj map[string]any, ev *evaluated) bool {
+	ok := w.objectSize(n, obj)
+	if !ok && !w.report {
+		return false
+	}
+	if w.report {
+		ok = w.required(n, obj) && ok
+		ok = w.propertiesReport(n, obj, ev) && ok
+	} else if !w.properties(n, obj, ev) {
+		return false
+	}
+	ok = w.dependentRequired(n, obj) && ok
+	if !ok && !w.report {
+		return false
+	}
+	ok = w.propertyNames(n, obj) && ok
+	if !ok && !w.report {
+		return false
+	}
+	return w.dependentSchemas(n, obj, ev) && ok
+}
+
+// objectSize applies minProperties and maxProperties.
+func (w *walker) objectSize(n *compiled, obj map[string]any) bool {
 	ok := true
 	if n.minProperties >= 0 && len(obj) < n.minProperties {
 		w.fail("minProperties", fmt.Sprintf("expected an object with at least %s, received %d", plural(n.minProperties, "property"), len(obj)))
@@ -340,20 +381,26 @@ func (w *walker) object(n *compiled, obj map[string]any, ev *evaluated) bool {
 		w.fail("maxProperties", fmt.Sprintf("expected an object with at most %s, received %d", plural(n.maxProperties, "property"), len(obj)))
 		ok = false
 	}
-	if !ok && !w.report {
-		return false
-	}
-	if w.report {
-		for _, name := range n.required {
-			if _, has := obj[name]; !has {
-				w.failAt(name, "required", requiredMessage(name))
-				ok = false
-			}
+	return ok
+}
+
+// required is the report walk of required (the validity walk of
+// properties looks the names up as it goes).
+func (w *walker) required(n *compiled, obj map[string]any) bool {
+	ok := true
+	for _, name := range n.required {
+		if _, has := obj[name]; !has {
+			w.failAt(name, "required", requiredMessage(name))
+			ok = false
 		}
-		ok = w.propertiesReport(n, obj, ev) && ok
-	} else if !w.properties(n, obj, ev) {
-		return false
 	}
+	return ok
+}
+
+// dependentRequired applies dependentRequired and draft 7's dependencies
+// that list names.
+func (w *walker) dependentRequired(n *compiled, obj map[string]any) bool {
+	ok := true
 	for _, d := range n.dependentRequired {
 		if _, has := obj[d.name]; !has {
 			continue
@@ -368,17 +415,31 @@ func (w *walker) object(n *compiled, obj map[string]any, ev *evaluated) bool {
 			}
 		}
 	}
-	if n.propertyNames != nil {
-		for _, k := range sortedKeys(obj, w.report) {
-			if !w.validOnly(n.propertyNames, k, nil) {
-				w.fail("propertyNames", fmt.Sprintf("invalid property name %q", k))
-				ok = false
-				if !w.report {
-					return false
-				}
+	return ok
+}
+
+// propertyNames applies propertyNames to the keys of obj.
+func (w *walker) propertyNames(n *compiled, obj map[string]any) bool {
+	if n.propertyNames == nil {
+		return true
+	}
+	ok := true
+	for _, k := range sortedKeys(obj, w.report) {
+		if !w.validOnly(n.propertyNames, k, nil) {
+			w.fail("propertyNames", fmt.Sprintf("invalid property name %q", k))
+			ok = false
+			if !w.report {
+				return false
 			}
 		}
 	}
+	return ok
+}
+
+// dependentSchemas applies dependentSchemas and draft 7's dependencies
+// that hold schemas.
+func (w *walker) dependentSchemas(n *compiled, obj map[string]any, ev *evaluated) bool {
+	ok := true
 	for _, d := range n.dependentSchemas {
 		if _, has := obj[d.name]; has && !w.inPlace(d.node, obj, ev) {
 			ok = false
@@ -395,6 +456,20 @@ func (w *walker) object(n *compiled, obj map[string]any, ev *evaluated) bool {
 // or an enum first (they tell the alternatives of a union apart, cheaply),
 // and the other keys, when some keyword applies to them, in map order.
 func (w *walker) properties(n *compiled, obj map[string]any, ev *evaluated) bool {
+	present, ok := w.declaredProperties(n, obj, ev)
+	if !ok || !hasAll(obj, n.reqOnly) {
+		return false
+	}
+	if len(n.patternProps) == 0 && (present == len(obj) || n.additional == nil) {
+		return true
+	}
+	return w.keysByPattern(n, obj, ev)
+}
+
+// declaredProperties is the validity walk of the declared properties of
+// n and of those required: whether they hold, and how many of them obj
+// has.
+func (w *walker) declaredProperties(n *compiled, obj map[string]any, ev *evaluated) (int, bool) {
 	present := 0
 	for k := range n.props {
 		i := k
@@ -405,27 +480,34 @@ func (w *walker) properties(n *compiled, obj map[string]any, ev *evaluated) bool
 		val, has := obj[p.name]
 		if !has {
 			if p.required {
-				return false
+				return present, false
 			}
 			continue
 		}
 		present++
 		if !w.descend(p.node, val, segment{}) {
-			return false
+			return present, false
 		}
 		ev.markProp(p.name)
 	}
-	for _, r := range n.reqOnly {
-		if _, has := obj[r]; !has {
+	return present, true
+}
+
+// hasAll reports whether obj has every key of names.
+func hasAll(obj map[string]any, names []string) bool {
+	for _, name := range names {
+		if _, has := obj[name]; !has {
 			return false
 		}
 	}
-	if len(n.patternProps) == 0 && (present == len(obj) || n.additional == nil) {
-		return true
-	}
+	return true
+}
+
+// keysByPattern is the validity walk of patternProperties and
+// additionalProperties over the keys of obj, in map order.
+func (w *walker) keysByPattern(n *compiled, obj map[string]any, ev *evaluated) bool {
 	for k, val := range obj {
-		declared := n.prop(k) != nil
-		matched := declared
+		matched := n.prop(k) != nil
 		for _, pp := range n.patternProps {
 			if w.match(pp.re, k) {
 				matched = true
@@ -452,36 +534,11 @@ func (w *walker) properties(n *compiled, obj map[string]any, ev *evaluated) bool
 // additionalProperties false refuses are listed first, all of them: their
 // issues sit at the object, before those of any child.
 func (w *walker) propertiesReport(n *compiled, obj map[string]any, ev *evaluated) bool {
-	ok := true
 	var extras []string
-	present := 0
-	for i := range n.props {
-		if _, has := obj[n.props[i].name]; has {
-			present++
-		}
+	if present := n.presentProps(obj); present < len(obj) {
+		extras = appendUndeclared(make([]string, 0, len(obj)-present), n, obj)
 	}
-	if present < len(obj) {
-		extras = make([]string, 0, len(obj)-present)
-		for k := range obj {
-			if n.prop(k) == nil {
-				extras = append(extras, k)
-			}
-		}
-		slices.Sort(extras)
-	}
-	if n.additional != nil && n.additional.never {
-		kept := extras[:0]
-		for _, k := range extras {
-			if w.matchesPattern(n, k) {
-				kept = append(kept, k)
-				continue
-			}
-			w.fail("additionalProperties", unrecognizedMessage(k))
-			ev.markProp(k)
-			ok = false
-		}
-		extras = kept
-	}
+	extras, ok := w.refuseExtras(n, extras, ev)
 	// Merge the declared properties and the other keys, both sorted.
 	i, j := 0, 0
 	for i < len(n.props) || j < len(extras) {
@@ -495,45 +552,103 @@ func (w *walker) propertiesReport(n *compiled, obj map[string]any, ev *evaluated
 			j++
 		}
 		val, has := obj[name]
-		if !has {
-			continue
-		}
-		applied, childOK := false, true
-		if declared != nil {
-			applied = true
-			childOK = w.descend(declared, val, segment{name: name, index: -1})
-		}
-		for _, pp := range n.patternProps {
-			if w.match(pp.re, name) {
-				applied = true
-				childOK = w.descend(pp.node, val, segment{name: name, index: -1}) && childOK
-			}
-		}
-		if !applied && n.additional != nil {
-			applied = true
-			childOK = w.descend(n.additional, val, segment{name: name, index: -1})
-		}
-		if applied {
-			ev.markProp(name)
-		}
-		if !childOK {
+		if has && !w.propertyReport(n, name, declared, val, ev) {
 			ok = false
 			if w.stop() {
-				if ev != nil {
-					for _, p := range n.props[i:] {
-						ev.markProp(p.name)
-					}
-					if n.additional != nil {
-						for _, k := range extras[j:] {
-							ev.markProp(k)
-						}
-					}
-				}
+				ev.markUnvisited(n.props[i:], extras[j:], n.additional != nil)
 				break
 			}
 		}
 	}
 	return ok
+}
+
+// presentProps counts the declared properties of n that obj has.
+func (n *compiled) presentProps(obj map[string]any) int {
+	present := 0
+	for i := range n.props {
+		if _, has := obj[n.props[i].name]; has {
+			present++
+		}
+	}
+	return present
+}
+
+// appendUndeclared appends to keys the keys of obj that n does not
+// declare, sorted.
+func appendUndeclared(keys []string, n *compiled, obj map[string]any) []string {
+	for k := range obj {
+		if n.prop(k) == nil {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// refuseExtras applies additionalProperties false to extras, the keys n
+// does not declare, and returns those a pattern of patternProperties
+// matches, which it keeps.
+func (w *walker) refuseExtras(n *compiled, extras []string, ev *evaluated) ([]string, bool) {
+	if n.additional == nil || !n.additional.never {
+		return extras, true
+	}
+	ok := true
+	kept := extras[:0]
+	for _, k := range extras {
+		if w.matchesPattern(n, k) {
+			kept = append(kept, k)
+			continue
+		}
+		w.fail("additionalProperties", unrecognizedMessage(k))
+		ev.markProp(k)
+		ok = false
+	}
+	return kept, ok
+}
+
+// propertyReport is the report walk of the property name, of value val,
+// against the schemas that apply to it: declared, its schema in
+// properties (nil for none), those of the patterns it matches, or else
+// additionalProperties.
+func (w *walker) propertyReport(n *compiled, name string, declared *compiled, val any, ev *evaluated) bool {
+	at := segment{name: name, index: -1}
+	applied, ok := false, true
+	if declared != nil {
+		applied = true
+		ok = w.descend(declared, val, at)
+	}
+	for _, pp := range n.patternProps {
+		if w.match(pp.re, name) {
+			applied = true
+			ok = w.descend(pp.node, val, at) && ok
+		}
+	}
+	if !applied && n.additional != nil {
+		applied = true
+		ok = w.descend(n.additional, val, at)
+	}
+	if applied {
+		ev.markProp(name)
+	}
+	return ok
+}
+
+// markUnvisited marks as evaluated the properties that a stopped report
+// walk did not visit: props, and extras when additionalProperties, which
+// additional says is present, applies to them.
+func (e *evaluated) markUnvisited(props []prop, extras []string, additional bool) {
+	if e == nil {
+		return
+	}
+	for _, p := range props {
+		e.markProp(p.name)
+	}
+	if additional {
+		for _, k := range extras {
+			e.markProp(k)
+		}
+	}
 }
 
 // matchesPattern reports whether some patternProperties pattern of n
@@ -559,26 +674,9 @@ func sortedKeys(obj map[string]any, sorted bool) []string {
 	return keys
 }
 
+// array applies the keywords of n for arrays to arr.
 func (w *walker) array(n *compiled, arr []any, ev *evaluated) bool {
-	ok := true
-	if n.minItems >= 0 && len(arr) < n.minItems {
-		w.fail("minItems", fmt.Sprintf("expected an array of at least %s, received %d", plural(n.minItems, "item"), len(arr)))
-		ok = false
-	}
-	tooMany := n.maxItems >= 0 && len(arr) > n.maxItems
-	if tooMany {
-		w.fail("maxItems", fmt.Sprintf("expected an array of at most %s, received %d", plural(n.maxItems, "item"), len(arr)))
-		ok = false
-	}
-	// An array already too long is not searched for duplicates: the
-	// search costs in proportion to the items, which the cheap check has
-	// refused (see Check).
-	if n.uniqueItems && len(arr) > 1 && !tooMany {
-		if i, j := w.duplicates(arr); i >= 0 {
-			w.fail("uniqueItems", fmt.Sprintf("expected unique items, items %d and %d are equal", i, j))
-			ok = false
-		}
-	}
+	ok := w.arraySize(n, arr)
 	if !ok && !w.report {
 		return false
 	}
@@ -599,37 +697,77 @@ func (w *walker) array(n *compiled, arr []any, ev *evaluated) bool {
 				return false
 			}
 			ok = false
-		}
-		for i := prefix; i < len(arr) && !(n.legacyItems && n.items.never); i++ {
-			if !w.descend(n.items, arr[i], segment{index: i}) {
-				ok = false
-				if w.stop() {
-					break
-				}
-			}
+		} else if !w.itemsFrom(n.items, arr, prefix) {
+			ok = false
 		}
 		ev.markItems(len(arr))
 	}
 	if n.contains != nil {
-		matched := 0
-		for i, item := range arr {
-			if w.validOnly(n.contains, item, nil) {
-				matched++
-				ev.markItem(i)
+		ok = w.contains(n, arr, ev) && ok
+	}
+	return ok
+}
+
+// arraySize applies minItems, maxItems and uniqueItems.
+func (w *walker) arraySize(n *compiled, arr []any) bool {
+	ok := true
+	if n.minItems >= 0 && len(arr) < n.minItems {
+		w.fail("minItems", fmt.Sprintf("expected an array of at least %s, received %d", plural(n.minItems, "item"), len(arr)))
+		ok = false
+	}
+	tooMany := n.maxItems >= 0 && len(arr) > n.maxItems
+	if tooMany {
+		w.fail("maxItems", fmt.Sprintf("expected an array of at most %s, received %d", plural(n.maxItems, "item"), len(arr)))
+		ok = false
+	}
+	// An array already too long is not searched for duplicates: the
+	// search costs in proportion to the items, which the cheap check has
+	// refused (see Check).
+	if n.uniqueItems && len(arr) > 1 && !tooMany {
+		if i, j := w.duplicates(arr); i >= 0 {
+			w.fail("uniqueItems", fmt.Sprintf("expected unique items, items %d and %d are equal", i, j))
+			ok = false
+		}
+	}
+	return ok
+}
+
+// itemsFrom walks the items of arr from index from on against items,
+// stopping early (see walker).
+func (w *walker) itemsFrom(items *compiled, arr []any, from int) bool {
+	ok := true
+	for i := from; i < len(arr); i++ {
+		if !w.descend(items, arr[i], segment{index: i}) {
+			ok = false
+			if w.stop() {
+				break
 			}
 		}
-		switch {
-		case n.minContains >= 0 && matched < n.minContains:
-			w.fail("minContains", fmt.Sprintf("expected at least %s, received %d", plural(n.minContains, "matching item"), matched))
-			ok = false
-		case n.minContains < 0 && matched == 0:
-			w.fail("contains", "expected the array to contain at least one matching item")
-			ok = false
+	}
+	return ok
+}
+
+// contains applies contains, minContains and maxContains.
+func (w *walker) contains(n *compiled, arr []any, ev *evaluated) bool {
+	matched := 0
+	for i, item := range arr {
+		if w.validOnly(n.contains, item, nil) {
+			matched++
+			ev.markItem(i)
 		}
-		if n.maxContains >= 0 && matched > n.maxContains {
-			w.fail("maxContains", fmt.Sprintf("expected at most %s, received %d", plural(n.maxContains, "matching item"), matched))
-			ok = false
-		}
+	}
+	ok := true
+	switch {
+	case n.minContains >= 0 && matched < n.minContains:
+		w.fail("minContains", fmt.Sprintf("expected at least %s, received %d", plural(n.minContains, "matching item"), matched))
+		ok = false
+	case n.minContains < 0 && matched == 0:
+		w.fail("contains", "expected the array to contain at least one matching item")
+		ok = false
+	}
+	if n.maxContains >= 0 && matched > n.maxContains {
+		w.fail("maxContains", fmt.Sprintf("expected at most %s, received %d", plural(n.maxContains, "matching item"), matched))
+		ok = false
 	}
 	return ok
 }
@@ -683,11 +821,32 @@ func (w *walker) number(n *compiled, v any) bool {
 // applicators walks the keywords that apply other schemas to the value
 // itself, then unevaluated*.
 func (w *walker) applicators(n *compiled, v any, ev *evaluated) bool {
-	ok := true
-	failed := func() bool { ok = false; return !w.report }
-	if n.dynamicRef != nil && !w.inPlace(w.dynamicTarget(n), v, ev) && failed() {
+	ok := n.dynamicRef == nil || w.inPlace(w.dynamicTarget(n), v, ev)
+	if !ok && !w.report {
 		return false
 	}
+	ok = w.logic(n, v, ev) && ok
+	if !ok && !w.report {
+		return false
+	}
+	if n.ifN != nil {
+		if branch := w.branch(n, v, ev); branch != nil && !w.inPlace(branch, v, ev) {
+			ok = false
+			if !w.report {
+				return false
+			}
+		}
+	}
+	if ev != nil && !w.unevaluated(n, v, ev) {
+		ok = false
+	}
+	return ok
+}
+
+// logic walks not, allOf, anyOf and oneOf.
+func (w *walker) logic(n *compiled, v any, ev *evaluated) bool {
+	ok := true
+	failed := func() bool { ok = false; return !w.report }
 	if n.not != nil && w.validOnly(n.not, v, nil) {
 		w.fail("not", "value matches a schema it must not match")
 		if failed() {
@@ -704,16 +863,6 @@ func (w *walker) applicators(n *compiled, v any, ev *evaluated) bool {
 	}
 	if n.oneOf != nil && !w.oneOf(n.oneOf, v, ev) && failed() {
 		return false
-	}
-	if n.ifN != nil {
-		if branch := w.branch(n, v, ev); branch != nil && !w.inPlace(branch, v, ev) && failed() {
-			return false
-		}
-	}
-	if ev != nil {
-		if !w.unevaluated(n, v, ev) {
-			ok = false
-		}
 	}
 	return ok
 }
@@ -817,11 +966,16 @@ func (w *walker) typeFailure(n *compiled, v any, want []string, seen []*compiled
 	if wrongType(n, v, t) {
 		return append(want, n.typeNames...), true
 	}
-	if n.usesUnevaluated() || n.hasConst && !equalValues(v, n.constVal) ||
-		n.enum != nil && !slices.ContainsFunc(n.enum, func(e any) bool { return equalValues(v, e) }) {
+	if n.usesUnevaluated() || n.constRefuses(v) || n.enumRefuses(v) {
 		return want, false
 	}
-	seen = append(seen, n)
+	return w.inPlaceTypeFailure(n, v, want, append(seen, n))
+}
+
+// inPlaceTypeFailure is typeFailure for the schemas that n, of the right
+// type for v, applies to v in place: whether some of them fail, each only
+// on a type, and the other keywords of n hold.
+func (w *walker) inPlaceTypeFailure(n *compiled, v any, want []string, seen []*compiled) ([]string, bool) {
 	failed := false
 	inPlace := func(s *compiled) bool {
 		if s == nil || w.validOnly(s, v, nil) {
@@ -858,20 +1012,7 @@ func (w *walker) othersHold(n *compiled, v any) bool {
 	report := w.report
 	w.report = false
 	defer func() { w.report = report }()
-	ok := true
-	switch v := v.(type) {
-	case map[string]any:
-		ok = w.object(n, v, nil)
-	case []any:
-		ok = w.array(n, v, nil)
-	case string:
-		ok = w.string(n, v)
-	default:
-		if isNumber(v) {
-			ok = w.number(n, v)
-		}
-	}
-	return ok && (n.not == nil || !w.validOnly(n.not, v, nil)) &&
+	return w.typed(n, v, valueType(v), nil) && (n.not == nil || !w.validOnly(n.not, v, nil)) &&
 		(n.anyOf == nil || w.anyOf(n.anyOf, v, nil)) &&
 		(n.oneOf == nil || w.oneOf(n.oneOf, v, nil))
 }
@@ -900,49 +1041,59 @@ func (w *walker) discriminated(a *compiled, v any) bool {
 }
 
 // unevaluated applies unevaluatedProperties and unevaluatedItems to what
-// no other keyword evaluated. false refuses each such property as an
-// unrecognized key, and each such item.
+// no other keyword evaluated.
 func (w *walker) unevaluated(n *compiled, v any, ev *evaluated) bool {
-	ok := true
 	switch v := v.(type) {
 	case map[string]any:
-		u := n.unevaluatedProperties
-		if u == nil || ev.allProps {
-			break
+		if n.unevaluatedProperties != nil && !ev.allProps {
+			return w.unevaluatedProperties(n.unevaluatedProperties, v, ev)
 		}
-		for _, k := range sortedKeys(v, w.report) {
-			if ev.hasProp(k) {
-				continue
-			}
-			if u.never {
-				w.fail("unevaluatedProperties", unrecognizedMessage(k))
-				ok = false
-			} else if !w.descend(u, v[k], segment{name: k, index: -1}) {
-				ok = false
-			}
-			if !ok && !w.report {
+	case []any:
+		if n.unevaluatedItems != nil {
+			return w.unevaluatedItems(n.unevaluatedItems, v, ev)
+		}
+	}
+	return true
+}
+
+// unevaluatedProperties applies u to the properties of obj not in ev. u
+// false refuses each of them as an unrecognized key.
+func (w *walker) unevaluatedProperties(u *compiled, obj map[string]any, ev *evaluated) bool {
+	ok := true
+	for _, k := range sortedKeys(obj, w.report) {
+		if ev.hasProp(k) {
+			continue
+		}
+		if u.never {
+			w.fail("unevaluatedProperties", unrecognizedMessage(k))
+			ok = false
+		} else if !w.descend(u, obj[k], segment{name: k, index: -1}) {
+			ok = false
+		}
+		if !ok && !w.report {
+			return false
+		}
+	}
+	ev.allProps = true
+	return ok
+}
+
+// unevaluatedItems applies u to the items of arr not in ev (u false
+// refuses each of them).
+func (w *walker) unevaluatedItems(u *compiled, arr []any, ev *evaluated) bool {
+	ok := true
+	for i := range arr {
+		if ev.hasItem(i) {
+			continue
+		}
+		if !w.descend(u, arr[i], segment{index: i}) {
+			ok = false
+			if !w.report {
 				return false
 			}
 		}
-		ev.allProps = true
-	case []any:
-		u := n.unevaluatedItems
-		if u == nil {
-			break
-		}
-		for i := range v {
-			if ev.hasItem(i) {
-				continue
-			}
-			if !w.descend(u, v[i], segment{index: i}) {
-				ok = false
-				if !w.report {
-					return false
-				}
-			}
-		}
-		ev.markItems(len(v))
 	}
+	ev.markItems(len(arr))
 	return ok
 }
 
@@ -1010,29 +1161,40 @@ func equalValues(a, b any) bool {
 		return ok && a == bs
 	case map[string]any:
 		bm, ok := b.(map[string]any)
-		if !ok || len(a) != len(bm) {
-			return false
-		}
-		for k, av := range a {
-			bv, ok := bm[k]
-			if !ok || !equalValues(av, bv) {
-				return false
-			}
-		}
-		return true
+		return ok && equalObjects(a, bm)
 	case []any:
 		ba, ok := b.([]any)
-		if !ok || len(a) != len(ba) {
-			return false
-		}
-		for i := range a {
-			if !equalValues(a[i], ba[i]) {
-				return false
-			}
-		}
-		return true
+		return ok && equalArrays(a, ba)
 	}
 	return isNumber(a) && isNumber(b) && equalNumbers(a, b)
+}
+
+// equalObjects reports whether two JSON objects have the same keys with
+// equal values.
+func equalObjects(a, b map[string]any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, av := range a {
+		bv, ok := b[k]
+		if !ok || !equalValues(av, bv) {
+			return false
+		}
+	}
+	return true
+}
+
+// equalArrays reports whether two JSON arrays have equal items.
+func equalArrays(a, b []any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !equalValues(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // duplicates returns the first pair of equal items, (j, i) with j < i and

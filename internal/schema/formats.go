@@ -181,44 +181,62 @@ func isDateTime(s string) bool {
 	if len(s) < 20 || !isDate(s[:10]) || (s[10] != 'T' && s[10] != 't') {
 		return false
 	}
-	t := s[11:]
-	if t[2] != ':' || t[5] != ':' {
+	h, m, sec, rest, ok := partialTime(s[11:])
+	if !ok {
 		return false
+	}
+	offset, ok := timeOffset(rest)
+	if !ok {
+		return false
+	}
+	return sec < 60 || ((h*60+m-offset)%1440+1440)%1440 == 23*60+59
+}
+
+// partialTime reads the RFC 3339 partial-time that t starts with,
+// HH:MM:SS and an optional fraction, and returns what follows it. t has
+// at least 9 bytes.
+func partialTime(t string) (h, m, sec int, rest string, ok bool) {
+	if t[2] != ':' || t[5] != ':' {
+		return 0, 0, 0, "", false
 	}
 	h, ok1 := number(t[:2])
 	m, ok2 := number(t[3:5])
 	sec, ok3 := number(t[6:8])
 	if !ok1 || !ok2 || !ok3 || h > 23 || m > 59 || sec > 60 {
-		return false
+		return 0, 0, 0, "", false
 	}
-	t = t[8:]
-	if strings.HasPrefix(t, ".") {
+	rest = t[8:]
+	if strings.HasPrefix(rest, ".") {
 		n := 1
-		for n < len(t) && '0' <= t[n] && t[n] <= '9' {
+		for n < len(rest) && '0' <= rest[n] && rest[n] <= '9' {
 			n++
 		}
 		if n == 1 {
-			return false
+			return 0, 0, 0, "", false
 		}
-		t = t[n:]
+		rest = rest[n:]
 	}
-	offset := 0 // minutes east of UTC
-	switch {
-	case t == "Z" || t == "z":
-	case len(t) == 6 && (t[0] == '+' || t[0] == '-') && t[3] == ':':
-		oh, ok1 := number(t[1:3])
-		om, ok2 := number(t[4:])
-		if !ok1 || !ok2 || oh > 23 || om > 59 {
-			return false
-		}
-		offset = oh*60 + om
-		if t[0] == '-' {
-			offset = -offset
-		}
-	default:
-		return false
+	return h, m, sec, rest, true
+}
+
+// timeOffset reads t, an RFC 3339 time-offset: "Z" or ±HH:MM, in minutes
+// east of UTC.
+func timeOffset(t string) (int, bool) {
+	if t == "Z" || t == "z" {
+		return 0, true
 	}
-	return sec < 60 || ((h*60+m-offset)%1440+1440)%1440 == 23*60+59
+	if len(t) != 6 || (t[0] != '+' && t[0] != '-') || t[3] != ':' {
+		return 0, false
+	}
+	oh, ok1 := number(t[1:3])
+	om, ok2 := number(t[4:])
+	if !ok1 || !ok2 || oh > 23 || om > 59 {
+		return 0, false
+	}
+	if t[0] == '-' {
+		return -(oh*60 + om), true
+	}
+	return oh*60 + om, true
 }
 
 // number is the value of s, ASCII digits only.

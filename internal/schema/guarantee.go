@@ -67,20 +67,52 @@ func plainType(t reflect.Type, seen map[reflect.Type]bool) bool {
 }
 
 // constrains reports whether s, at any depth, uses a keyword that a value
-// of the right types and shape may still fail. The schema false, which
-// inference writes as additionalProperties of a struct, is no such keyword:
-// encoding/json never adds a property to a struct.
+// of the right types and shape may still fail.
 func constrains(s *jsonschema.Schema) bool {
 	found := false
 	walkSchemas(s, func(n *jsonschema.Schema) {
-		if n.Enum != nil || n.Const != nil || n.Pattern != "" || n.Format != "" ||
-			n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil || n.ExclusiveMaximum != nil ||
-			n.MultipleOf != nil || n.MinLength != nil || n.MaxLength != nil ||
-			n.MinItems != nil || n.MaxItems != nil || n.UniqueItems || n.MinProperties != nil || n.MaxProperties != nil ||
-			n.Contains != nil || n.If != nil || (n.Not != nil && !isFalse(n)) || n.OneOf != nil || n.AllOf != nil ||
-			n.DependentRequired != nil || n.DependentSchemas != nil || n.PropertyNames != nil || n.PatternProperties != nil {
+		if constrainsValue(n) || constrainsNumber(n) || constrainsString(n) ||
+			constrainsArray(n) || constrainsObject(n) || constrainsInPlace(n) {
 			found = true
 		}
 	})
 	return found
+}
+
+// constrainsValue reports whether n uses enum or const.
+func constrainsValue(n *jsonschema.Schema) bool {
+	return n.Enum != nil || n.Const != nil
+}
+
+// constrainsNumber reports whether n uses a keyword for numbers.
+func constrainsNumber(n *jsonschema.Schema) bool {
+	return n.Minimum != nil || n.Maximum != nil || n.ExclusiveMinimum != nil || n.ExclusiveMaximum != nil ||
+		n.MultipleOf != nil
+}
+
+// constrainsString reports whether n uses a keyword for strings.
+func constrainsString(n *jsonschema.Schema) bool {
+	return n.Pattern != "" || n.Format != "" || n.MinLength != nil || n.MaxLength != nil
+}
+
+// constrainsArray reports whether n uses a keyword for arrays other than
+// items and prefixItems, which inference derives from the type.
+func constrainsArray(n *jsonschema.Schema) bool {
+	return n.MinItems != nil || n.MaxItems != nil || n.UniqueItems || n.Contains != nil
+}
+
+// constrainsObject reports whether n uses a keyword for objects other
+// than properties, required and additionalProperties, which inference
+// derives from the type.
+func constrainsObject(n *jsonschema.Schema) bool {
+	return n.MinProperties != nil || n.MaxProperties != nil || n.DependentRequired != nil ||
+		n.DependentSchemas != nil || n.PropertyNames != nil || n.PatternProperties != nil
+}
+
+// constrainsInPlace reports whether n applies a subschema to the value
+// itself in a way other than inference's nullable anyOf. The schema false,
+// which inference writes as additionalProperties of a struct, is no such
+// keyword: encoding/json never adds a property to a struct.
+func constrainsInPlace(n *jsonschema.Schema) bool {
+	return n.If != nil || (n.Not != nil && !isFalse(n)) || n.OneOf != nil || n.AllOf != nil
 }

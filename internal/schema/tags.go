@@ -148,35 +148,13 @@ func applyEnum(prop *jsonschema.Schema, f reflect.StructField) error {
 		}
 		return nil
 	}
-	ft := f.Type
-	multi := ft.Kind() == reflect.Slice && ft.Elem().Kind() == reflect.String
-	if ft.Kind() != reflect.String && !multi {
-		// A pointer's null would be outside the enum: use omitempty.
-		return fmt.Errorf("an enum tag needs a string or []string field, not %v", f.Type)
-	}
-	split := func(what, list string) ([]string, error) {
-		parts := strings.Split(list, ",")
-		if slices.Contains(parts, "") {
-			return nil, fmt.Errorf("%s %q has an empty entry", what, list)
-		}
-		return parts, nil
-	}
-	values, err := split("enum", tag)
+	multi, err := enumKind(f.Type)
 	if err != nil {
 		return err
 	}
-	if len(values) != len(slices.Compact(slices.Sorted(slices.Values(values)))) {
-		return fmt.Errorf("enum %q lists a value twice", tag)
-	}
-	split = func(what, list string) ([]string, error) {
-		parts := strings.Split(list, ",")
-		if len(parts) != len(values) {
-			return nil, fmt.Errorf("%s has %d entries for %d enum values", what, len(parts), len(values))
-		}
-		if slices.Contains(parts, "") {
-			return nil, fmt.Errorf("%s %q has an empty entry", what, list)
-		}
-		return parts, nil
+	values, err := enumValues(tag)
+	if err != nil {
+		return err
 	}
 	target := prop
 	if multi {
@@ -189,38 +167,91 @@ func applyEnum(prop *jsonschema.Schema, f reflect.StructField) error {
 	case hasTitles && hasNames:
 		return errors.New("give enumTitles or enumNames, not both")
 	case hasTitles:
-		ts, err := split("enumTitles", titles)
-		if err != nil {
-			return err
-		}
-		opts := make([]*jsonschema.Schema, len(values))
-		for i, v := range values {
-			opts[i] = &jsonschema.Schema{Const: jsonschema.Ptr[any](v), Title: ts[i]}
-		}
-		if multi {
-			// MCP's titled multi-select: items are the anyOf alone.
-			target.Type = ""
-			target.AnyOf = opts
-		} else {
-			target.OneOf = opts
-		}
-		return nil
+		return applyEnumTitles(target, values, titles, multi)
 	case hasNames:
-		if multi {
-			return errors.New("enumNames applies to a string field; use enumTitles for a []string")
-		}
-		ns, err := split("enumNames", names)
-		if err != nil {
+		if err := applyEnumNames(target, values, names, multi); err != nil {
 			return err
 		}
-		if target.Extra == nil {
-			target.Extra = map[string]any{}
-		}
-		target.Extra["enumNames"] = ns
 	}
 	target.Enum = make([]any, len(values))
 	for i, v := range values {
 		target.Enum[i] = v
 	}
+	return nil
+}
+
+// enumKind reports whether t, the type of a field with an enum tag, is
+// []string (a multi-select) rather than string, or why it is neither.
+func enumKind(t reflect.Type) (multi bool, err error) {
+	multi = t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.String
+	if t.Kind() != reflect.String && !multi {
+		// A pointer's null would be outside the enum: use omitempty.
+		return false, fmt.Errorf("an enum tag needs a string or []string field, not %v", t)
+	}
+	return multi, nil
+}
+
+// enumValues splits the enum tag into its values, each listed once.
+func enumValues(tag string) ([]string, error) {
+	values, err := enumList("enum", tag, -1)
+	if err != nil {
+		return nil, err
+	}
+	if len(values) != len(slices.Compact(slices.Sorted(slices.Values(values)))) {
+		return nil, fmt.Errorf("enum %q lists a value twice", tag)
+	}
+	return values, nil
+}
+
+// enumList splits list, the comma-separated value of the tag what, into
+// count entries (any number when count is negative), none of them empty.
+func enumList(what, list string, count int) ([]string, error) {
+	parts := strings.Split(list, ",")
+	if count >= 0 && len(parts) != count {
+		return nil, fmt.Errorf("%s has %d entries for %d enum values", what, len(parts), count)
+	}
+	if slices.Contains(parts, "") {
+		return nil, fmt.Errorf("%s %q has an empty entry", what, list)
+	}
+	return parts, nil
+}
+
+// applyEnumTitles applies the enumTitles tag, titles, to target, the
+// schema of a string or, when multi is set, of the items of a []string:
+// each of values becomes an alternative, a const with its title.
+func applyEnumTitles(target *jsonschema.Schema, values []string, titles string, multi bool) error {
+	ts, err := enumList("enumTitles", titles, len(values))
+	if err != nil {
+		return err
+	}
+	opts := make([]*jsonschema.Schema, len(values))
+	for i, v := range values {
+		opts[i] = &jsonschema.Schema{Const: jsonschema.Ptr[any](v), Title: ts[i]}
+	}
+	if multi {
+		// MCP's titled multi-select: items are the anyOf alone.
+		target.Type = ""
+		target.AnyOf = opts
+	} else {
+		target.OneOf = opts
+	}
+	return nil
+}
+
+// applyEnumNames applies the enumNames tag, names, to target, the schema
+// of a string (not of a []string's items, when multi is set), beside its
+// enum of values.
+func applyEnumNames(target *jsonschema.Schema, values []string, names string, multi bool) error {
+	if multi {
+		return errors.New("enumNames applies to a string field; use enumTitles for a []string")
+	}
+	ns, err := enumList("enumNames", names, len(values))
+	if err != nil {
+		return err
+	}
+	if target.Extra == nil {
+		target.Extra = map[string]any{}
+	}
+	target.Extra["enumNames"] = ns
 	return nil
 }

@@ -127,6 +127,15 @@ func (n *compiled) prop(name string) *prop {
 	return &n.props[i]
 }
 
+// itemNode is the schema of item i of an array, in prefixItems or items
+// (nil for none).
+func (n *compiled) itemNode(i int) *compiled {
+	if i < len(n.prefixItems) {
+		return n.prefixItems[i]
+	}
+	return n.items
+}
+
 // usesUnevaluated reports whether n has an unevaluated* keyword, and so
 // needs the walk to record which properties and items were evaluated.
 func (n *compiled) usesUnevaluated() bool {

@@ -81,12 +81,7 @@ func (d *defaultsWalk) fillDefaults(n *compiled, v any, hops int) {
 		}
 	case []any:
 		for i, item := range v {
-			switch {
-			case i < len(n.prefixItems):
-				d.fillDefaults(n.prefixItems[i], item, 0)
-			case n.items != nil:
-				d.fillDefaults(n.items, item, 0)
-			}
+			d.fillDefaults(n.itemNode(i), item, 0)
 		}
 	}
 }
@@ -107,26 +102,28 @@ func (d *defaultsWalk) dropNulls(n *compiled, v any, hops int) bool {
 	}
 	switch v := v.(type) {
 	case map[string]any:
-		for i := range n.props {
-			p := &n.props[i]
-			val, ok := v[p.name]
-			switch {
-			case !ok:
-			case val == nil && p.nullAbsent:
-				delete(v, p.name)
-				dropped = true
-			default:
-				dropped = d.dropNulls(p.node, val, 0) || dropped
-			}
-		}
+		dropped = d.dropNullProps(n, v) || dropped
 	case []any:
 		for i, item := range v {
-			switch {
-			case i < len(n.prefixItems):
-				dropped = d.dropNulls(n.prefixItems[i], item, 0) || dropped
-			case n.items != nil:
-				dropped = d.dropNulls(n.items, item, 0) || dropped
-			}
+			dropped = d.dropNulls(n.itemNode(i), item, 0) || dropped
+		}
+	}
+	return dropped
+}
+
+// dropNullProps is dropNulls for the declared properties of obj.
+func (d *defaultsWalk) dropNullProps(n *compiled, obj map[string]any) bool {
+	dropped := false
+	for i := range n.props {
+		p := &n.props[i]
+		val, ok := obj[p.name]
+		switch {
+		case !ok:
+		case val == nil && p.nullAbsent:
+			delete(obj, p.name)
+			dropped = true
+		default:
+			dropped = d.dropNulls(p.node, val, 0) || dropped
 		}
 	}
 	return dropped

@@ -69,45 +69,9 @@ func (d *jsonDecoder) value(depth int) (any, bool) {
 	d.space()
 	switch d.b[d.i] {
 	case '{':
-		d.i++
-		m := map[string]any{}
-		for {
-			d.space()
-			if d.b[d.i] == '}' {
-				d.i++
-				return m, true
-			}
-			if d.b[d.i] == ',' {
-				d.i++
-				d.space()
-			}
-			k := d.str()
-			d.space()
-			d.i++ // ':'
-			v, ok := d.value(depth + 1)
-			if !ok {
-				return nil, false
-			}
-			m[k] = v
-		}
+		return d.object(depth)
 	case '[':
-		d.i++
-		a := []any{}
-		for {
-			d.space()
-			if d.b[d.i] == ']' {
-				d.i++
-				return a, true
-			}
-			if d.b[d.i] == ',' {
-				d.i++
-			}
-			v, ok := d.value(depth + 1)
-			if !ok {
-				return nil, false
-			}
-			a = append(a, v)
-		}
+		return d.array(depth)
 	case '"':
 		return d.str(), true
 	case 't':
@@ -120,6 +84,57 @@ func (d *jsonDecoder) value(depth int) (any, bool) {
 		d.i += 4
 		return nil, true
 	}
+	return d.number(), true
+}
+
+// object decodes the object at d.i, at depth.
+func (d *jsonDecoder) object(depth int) (any, bool) {
+	d.i++
+	m := map[string]any{}
+	for {
+		d.space()
+		if d.b[d.i] == '}' {
+			d.i++
+			return m, true
+		}
+		if d.b[d.i] == ',' {
+			d.i++
+			d.space()
+		}
+		k := d.str()
+		d.space()
+		d.i++ // ':'
+		v, ok := d.value(depth + 1)
+		if !ok {
+			return nil, false
+		}
+		m[k] = v
+	}
+}
+
+// array decodes the array at d.i, at depth.
+func (d *jsonDecoder) array(depth int) (any, bool) {
+	d.i++
+	a := []any{}
+	for {
+		d.space()
+		if d.b[d.i] == ']' {
+			d.i++
+			return a, true
+		}
+		if d.b[d.i] == ',' {
+			d.i++
+		}
+		v, ok := d.value(depth + 1)
+		if !ok {
+			return nil, false
+		}
+		a = append(a, v)
+	}
+}
+
+// number decodes the number at d.i.
+func (d *jsonDecoder) number() json.Number {
 	start := d.i
 	for d.i < len(d.b) {
 		switch c := d.b[d.i]; {
@@ -129,7 +144,7 @@ func (d *jsonDecoder) value(depth int) (any, bool) {
 		}
 		break
 	}
-	return json.Number(d.b[start:d.i]), true
+	return json.Number(d.b[start:d.i])
 }
 
 // str decodes the string at d.i.

@@ -299,16 +299,8 @@ func jsonLen(is Issue) int {
 func jsonStringLen(s string) int {
 	n := 2
 	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			switch {
-			case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
-				n += 2
-			case c < 0x20 || c == '<' || c == '>' || c == '&':
-				n += 6
-			default:
-				n++
-			}
+		if c := s[i]; c < utf8.RuneSelf {
+			n += asciiJSONLen(c)
 			i++
 			continue
 		}
@@ -321,6 +313,18 @@ func jsonStringLen(s string) int {
 		i += size
 	}
 	return n
+}
+
+// asciiJSONLen is the length of c, an ASCII byte, in a string encoded by
+// encoding/json.
+func asciiJSONLen(c byte) int {
+	switch {
+	case c == '"' || c == '\\' || c == '\n' || c == '\r' || c == '\t' || c == '\b' || c == '\f':
+		return 2
+	case c < 0x20 || c == '<' || c == '>' || c == '&':
+		return 6
+	}
+	return 1
 }
 
 // cut returns s cut to at most n runes, the last of them an ellipsis when

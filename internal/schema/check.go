@@ -234,6 +234,9 @@ func (w *walker) keywords(n *compiled, v any, ev *evaluated) bool {
 	if !ok && !w.report {
 		return false
 	}
+	if !n.applies {
+		return ok
+	}
 	return w.applicators(n, v, ev) && ok
 }
 

@@ -19,7 +19,16 @@ func (w *walker) object(n *compiled, obj map[string]any, ev *evaluated) bool {
 	} else if !w.properties(n, obj, ev) {
 		return false
 	}
-	ok = w.dependentRequired(n, obj) && ok
+	if !n.byKeys {
+		return ok
+	}
+	return w.keys(n, obj, ev) && ok
+}
+
+// keys applies the keywords that look at which keys obj has:
+// dependentRequired, propertyNames and dependentSchemas.
+func (w *walker) keys(n *compiled, obj map[string]any, ev *evaluated) bool {
+	ok := w.dependentRequired(n, obj)
 	if !ok && !w.report {
 		return false
 	}

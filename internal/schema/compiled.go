@@ -65,6 +65,10 @@ type compiled struct {
 	dependentRequired     []dependency // sorted by name
 	dependentSchemas      []namedNode  // sorted by name
 	unevaluatedProperties *compiled
+	// byKeys: n has dependentRequired, propertyNames or dependentSchemas
+	// (or draft 7's dependencies), the keywords that look at which keys
+	// an object has; most nodes have none.
+	byKeys bool
 
 	ref, dynamicRef *compiled
 	// dynamicName is the anchor a $dynamicRef looks up in the dynamic
@@ -77,6 +81,9 @@ type compiled struct {
 	anyOf, oneOf     []*compiled
 	not              *compiled
 	ifN, then, elseN *compiled
+	// applies: n has a keyword that the walk of applicators looks at (one
+	// of the above but $ref, or unevaluated*); most nodes have none.
+	applies bool
 
 	hasDefault bool
 	defaultVal any // decoded with UseNumber; copied before use
@@ -134,6 +141,13 @@ func (n *compiled) itemNode(i int) *compiled {
 		return n.prefixItems[i]
 	}
 	return n.items
+}
+
+// hasApplicators reports whether n has a keyword that the walk of
+// applicators looks at.
+func (n *compiled) hasApplicators() bool {
+	return n.dynamicRef != nil || n.not != nil || n.allOf != nil || n.anyOf != nil || n.oneOf != nil ||
+		n.ifN != nil || n.usesUnevaluated()
 }
 
 // usesUnevaluated reports whether n has an unevaluated* keyword, and so

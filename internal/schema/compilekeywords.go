@@ -46,6 +46,8 @@ func (c *compiler) fill(n *compiled, s *jsonschema.Schema, info *schemaInfo) err
 		}
 	}
 	f.unorderedLoops()
+	n.applies = n.hasApplicators()
+	n.byKeys = n.dependentRequired != nil || n.propertyNames != nil || n.dependentSchemas != nil
 	return f.err
 }
 

@@ -300,7 +300,7 @@ func jsonStringLen(s string) int {
 	n := 2
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
-			n += asciiJSONLen(c)
+			n += int(asciiJSONLens[c])
 			i++
 			continue
 		}
@@ -314,6 +314,15 @@ func jsonStringLen(s string) int {
 	}
 	return n
 }
+
+// asciiJSONLens holds asciiJSONLen of each ASCII byte, which
+// jsonStringLen reads for every byte of a message.
+var asciiJSONLens = func() (lens [utf8.RuneSelf]uint8) {
+	for c := range lens {
+		lens[c] = uint8(asciiJSONLen(byte(c)))
+	}
+	return lens
+}()
 
 // asciiJSONLen is the length of c, an ASCII byte, in a string encoded by
 // encoding/json.

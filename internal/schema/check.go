@@ -214,15 +214,25 @@ func (w *walker) tick() bool {
 // compared, the steps a pattern may take.
 func (w *walker) spend(units int) { w.work += units }
 
-// keywords applies the keywords of n to v.
+// keywords applies the keywords of n to v. A failed type, const or enum
+// ends n's checks.
 func (w *walker) keywords(n *compiled, v any, ev *evaluated) bool {
 	t := valueType(v)
-	if !w.admits(n, v, t) {
+	switch {
+	case t == 0:
+		w.fail("type", fmt.Sprintf("value of Go type %T is not JSON", v))
+		return false
+	case wrongType(n, v, t):
+		w.fail("type", typeMessage(n.typeNames, typeName(t)))
+		return false
+	case n.constRefuses(v):
+		w.fail("const", fmt.Sprintf("expected %s, received %s", show(n.constVal), show(v)))
+		return false
+	case n.enumRefuses(v):
+		w.fail("enum", enumMessage(n.enum, v))
 		return false
 	}
-	if ev == nil && n.usesUnevaluated() {
-		ev = &evaluated{}
-	}
+	ev = n.evaluatedBy(ev)
 	ok := true
 	if n.ref != nil {
 		ok = w.inPlace(n.ref, v, ev)
@@ -238,24 +248,6 @@ func (w *walker) keywords(n *compiled, v any, ev *evaluated) bool {
 		return ok
 	}
 	return w.applicators(n, v, ev) && ok
-}
-
-// admits checks v, of type t, against what ends n's checks when it fails:
-// v is JSON, of a type of n, n's const, one of n's enum.
-func (w *walker) admits(n *compiled, v any, t typeSet) bool {
-	switch {
-	case t == 0:
-		w.fail("type", fmt.Sprintf("value of Go type %T is not JSON", v))
-	case wrongType(n, v, t):
-		w.fail("type", typeMessage(n.typeNames, typeName(t)))
-	case n.constRefuses(v):
-		w.fail("const", fmt.Sprintf("expected %s, received %s", show(n.constVal), show(v)))
-	case n.enumRefuses(v):
-		w.fail("enum", enumMessage(n.enum, v))
-	default:
-		return true
-	}
-	return false
 }
 
 // typed applies the keywords of n that apply to v's type, t.

@@ -150,6 +150,16 @@ func (n *compiled) hasApplicators() bool {
 		n.ifN != nil || n.usesUnevaluated()
 }
 
+// evaluatedBy returns where n's keywords record what they evaluate: ev,
+// or a record of n's own when n has unevaluated* and its caller keeps
+// none.
+func (n *compiled) evaluatedBy(ev *evaluated) *evaluated {
+	if ev == nil && n.usesUnevaluated() {
+		return &evaluated{}
+	}
+	return ev
+}
+
 // usesUnevaluated reports whether n has an unevaluated* keyword, and so
 // needs the walk to record which properties and items were evaluated.
 func (n *compiled) usesUnevaluated() bool {

@@ -27,10 +27,10 @@ import (
 // A zero Context is a context.Background() without a contract, whose Fail
 // reports the mistake.
 type Context struct {
-	ctx      context.Context // the request's; nil in a zero Context
-	kind     string          // "tool", "resource" or "prompt"
-	name     string
-	contract []Failure
+	ctx context.Context // the request's; nil in a zero Context
+	// definition is what the call is of: its kind ("tool", "resource" or
+	// "prompt"), name and contract.
+	definition
 	// base is the server's logger; attrs, what the request's adds to it.
 	// The request's logger (reqLog) is built on first use: most calls log
 	// nothing.

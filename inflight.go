@@ -27,8 +27,8 @@ type inflight struct {
 	idle     chan struct{} // closed once draining and no call runs
 	stopped  bool          // calls are cancelled as they come
 
-	// running counts the calls that enterServer admitted and that have
-	// not left: the server's calls in flight, in every session or none.
+	// running counts the calls that enter counted and that have not
+	// left: the server's calls in flight, in every session or none.
 	running int
 	// perSession counts the calls in flight of each session.
 	perSession map[*mcp.ServerSession]int
@@ -37,14 +37,15 @@ type inflight struct {
 // An entry is one call in flight.
 type entry struct {
 	cancel  context.CancelCauseFunc
-	counted bool // among running
+	counted bool               // among running
+	session *mcp.ServerSession // counted among its session's; nil if not
 }
 
 var (
 	errServerStopped = errors.New("server stopped")
 	errHungUp        = errors.New("the client hung up")
 	// errServerBusy is the cause of a call refused beyond the server's
-	// bound on calls in flight (see enterServer).
+	// bound on calls in flight (see enter).
 	errServerBusy = errors.New("the server has too many calls in flight")
 )
 
@@ -53,21 +54,44 @@ func newInflight() *inflight {
 		perSession: make(map[*mcp.ServerSession]int)}
 }
 
-// enter admits a call whose context cancel ends, and returns the token that
-// leaves it; ok is false when the server is draining. Once the server has
-// stopped, the call's context is cancelled at once.
-func (f *inflight) enter(cancel context.CancelCauseFunc) (token uint64, ok bool) {
+// enter enters a call whose context cancel ends, and returns the token
+// that leaves it: 0 when the server is draining, and the call is not
+// entered. Once the server has stopped, the call's context is cancelled at
+// once. An entered call is counted among its session's calls (when ss is
+// not nil and perSession > 0) and the server's (when perServer > 0),
+// unless as many run already: busy is then errSessionBusy or
+// errServerBusy, and the call, entered but not counted there, must be
+// answered with its refusal and leave. One client must not take every
+// goroutine and connection of the server by piling up slow calls on its
+// session; the server's bound holds across sessions and in stateless
+// mode, where no session bounds a client.
+func (f *inflight) enter(cancel context.CancelCauseFunc, ss *mcp.ServerSession, perSession, perServer int) (token uint64, busy error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.draining.Load() {
-		return 0, false
+		return 0, nil
 	}
 	if f.stopped {
 		cancel(errServerStopped)
 	}
+	e := entry{cancel: cancel}
+	switch {
+	case ss != nil && perSession > 0 && f.perSession[ss] >= perSession:
+		busy = errSessionBusy
+	case perServer > 0 && f.running >= perServer:
+		busy = errServerBusy
+	}
+	if busy != errSessionBusy && ss != nil && perSession > 0 {
+		e.session = ss
+		f.perSession[ss]++
+	}
+	if busy == nil && perServer > 0 {
+		e.counted = true
+		f.running++
+	}
 	f.next++
-	f.calls[f.next] = entry{cancel: cancel}
-	return f.next, true
+	f.calls[f.next] = e
+	return f.next, busy
 }
 
 // leave ends the call of token; a second leave does nothing.
@@ -80,6 +104,11 @@ func (f *inflight) leave(token uint64) {
 	}
 	if e.counted {
 		f.running--
+	}
+	if e.session != nil {
+		if f.perSession[e.session]--; f.perSession[e.session] <= 0 {
+			delete(f.perSession, e.session)
+		}
 	}
 	delete(f.calls, token)
 	if f.draining.Load() && len(f.calls) == 0 {
@@ -156,46 +185,4 @@ func (f *inflight) count() int {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	return len(f.calls)
-}
-
-// enterServer counts the call of token among those the server runs, unless
-// limit of them run already: the bound of the whole server, across
-// sessions and in stateless mode, where no session bounds a client. The
-// count ends when the call leaves.
-func (f *inflight) enterServer(token uint64, limit int) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	e, ok := f.calls[token]
-	if !ok || e.counted {
-		return ok
-	}
-	if f.running >= limit {
-		return false
-	}
-	e.counted = true
-	f.calls[token] = e
-	f.running++
-	return true
-}
-
-// enterSession counts a call of session ss, unless limit calls of it are
-// in flight already: one client must not take every goroutine and
-// connection of the server by piling up slow calls on its session.
-func (f *inflight) enterSession(ss *mcp.ServerSession, limit int) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.perSession[ss] >= limit {
-		return false
-	}
-	f.perSession[ss]++
-	return true
-}
-
-// leaveSession uncounts a call that enterSession counted.
-func (f *inflight) leaveSession(ss *mcp.ServerSession) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	if f.perSession[ss]--; f.perSession[ss] <= 0 {
-		delete(f.perSession, ss)
-	}
 }

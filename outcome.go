@@ -12,106 +12,22 @@ import (
 	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/internal/repeats"
-	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
-// The failure path: how a call's outcome is observed, once, for every kind
-// of definition. end runs it; observe classifies what the call failed with
-// (failureOf), renders it (newWireError, in render.go, which also holds
-// what the client is sent: toolResult and rpcError) and logs it
-// (logFailure, at the contract's severity, its repeats collapsed); record
-// and complete write the span, the metric points and the completion
-// record. To change how a failure reads on the wire, read render.go; to
-// change how it is classified or logged, this file.
-
-// end is the one place where a finished call is observed. It turns a
-// failure into what the client is sent and logs it once, at the level the
-// contract declares; it returns nil on success.
-//
-// All of that runs under the panic guard: neither a bug of ours nor an error
-// value whose methods panic can take the server down or leave a call
-// unanswered. Such a call is answered with a generic InternalError.
-//
-// outputBytes is the size of a successful result; a failure's is that of
-// its error object.
-func (s *Server) end(c *callState, err error, outputBytes int) *wireError {
-	defer s.release(c)
-	var f *wireError
-	if err != nil {
-		var bug error
-		f, bug = guard(func() (*wireError, error) { return s.observe(c, err), nil })
-		if bug != nil {
-			f, _ = newWireError(internalError(c.kind, c.name))
-			s.logBug(c, bug)
-		}
-		outputBytes = len(f.object)
-	}
-	s.complete(c, f, outputBytes)
-	s.record(c, f, err, outputBytes)
-	return f
-}
-
-// record ends the call's span and metric points. A declared severity adds
-// mcp.error.severity to mcp.errors.classified and changes nothing else.
-func (s *Server) record(c *callState, f *wireError, original error, outputBytes int) {
-	defer func() { _ = recover() }() // telemetry is not worth a call
-	o := telemetry.Outcome{OutputBytes: outputBytes, Messages: c.messages}
-	if f != nil {
-		// The message the client got, as the log record has it: one
-		// scrubbed text on every surface.
-		o.Failed, o.Code, o.Message, o.Cause = true, f.err.Code(), f.message, original
-		if d, ok := declaredFailure(c.contract, f.err); ok && c.kind == "tool" && d.Severity != SeverityError {
-			o.Severity = string(d.Severity)
-		}
-	}
-	c.span.End(o)
-}
-
-// complete writes the call's completion record, at debug: with
-// MCP_LOG_LEVEL=debug every call shows, and info stays quiet on success.
-func (s *Server) complete(c *callState, f *wireError, outputBytes int) {
-	defer func() { _ = recover() }() // a record is not worth a call
-	if !s.logger.Enabled(context.Background(), slog.LevelDebug) {
-		return
-	}
-	log := c.ctx.reqLog()
-	attrs := []slog.Attr{
-		slog.Float64("durationMs", float64(time.Since(c.start).Microseconds())/1000),
-		slog.Bool("success", f == nil),
-		slog.Int("inputBytes", c.inputBytes),
-		slog.Int("outputBytes", outputBytes),
-	}
-	if f != nil {
-		attrs = append(attrs, slog.Int("code", int(f.err.Code())))
-	}
-	log.LogAttrs(context.WithoutCancel(c.ctx), slog.LevelDebug, "Finished "+c.kind+":"+c.name, attrs...)
-}
-
-// observe classifies, encodes and logs a call's failure.
-func (s *Server) observe(c *callState, err error) *wireError {
-	e := failureOf(c.ctx, c.kind, c.name, err)
-	f, dropped := newWireError(e)
-	s.logFailure(c, f, err, dropped)
-	return f
-}
+// A call's failure, for every kind of definition: end (dispatch.go)
+// classifies what the call failed with (failureOf), renders it
+// (newWireError, in render.go, which also holds what the client is sent:
+// toolResult and rpcError) and logs it (logFailure, at the contract's
+// severity, its repeats collapsed). To change how a failure reads on the
+// wire, read render.go; to change how it is classified or logged, this
+// file.
 
 // internalError is what a call that failed through a bug is sent: nothing
 // about the bug reaches the client. opts may keep the bug as the cause, for
 // the log.
 func internalError(kind, name string, opts ...mcperr.Option) *mcperr.Error {
 	return mcperr.InternalError(fmt.Sprintf("An internal error occurred in %s %s.", kind, name), opts...)
-}
-
-// logBug logs a failure of the failure handling itself, as best it can.
-func (s *Server) logBug(c *callState, bug error) {
-	defer func() { _ = recover() }()
-	attrs := []slog.Attr{slog.String("bug", bug.Error())}
-	if p, ok := bug.(*panicError); ok {
-		attrs = append(attrs, slog.String("stack", string(p.stack)))
-	}
-	c.ctx.reqLog().LogAttrs(context.WithoutCancel(c.ctx), slog.LevelError,
-		"Error in "+c.kind+":"+c.name+": the failure could not be handled", attrs...)
 }
 
 // logFailure writes the one "Error in <kind>:<name>: <message>" record of a

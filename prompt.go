@@ -98,25 +98,25 @@ func (p Prompt[Args]) register(s *Server) error {
 	get := func(c *Context, args map[string]string) (*mcp.GetPromptResult, error) {
 		return p.get(c, validator, args)
 	}
+	defined := &definition{kind: "prompt", name: p.Name, contract: p.Errors, scopes: p.Scopes, limit: limit}
 	s.mcp.AddPrompt(def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		input := 0
 		for k, v := range req.Params.Arguments {
 			input += len(k) + len(v)
 		}
-		return serve(s, ctx, &callHead{
-			kind: "prompt", name: p.Name, contract: p.Errors,
-			req: request{session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: input, version: req.ProtocolVersion(),
-				x: newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses), scopes: p.Scopes, limit: limit},
-			bind:  func() string { return binding("prompt", p.Name, tokenOf(req.Extra), req.Params.Arguments) },
-			state: req.Params.RequestState,
-		}, promptGet{s, p.Name, req.Params.Arguments, get})
+		args := req.Params
+		c := newCall(s, ctx, defined, req)
+		c.ctx.x = newExchange(c.version, args.GetProgressToken(), req.ClientCapabilities, args.InputResponses)
+		c.inputBytes, c.state = input, args.RequestState
+		c.bind = func() string { return binding("prompt", p.Name, c.ctx.token, args.Arguments) }
+		return serve(s, c, promptGet{s, p.Name, args.Arguments, get})
 	})
 	s.listed = append(s.listed, listing{prompt: def, contract: p.Errors, scopes: p.Scopes})
 	s.prompts++
 	return nil
 }
 
-// promptGet is a prompts/get in the pipeline.
+// promptGet is a prompts/get in the dispatch.
 type promptGet struct {
 	s    *Server
 	name string

@@ -139,14 +139,14 @@ func (r Resource[Params, Out]) register(s *Server) error {
 		})
 	}
 	read := func(c *Context) (*mcp.ReadResourceResult, error) { return r.read(c, tmpl, validator, mime) }
+	def := &definition{kind: "resource", name: r.Name, contract: r.Errors, scopes: r.Scopes, limit: limit, template: r.URITemplate}
 	handler := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
-		return serve(s, ctx, &callHead{
-			kind: "resource", name: r.Name, contract: r.Errors,
-			req: request{session: req.Session, meta: req.Params.Meta, extra: req.Extra, uri: req.Params.URI, tmpl: r.URITemplate, input: len(req.Params.URI), version: req.ProtocolVersion(),
-				x: newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses), scopes: r.Scopes, limit: limit},
-			bind:  func() string { return binding("resource", r.URITemplate, tokenOf(req.Extra), req.Params.URI) },
-			state: req.Params.RequestState,
-		}, resourceRead{s, r.Name, read})
+		p := req.Params
+		c := newCall(s, ctx, def, req)
+		c.ctx.x = newExchange(c.version, p.GetProgressToken(), req.ClientCapabilities, p.InputResponses)
+		c.ctx.uri, c.inputBytes, c.state = p.URI, len(p.URI), p.RequestState
+		c.bind = func() string { return binding("resource", r.URITemplate, c.ctx.token, p.URI) }
+		return serve(s, c, resourceRead{s, r.Name, read})
 	}
 	meta, err := publishedMeta("resource", r.Name, nil, r.Meta)
 	if err != nil {
@@ -162,7 +162,7 @@ func (r Resource[Params, Out]) register(s *Server) error {
 	return nil
 }
 
-// resourceRead is a resources/read in the pipeline.
+// resourceRead is a resources/read in the dispatch.
 type resourceRead struct {
 	s    *Server
 	name string

@@ -23,6 +23,6 @@ func ContextForTest[In, Out any](ctx context.Context, tool Tool[In, Out], log *s
 	}
 	const kind = "tool"
 	attrs := []slog.Attr{slog.String("operation", kind+":"+tool.Name)}
-	return &Context{ctx: ctx, kind: kind, name: tool.Name, contract: tool.Errors, attrs: attrs,
+	return &Context{ctx: ctx, definition: definition{kind: kind, name: tool.Name, contract: tool.Errors}, attrs: attrs,
 		log: slog.New(redact.Handler(log.Handler()).WithAttrs(attrs))}
 }

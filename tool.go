@@ -179,16 +179,25 @@ func (t Tool[In, Out]) register(s *Server) error {
 	if def.Meta, err = publishedMeta("tool", t.Name, def.Meta, t.Meta); err != nil {
 		return err
 	}
-	s.addTool(def, &toolRuntime{
-		name:     t.Name,
-		contract: t.Errors,
-		scopes:   t.Scopes,
-		limit:    limit,
-		output:   outV,
+	rt := &toolRuntime{
+		definition: definition{kind: "tool", name: t.Name, contract: t.Errors, scopes: t.Scopes, limit: limit},
+		output:     outV,
 		run: func(c *Context, raw json.RawMessage) (*toolOutput, error) {
 			return t.run(c, inV, raw)
 		},
+	}
+	// Every failure, whatever its kind, becomes an error result, so the
+	// model always sees what went wrong; but for the two that MCP defines
+	// as protocol errors (see protocolError), which are JSON-RPC errors.
+	s.mcp.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		p := req.Params
+		c := newCall(s, ctx, &rt.definition, req)
+		c.ctx.x = newExchange(c.version, p.GetProgressToken(), req.ClientCapabilities, p.InputResponses)
+		c.inputBytes, c.state = len(p.Arguments), p.RequestState
+		c.bind = func() string { return binding("tool", t.Name, c.ctx.token, p.Arguments) }
+		return serve(s, c, toolCall{s, rt, p.Arguments})
 	})
+	s.tools++
 	s.listed = append(s.listed, listing{tool: def, contract: t.Errors, scopes: t.Scopes})
 	return nil
 }
@@ -254,45 +263,17 @@ type toolOutput struct {
 // toolRuntime is what the dispatch needs of a tool, free of its type
 // parameters.
 type toolRuntime struct {
-	name     string
-	contract []Failure
-	scopes   []string
-	limit    RateLimit
-	output   *schema.Validator // nil when the output cannot fail its schema
-	run      func(c *Context, raw json.RawMessage) (*toolOutput, error)
+	definition
+	output *schema.Validator // nil when the output cannot fail its schema
+	run    func(c *Context, raw json.RawMessage) (*toolOutput, error)
 }
 
-// addTool registers a tool with the SDK behind the one dispatch every call
-// goes through.
-func (s *Server) addTool(def *mcp.Tool, rt *toolRuntime) {
-	s.mcp.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		return s.callTool(ctx, rt, req)
-	})
-	s.tools++
-}
-
-// callTool runs one tools/call through the pipeline. Every failure,
-// whatever its kind, becomes an error result, so the model always sees what
-// went wrong; but for the two that MCP defines as protocol errors (see
-// protocolError), which are JSON-RPC errors.
-func (s *Server) callTool(ctx context.Context, rt *toolRuntime, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-	return serve(s, ctx, &callHead{
-		kind: "tool", name: rt.name, contract: rt.contract,
-		req: request{session: req.Session, meta: req.Params.Meta, extra: req.Extra, input: len(req.Params.Arguments), version: req.ProtocolVersion(),
-			x: newExchange(req.ProtocolVersion(), req.Params.GetProgressToken(), req.ClientCapabilities, req.Params.InputResponses), scopes: rt.scopes, limit: rt.limit},
-		bind:  func() string { return binding("tool", rt.name, tokenOf(req.Extra), req.Params.Arguments) },
-		state: req.Params.RequestState,
-	}, toolCall{s, rt, req.Params.Arguments})
-}
-
-// toolCall is a tools/call in the pipeline.
+// toolCall is a tools/call in the dispatch.
 type toolCall struct {
 	s    *Server
 	rt   *toolRuntime
 	args json.RawMessage
 }
-
-func (t toolCall) run(c *callState) (*mcp.CallToolResult, error) { return t.s.runTool(c, t.rt, t.args) }
 
 func (toolCall) size(res *mcp.CallToolResult) int {
 	return len(res.StructuredContent.(json.RawMessage))
@@ -309,10 +290,11 @@ func (toolCall) fail(f *wireError) (*mcp.CallToolResult, error) {
 	return f.toolResult(), nil
 }
 
-// runTool produces a call's result, or whatever it failed with. Panics are
+// run produces a call's result, or whatever it failed with. Panics are
 // recovered by the caller.
-func (s *Server) runTool(c *callState, rt *toolRuntime, raw json.RawMessage) (*mcp.CallToolResult, error) {
-	out, err := rt.run(c.ctx, raw)
+func (t toolCall) run(c *callState) (*mcp.CallToolResult, error) {
+	s, rt := t.s, t.rt
+	out, err := rt.run(c.ctx, t.args)
 	if err != nil {
 		return nil, err
 	}

@@ -14,22 +14,16 @@ import (
 // (2026-07-28), and builds that handler for those calls only. The SDK
 // still decides, record by record, what reaches the client.
 
-// watchLogLevel notes the sessions whose client set a log level, until
-// they end.
-func (s *Server) watchLogLevel(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		res, err := next(ctx, method, req)
-		if method == "logging/setLevel" && err == nil {
-			if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
-				if _, loaded := s.logLevels.LoadOrStore(ss, struct{}{}); !loaded {
-					go func() {
-						ss.Wait()
-						s.logLevels.Delete(ss)
-					}()
-				}
-			}
+// noteLogLevel notes the session of a logging/setLevel its client set,
+// until it ends.
+func (s *Server) noteLogLevel(req mcp.Request) {
+	if ss, ok := req.GetSession().(*mcp.ServerSession); ok {
+		if _, loaded := s.logLevels.LoadOrStore(ss, struct{}{}); !loaded {
+			go func() {
+				ss.Wait()
+				s.logLevels.Delete(ss)
+			}()
 		}
-		return res, err
 	}
 }
 

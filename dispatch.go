@@ -133,20 +133,17 @@ func serve[R any, K callKind[R]](s *Server, c *callState, k K) (R, error) {
 		f, _ := newWireError(e)
 		return k.fail(f)
 	}
+	if err == nil {
+		s.end(c, nil, k.size(res))
+		return res, nil
+	}
 	if questions, next := c.ctx.x.inputRequired(err); questions != nil {
 		// The round ends with questions for the client (ErrInputRequired):
 		// a success of the round.
 		s.end(c, nil, 0)
 		return k.ask(questions, s.signState(c.bind(), next)), nil
 	}
-	size := 0
-	if err == nil {
-		size = k.size(res)
-	}
-	if f := s.end(c, err, size); f != nil {
-		return k.fail(f)
-	}
-	return res, nil
+	return k.fail(s.end(c, err, 0))
 }
 
 // admit decides, in one place, whether a call runs. A call that comes
@@ -184,23 +181,27 @@ func (s *Server) admit(c *callState) error {
 	if busy != nil {
 		return s.busy(busy)
 	}
-	if err := cc.RequireScopes(c.scopes...); err != nil {
-		return err
+	if len(c.scopes) > 0 {
+		if err := cc.RequireScopes(c.scopes...); err != nil {
+			return err
+		}
 	}
-	if c.state == "" {
-		return s.checkRateLimit(c)
-	}
-	r, err := s.openState(c.bind(), c.state)
-	if err != nil {
-		return badState()
+	var r *round
+	if c.state != "" {
+		var err error
+		if r, err = s.openState(c.bind(), c.state); err != nil {
+			return badState()
+		}
 	}
 	// Every round runs the handler, so every round counts: a state stays
 	// valid for its hour, and a round replayed with it must not run the
 	// handler past the quota.
-	if err := s.checkRateLimit(c); err != nil {
-		return err
+	if !c.limit.IsZero() {
+		if err := s.checkRateLimit(c); err != nil {
+			return err
+		}
 	}
-	if cc.x != nil {
+	if r != nil && cc.x != nil {
 		cc.x.resume(r)
 	}
 	return nil
@@ -256,7 +257,9 @@ func (s *Server) end(c *callState, err error, outputBytes int) *wireError {
 		outputBytes = len(f.object)
 	}
 	s.complete(c, f, outputBytes)
-	s.record(c, f, err, outputBytes)
+	if c.span != nil {
+		s.record(c, f, err, outputBytes)
+	}
 	return f
 }
 

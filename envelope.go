@@ -20,21 +20,35 @@ import (
 // ([ServerOptions.Bus]) that carries one is dropped.
 const MaxURIBytes = 8 << 10
 
-// ownAnswers is the receiving middleware through which every request and
-// its answer pass, the SDK's own methods included. Before the SDK sees a
-// request, it refuses a URI that is too long or holds a control character
-// (the SDK's "resource not found" error formats the URI with Go's %q, which
-// is not JSON for a control character: the answer could not be encoded, and
-// the stdio server ended). After, it makes every JSON-RPC error the SDK
-// sends well formed (see wireRPCError).
-func (s *Server) ownAnswers(next mcp.MethodHandler) mcp.MethodHandler {
+// receive is the receiving middleware through which every request and its
+// answer pass, the SDK's own methods included.
+//   - A call of an HTTP POST tells its endpoint it has reached the server,
+//     so that an answer that stays quiet while the call runs is sent its
+//     status line and keep-alive comments rather than nothing until the
+//     result (see httpserve.Endpoints.CallArrived). Notifications have no
+//     answer to keep alive, and requests over stdio no POST.
+//   - Before the SDK sees a request, it refuses a URI that is too long or
+//     holds a control character (the SDK's "resource not found" error
+//     formats the URI with Go's %q, which is not JSON for a control
+//     character: the answer could not be encoded, and the stdio server
+//     ended).
+//   - After, it makes every JSON-RPC error the SDK sends well formed (see
+//     wireRPCError), and notes the sessions whose client set a log level
+//     (see noteLogLevel).
+func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		if extra := req.GetExtra(); extra != nil && extra.Header != nil && !strings.HasPrefix(method, "notifications/") {
+			s.endpoints.CallArrived(extra.Header)
+		}
 		if err := checkURI(req); err != nil {
 			return nil, err
 		}
 		res, err := next(ctx, method, req)
 		if err != nil {
 			return nil, wireRPCError(method, err)
+		}
+		if method == "logging/setLevel" {
+			s.noteLogLevel(req)
 		}
 		return res, nil
 	}

@@ -40,18 +40,7 @@ func internalError(kind, name string, opts ...mcperr.Option) *mcperr.Error {
 // data says of it (see upstreamAttr).
 func (s *Server) logFailure(c *callState, f *wireError, original error, dropped []string) {
 	e := f.err
-	level := slog.LevelError
-	if e.Code() == mcperr.CodeRequestCancelled {
-		level = slog.LevelInfo
-	} else if e.Code() == mcperr.CodeMissingClientCapability {
-		level = slog.LevelWarn
-	} else if isMistake(e) {
-		level = LevelNotice
-	} else if c.kind == "tool" {
-		if f, ok := declaredFailure(c.contract, e); ok {
-			level = f.Severity.Level()
-		}
-	}
+	level := failureLevel(c.definition, e)
 	// The message as the client got it; what it was before (a panic's
 	// value, say) is in the original attribute.
 	msg := f.message
@@ -101,7 +90,9 @@ func (s *Server) logFailure(c *callState, f *wireError, original error, dropped 
 	// failure what the result tells it: the code and the message. Repeats
 	// are collapsed in the server's log only: each client hears of its
 	// own failures.
-	c.ctx.notifyClient(level, msg, slog.Int("code", int(e.Code())))
+	if c.ctx.clientLogs {
+		c.ctx.notifyClient(level, msg, slog.Int("code", int(e.Code())))
+	}
 	if !s.repeats.Admit(repeatKey(c.kind, c.name, int(e.Code()), reason, site), level, msg, attrs) {
 		return
 	}
@@ -114,6 +105,25 @@ func (s *Server) logFailure(c *callState, f *wireError, original error, dropped 
 		attrs = append(attrs, slog.Any("unencodableData", dropped))
 	}
 	c.ctx.logRecord(level, msg, attrs...)
+}
+
+// failureLevel is the level of the record of failure e of a call of def
+// (see logFailure).
+func failureLevel(def *definition, e *mcperr.Error) slog.Level {
+	switch {
+	case e.Code() == mcperr.CodeRequestCancelled:
+		return slog.LevelInfo
+	case e.Code() == mcperr.CodeMissingClientCapability:
+		return slog.LevelWarn
+	case isMistake(e):
+		return LevelNotice
+	}
+	if def.kind == "tool" {
+		if f, ok := declaredFailure(def.contract, e); ok {
+			return f.Severity.Level()
+		}
+	}
+	return slog.LevelError
 }
 
 // upstreamAttr is the "upstream" group of the record of a failure built

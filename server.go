@@ -277,7 +277,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		}
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Version: info.Version, Title: info.Title}, sdkOpts)
-	s.mcp.AddReceivingMiddleware(s.keepAnswersAlive, s.ownAnswers, s.watchLogLevel)
+	s.mcp.AddReceivingMiddleware(s.receive)
 	if cfg.Stateless {
 		s.mcp.AddReceivingMiddleware(refuseSessionSubscriptions)
 	}

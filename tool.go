@@ -226,7 +226,7 @@ func (t Tool[In, Out]) inputSchema() (*jsonschema.Schema, any, error) {
 // run validates and decodes the arguments, calls the handler and encodes its
 // output. Panics are recovered by the caller.
 func (t Tool[In, Out]) run(c *Context, input *schema.Validator, raw json.RawMessage) (*toolOutput, error) {
-	in, err := decodeArgs[In](c, input, raw)
+	in, err := decodeArgs[In](c.parent(), input, raw)
 	if err != nil {
 		return nil, err
 	}

@@ -93,8 +93,11 @@ func (t *Telemetry) Start(ctx context.Context, c CallInfo) (context.Context, *Ca
 	if t == nil {
 		return ctx, nil // no telemetry at all: the baseline of benchmarks
 	}
+	if !t.Enabled() {
+		return ctx, nil
+	}
 	k, ok := kindOf(c.Kind)
-	if !ok || !t.Enabled() {
+	if !ok {
 		return ctx, nil
 	}
 	call := &Call{t: t, kind: k, info: c, start: time.Now()}

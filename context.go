@@ -276,6 +276,26 @@ func (c *Context) logRecord(level slog.Level, msg string, attrs ...slog.Attr) {
 	c.base.LogAttrs(context.WithoutCancel(c), level, msg, append(req[:len(req):len(req)], attrs...)...)
 }
 
+// logScrubbed writes the record of a call's failure, whose texts
+// logFailure has scrubbed, each once, past the redaction of the server's
+// logger, which would only scan them again. A logger whose handler is not
+// the redactor's own gets it through logRecord.
+func (c *Context) logScrubbed(level slog.Level, msg string, attrs ...slog.Attr) {
+	h, ok := redact.Below(c.base.Handler())
+	if !ok {
+		c.logRecord(level, msg, attrs...)
+		return
+	}
+	ctx := context.WithoutCancel(c)
+	if !h.Enabled(ctx, level) {
+		return
+	}
+	r := slog.NewRecord(time.Now(), level, msg, 0)
+	r.AddAttrs(c.logAttrs()...)
+	r.AddAttrs(attrs...)
+	_ = h.Handle(ctx, r)
+}
+
 // requestAttrs are the attributes of every record of the call, the
 // server's and the handler's: which request it belongs to, and which trace
 // when one is recorded. The request id exists only for the records, and is
@@ -283,8 +303,11 @@ func (c *Context) logRecord(level slog.Level, msg string, attrs ...slog.Attr) {
 func (c *Context) requestAttrs() []slog.Attr {
 	attrs := []slog.Attr{slog.String("requestId", newRequestID()), slog.String("operation", c.kind+":"+c.name)}
 	if c.session != nil {
+		// Scrubbed once here: a stateless server takes the id a client
+		// sends, and the failure's record goes past the log's redaction
+		// (see logScrubbed).
 		if id := c.session.ID(); id != "" {
-			attrs = append(attrs, slog.String("sessionId", id))
+			attrs = append(attrs, slog.String("sessionId", redact.String(id)))
 		}
 	}
 	if sc := trace.SpanContextFromContext(c.ctx); sc.IsValid() {

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/errchain"
+	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/internal/repeats"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -102,9 +104,35 @@ func (s *Server) logFailure(c *callState, f *wireError, original error, dropped 
 		attrs = append(attrs, slog.String("stack", stack))
 	}
 	if len(dropped) > 0 {
-		attrs = append(attrs, slog.Any("unencodableData", dropped))
+		// Rare, and rendered by the log handler's own rules for a list.
+		c.ctx.logRecord(level, msg, append(attrs, slog.Any("unencodableData", dropped))...)
+		return
 	}
-	c.ctx.logRecord(level, msg, attrs...)
+	c.ctx.logScrubbed(level, msg, scrubTexts(attrs)...)
+}
+
+// scrubTexts scrubs, once, the texts of a failure's record that no scrub
+// has seen: what the failure was before it was classified, its cause, a
+// panic's value and stack, the upstream's answer. The message was scrubbed
+// on its way to the wire (newWireError); the names the author declared
+// (operation, reason) and the framework's own (codeName, the types) hold
+// no secret.
+func scrubTexts(attrs []slog.Attr) []slog.Attr {
+	for i, a := range attrs {
+		switch a.Key {
+		case "bug", "panic", "original", "cause", "stack":
+			attrs[i].Value = slog.StringValue(redact.String(a.Value.String()))
+		case "upstream":
+			group := slices.Clone(a.Value.Group())
+			for j, g := range group {
+				if g.Value.Kind() == slog.KindString {
+					group[j].Value = slog.StringValue(redact.String(g.Value.String()))
+				}
+			}
+			attrs[i].Value = slog.GroupValue(group...)
+		}
+	}
+	return attrs
 }
 
 // failureLevel is the level of the record of failure e of a call of def

@@ -14,6 +14,7 @@ import (
 
 	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/internal/redact"
+	"github.com/seed417024ea/mcpcore/internal/reqlog"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -83,9 +84,14 @@ func (c *Context) Done() <-chan struct{} { return c.parent().Done() }
 func (c *Context) Err() error { return c.parent().Err() }
 
 // Value implements context.Context.
+// The Context of a served call also carries the request's logger for
+// mcperr's TryCatch and Retry (see internal/reqlog), built on first use.
 func (c *Context) Value(key any) any {
 	if key == (contextKey{}) {
 		return c
+	}
+	if c != nil && c.srv != nil && reqlog.Is(key) {
+		return c.reqLog
 	}
 	return c.parent().Value(key)
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/seed417024ea/mcpcore/internal/reqlog"
 	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -177,7 +176,7 @@ func (s *Server) admit(c *callState) error {
 		}
 	}
 	ctx, span := s.telemetry.Start(cc.ctx, info)
-	c.span, cc.ctx = span, reqlog.WithFunc(ctx, cc.reqLog)
+	c.span, cc.ctx = span, ctx
 	if busy != nil {
 		return s.busy(busy)
 	}

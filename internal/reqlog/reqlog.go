@@ -19,6 +19,14 @@ func WithFunc(ctx context.Context, get func() *slog.Logger) context.Context {
 	return context.WithValue(ctx, key{}, get)
 }
 
+// Is reports whether k is the key under which From looks for a request's
+// logger: a context that answers Value(k) with a func() *slog.Logger, as
+// mcpcore's Context does for a served call, carries it without WithFunc.
+func Is(k any) bool {
+	_, ok := k.(key)
+	return ok
+}
+
 // From returns the logger of the request ctx belongs to, or nil.
 func From(ctx context.Context) *slog.Logger {
 	if ctx == nil {

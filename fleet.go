@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/seed417024ea/mcpcore/fleet"
-	"github.com/seed417024ea/mcpcore/internal/fleethook"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -20,18 +19,19 @@ import (
 // (MCP_RATE_LIMIT). A call over its quota fails with RateLimited (-32003),
 // data.retryAfter saying in how many seconds one would be admitted.
 //
-// With MCP_REDIS_URL (and package github.com/seed417024ea/mcpcore/redis
-// imported) the quota is the whole fleet's, counted in Redis; without it,
-// each process counts its own.
+// With MCP_REDIS_URL (and ServerOptions.OpenRedis set to Open of package
+// github.com/seed417024ea/mcpcore/redis) the quota is the whole fleet's,
+// counted in Redis; without it, each process counts its own.
 type RateLimit = fleet.Limit
 
-// redisImport is what a program imports for MCP_REDIS_URL to take effect.
-const redisImport = `github.com/seed417024ea/mcpcore/redis`
+// redisPackage is the package whose Open a program sets
+// ServerOptions.OpenRedis to for MCP_REDIS_URL to take effect.
+const redisPackage = `github.com/seed417024ea/mcpcore/redis`
 
-// errNoRedisImport is the start-up error of a server given MCP_REDIS_URL
-// by a program that does not link the Redis parts.
-var errNoRedisImport = errors.New(`MCP_REDIS_URL is set, but this program does not import package ` + redisImport +
-	`, which makes it take effect: add import _ "` + redisImport + `" to its main package (or unset MCP_REDIS_URL)`)
+// errNoRedisOpener is the start-up error of a server given MCP_REDIS_URL
+// by a program that gave it nothing to open it with.
+var errNoRedisOpener = errors.New(`MCP_REDIS_URL is set, but this program gives the server nothing to open it with: ` +
+	`set ServerOptions.OpenRedis to redis.Open of package ` + redisPackage + ` in its main package (or unset MCP_REDIS_URL)`)
 
 // shared is what the server shares with the other replicas of its fleet.
 type shared struct {
@@ -53,10 +53,10 @@ type shared struct {
 func (s *Server) openShared(opts *ServerOptions) error {
 	sh := &shared{bus: opts.Bus, limiter: opts.Limiter}
 	if url := s.cfg.RedisURL; url != "" && (sh.bus == nil || sh.limiter == nil) {
-		if fleethook.Redis == nil {
-			return errNoRedisImport
+		if opts.OpenRedis == nil {
+			return errNoRedisOpener
 		}
-		r, err := fleethook.Redis(fleethook.Options{URL: url, Server: s.info.Name, Logger: s.logger, MeterProvider: s.telemetry.MeterProvider()})
+		r, err := opts.OpenRedis(url, fleet.OpenOptions{Server: s.info.Name, Logger: s.logger, MeterProvider: s.telemetry.MeterProvider()})
 		if err != nil {
 			return fmt.Errorf("MCP_REDIS_URL: %w", err)
 		}

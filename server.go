@@ -103,6 +103,11 @@ type ServerOptions struct {
 	// the providers in use either way.
 	MeterProvider  metric.MeterProvider
 	TracerProvider trace.TracerProvider
+	// OTLP makes the OTLP exporters Config.Telemetry asks for: set it to
+	// otlp.HTTP{} of package github.com/seed417024ea/mcpcore/otlp (see
+	// [OTLPExporters]). A server asked for OTLP without it refuses to
+	// start, saying so; the console exporters need nothing.
+	OTLP OTLPExporters
 	// KeepOTelGlobals leaves OpenTelemetry's global providers and
 	// propagator as they are even when the server builds its providers
 	// from Config.Telemetry: for a process whose globals belong to
@@ -116,11 +121,17 @@ type ServerOptions struct {
 	// of its fleet, and theirs to its subscribers (see [fleet.Bus]); the
 	// server delivers to its own subscribers first either way. Limiter
 	// counts the calls of definitions with a [RateLimit]. When nil, they
-	// come from Config.RedisURL (MCP_REDIS_URL) with package
-	// github.com/seed417024ea/mcpcore/redis imported; without it, the
-	// server has no bus and counts its quotas in its own process.
+	// are opened by OpenRedis at Config.RedisURL (MCP_REDIS_URL); without
+	// a URL, the server has no bus and counts its quotas in its own
+	// process.
 	Bus     fleet.Bus
 	Limiter fleet.Limiter
+	// OpenRedis opens the Bus and Limiter at Config.RedisURL
+	// (MCP_REDIS_URL) when they are not given: set it to redis.Open of
+	// package github.com/seed417024ea/mcpcore/redis, a module of its own
+	// so that a server run as one replica links no Redis client. A server
+	// given a RedisURL and no OpenRedis refuses to start, saying so.
+	OpenRedis fleet.Opener
 }
 
 // A Definition is something a [Server] serves: a [Tool], a [Resource] or a
@@ -258,7 +269,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	}
 	s.telemetry, err = telemetry.New(telemetry.Config{
 		ServiceName: info.Name, ServiceVersion: info.Version,
-		MeterProvider: opts.MeterProvider, TracerProvider: opts.TracerProvider, Env: telemetry.Env(opts.Config.Telemetry), Logger: s.logger,
+		MeterProvider: opts.MeterProvider, TracerProvider: opts.TracerProvider, Env: telemetry.Env(opts.Config.Telemetry), OTLP: opts.OTLP, Logger: s.logger,
 	})
 	if err != nil {
 		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad telemetry configuration: "+err.Error(), mcperr.WithCause(err))

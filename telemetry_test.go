@@ -220,12 +220,12 @@ func TestSessionDurationOverHTTP(t *testing.T) {
 	})
 }
 
-// TestOTLPNeedsItsImport: a server built without package mcpcore/otlp that
-// is asked for OTLP refuses to start, and says what to import.
-func TestOTLPNeedsItsImport(t *testing.T) {
+// TestOTLPNeedsItsExporters: a server given no OTLP exporters that is
+// asked for OTLP refuses to start, and says what to set.
+func TestOTLPNeedsItsExporters(t *testing.T) {
 	t.Parallel()
 	_, err := mcpcore.NewServer(mcpcore.Info{Name: "x"}, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{"OTEL_TRACES_EXPORTER": "otlp"})}, searchTool)
-	if mcperr.CodeOf(err) != mcperr.CodeConfigurationError || !strings.Contains(err.Error(), `add import _ "github.com/seed417024ea/mcpcore/otlp"`) {
+	if mcperr.CodeOf(err) != mcperr.CodeConfigurationError || !strings.Contains(err.Error(), "set ServerOptions.OTLP to otlp.HTTP{} of package github.com/seed417024ea/mcpcore/otlp") {
 		t.Errorf("NewServer: %v", err)
 	}
 }

@@ -32,7 +32,7 @@ type replica struct {
 	reader *sdkmetric.ManualReader
 }
 
-// newReplica starts a Fleet on addr, with a client bounded as open's is,
+// newReplica starts a Fleet on addr, with a client bounded as Open's is,
 // and closes both at the end of the test.
 func newReplica(t testing.TB, addr string) *replica {
 	t.Helper()

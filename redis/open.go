@@ -11,11 +11,11 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
+	"github.com/seed417024ea/mcpcore/fleet"
 	"github.com/seed417024ea/mcpcore/internal/errchain"
-	"github.com/seed417024ea/mcpcore/internal/fleethook"
 )
 
-// The bounds open sets on the client it makes, where the URL sets none: a
+// The bounds Open sets on the client it makes, where the URL sets none: a
 // Redis that stalls (stopped, or a partition) then costs a call well under
 // a second before the fleet counts and notifies locally.
 const (
@@ -23,15 +23,17 @@ const (
 	ioTimeout   = 500 * time.Millisecond
 )
 
-func init() { fleethook.Redis = open }
-
-// open is fleethook.Redis: it makes a client for o.URL and a Fleet that
-// owns it. Redis being away is no error: the server starts, with a warning,
-// and the Fleet keeps trying in the background.
-func open(o fleethook.Options) (*fleethook.Shared, error) {
-	opt, err := goredis.ParseURL(o.URL)
+// Open is the [fleet.Opener] of Redis: set mcpcore.ServerOptions.OpenRedis
+// to it, and the server opens MCP_REDIS_URL (redis:// or rediss://) as it
+// starts and closes the connection as it stops. It makes a client for rawURL,
+// with short timeouts where the URL sets none, and a [Fleet] that owns it.
+// Redis being away is no error: the server starts, with a warning, and the
+// Fleet keeps trying in the background. A URL that does not parse is an
+// error that does not repeat its credentials.
+func Open(rawURL string, o fleet.OpenOptions) (*fleet.Shared, error) {
+	opt, err := goredis.ParseURL(rawURL)
 	if err != nil {
-		return nil, urlError(o.URL, err)
+		return nil, urlError(rawURL, err)
 	}
 	if opt.DialTimeout == 0 {
 		opt.DialTimeout = dialTimeout
@@ -66,7 +68,7 @@ func open(o fleethook.Options) (*fleethook.Shared, error) {
 		f.log.Warn("Redis is unreachable at start: the server starts without it and keeps trying; until it answers, notifications reach this replica's subscribers only and rate limits count per replica",
 			"redis", where, "error", err)
 	}
-	return &fleethook.Shared{
+	return &fleet.Shared{
 		Bus:      f.Bus(),
 		Limiter:  f.Limiter(),
 		Describe: "redis " + where + " (notifications, rate limits)",

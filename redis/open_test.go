@@ -8,15 +8,10 @@ import (
 	"testing"
 
 	"github.com/seed417024ea/mcpcore/fleet"
-	"github.com/seed417024ea/mcpcore/internal/fleethook"
 )
 
-// Importing the package is what makes MCP_REDIS_URL take effect.
-func TestImportSetsTheHook(t *testing.T) {
-	if fleethook.Redis == nil {
-		t.Fatal("fleethook.Redis is nil with package redis linked in")
-	}
-}
+// Open is what mcpcore.ServerOptions.OpenRedis takes.
+var _ fleet.Opener = Open
 
 // A URL that does not parse is an error that does not repeat its password.
 func TestBadURLHidesThePassword(t *testing.T) {
@@ -29,7 +24,7 @@ func TestBadURLHidesThePassword(t *testing.T) {
 		"admin:hunter2@localhost",
 		"redis://admin:hunter2@localhost/0?bogus=hunter2",
 	} {
-		sh, err := fleethook.Redis(fleethook.Options{URL: u, Server: "weather"})
+		sh, err := Open(u, fleet.OpenOptions{Server: "weather"})
 		if err == nil {
 			sh.Close()
 			t.Errorf("%q parsed", u)
@@ -41,12 +36,12 @@ func TestBadURLHidesThePassword(t *testing.T) {
 	}
 }
 
-// open connects, describes the server without credentials, and Close
+// Open connects, describes the server without credentials, and Close
 // closes what it opened.
 func TestOpen(t *testing.T) {
 	m := startRedis(t)
 	m.RequireUserAuth("mcp", "hunter2")
-	sh, err := fleethook.Redis(fleethook.Options{URL: "redis://mcp:hunter2@" + m.Addr() + "/0", Server: "weather"})
+	sh, err := Open("redis://mcp:hunter2@"+m.Addr()+"/0", fleet.OpenOptions{Server: "weather"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +71,7 @@ func TestOpenWithRedisAway(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close() // a port nobody listens on
 	logs := &logRecorder{}
-	sh, err := fleethook.Redis(fleethook.Options{URL: "rediss://" + addr, Server: "weather", Logger: slog.New(logs)})
+	sh, err := Open("rediss://"+addr, fleet.OpenOptions{Server: "weather", Logger: slog.New(logs)})
 	if err != nil {
 		t.Fatalf("open failed with Redis away: %v", err)
 	}

@@ -23,7 +23,7 @@ package main
 
 import (
 	"github.com/seed417024ea/mcpcore"
-	_ "github.com/seed417024ea/mcpcore/redis" // MCP_REDIS_URL: replicas share notifications and quotas
+	"github.com/seed417024ea/mcpcore/redis"
 )
 
 var info = mcpcore.Info{
@@ -43,5 +43,6 @@ func definitions() []mcpcore.Definition {
 // main reads the configuration from the environment, then serves until
 // SIGINT or SIGTERM; a bad setting stops it at start, naming the variable.
 func main() {
-	mcpcore.Main(info, nil, definitions()...)
+	// MCP_REDIS_URL: replicas share notifications and quotas.
+	mcpcore.Main(info, &mcpcore.ServerOptions{OpenRedis: redis.Open, OTLP: otlpExporters}, definitions()...)
 }

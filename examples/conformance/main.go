@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/seed417024ea/mcpcore"
-	_ "github.com/seed417024ea/mcpcore/redis" // MCP_REDIS_URL: replicas share notifications and quotas
+	"github.com/seed417024ea/mcpcore/redis"
 )
 
 var info = mcpcore.Info{
@@ -46,7 +46,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	srv, err := mcpcore.NewServer(info, &mcpcore.ServerOptions{Config: cfg}, definitions()...)
+	srv, err := mcpcore.NewServer(info, &mcpcore.ServerOptions{Config: cfg, OpenRedis: redis.Open}, definitions()...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)

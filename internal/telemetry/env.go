@@ -233,12 +233,12 @@ func (e env) tracerProvider(cfg Config) (*sdktrace.TracerProvider, func(context.
 		var exp sdktrace.SpanExporter
 		switch name {
 		case exporterOTLP:
-			if OTLPTraces == nil {
+			if cfg.OTLP == nil {
 				err = errNoOTLP
 				break
 			}
 			s := e.tracesSignal()
-			exp, err = OTLPTraces(s.headerMap(), s.endpointURL())
+			exp, err = cfg.OTLP.Traces(s.endpointURL(), s.headerMap())
 		case exporterConsole:
 			exp, err = stdouttrace.New(stdouttrace.WithWriter(cfg.Console))
 		}
@@ -276,12 +276,12 @@ func (e env) meterProvider(cfg Config) (*sdkmetric.MeterProvider, func(context.C
 		var exp sdkmetric.Exporter
 		switch name {
 		case exporterOTLP:
-			if OTLPMetrics == nil {
+			if cfg.OTLP == nil {
 				err = errNoOTLP
 				break
 			}
 			s := e.metricsSignal()
-			exp, err = OTLPMetrics(s.headerMap(), s.endpointURL())
+			exp, err = cfg.OTLP.Metrics(s.endpointURL(), s.headerMap())
 		case exporterConsole:
 			exp, err = stdoutmetric.New(stdoutmetric.WithWriter(cfg.Console))
 		}

@@ -4,8 +4,6 @@ import (
 	"context"
 	"io"
 	"maps"
-	"net/http"
-	"net/http/httptest"
 	"slices"
 	"strings"
 	"sync"
@@ -63,8 +61,11 @@ func TestBadEnv(t *testing.T) {
 		"implied grpc":     {"OTEL_EXPORTER_OTLP_ENDPOINT": "http://x", "OTEL_EXPORTER_OTLP_PROTOCOL": "grpc"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			if _, err := New(Config{Env: envOf(env)}); err == nil {
+			_, err := New(Config{OTLP: newFakeOTLP(), Env: envOf(env)})
+			if err == nil {
 				t.Error("New succeeded")
+			} else if strings.Contains(err.Error(), errNoOTLP.Error()) {
+				t.Errorf("New failed for want of exporters, not for the setting: %v", err)
 			}
 		})
 	}
@@ -137,75 +138,6 @@ func TestServiceNameFromEnv(t *testing.T) {
 	}
 }
 
-// TestOTLP: an OTLP endpoint alone selects OTLP over HTTP for both signals,
-// with the headers of OTEL_EXPORTER_OTLP_HEADERS, and Shutdown sends what
-// is pending.
-func TestOTLP(t *testing.T) {
-	var mu sync.Mutex
-	got := map[string]string{} // path → X-Api-Key header
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		mu.Lock()
-		got[r.URL.Path] = r.Header.Get("X-Api-Key")
-		mu.Unlock()
-		w.Header().Set("Content-Type", "application/x-protobuf")
-	}))
-	defer srv.Close()
-
-	tel, err := New(Config{ServiceName: "articles", Env: envOf(map[string]string{
-		"OTEL_EXPORTER_OTLP_ENDPOINT": srv.URL + "/",
-		"OTEL_EXPORTER_OTLP_HEADERS":  "x-api-key=a%20b, broken",
-	})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, c := tel.Start(context.Background(), resourceCall)
-	c.End(Outcome{OutputBytes: 3})
-	if err := tel.Shutdown(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	for _, path := range []string{"/v1/traces", "/v1/metrics"} {
-		if h, ok := got[path]; !ok || h != "a b" {
-			t.Errorf("%s: received %v, header %q; want a request with header %q", path, ok, h, "a b")
-		}
-	}
-}
-
-// TestOTLPSignalEndpoint: a signal's own endpoint is used as it is, and
-// selects OTLP for that signal only.
-func TestOTLPSignalEndpoint(t *testing.T) {
-	var mu sync.Mutex
-	var paths []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		mu.Lock()
-		paths = append(paths, r.URL.Path)
-		mu.Unlock()
-	}))
-	defer srv.Close()
-	tel, err := New(Config{Env: envOf(map[string]string{
-		"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": srv.URL + "/collect/spans",
-	})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !tel.tracing || tel.metering {
-		t.Errorf("tracing %v, metering %v; want traces only", tel.tracing, tel.metering)
-	}
-	_, c := tel.Start(context.Background(), toolCall)
-	c.End(Outcome{})
-	if err := tel.Shutdown(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(paths) != 1 || paths[0] != "/collect/spans" {
-		t.Errorf("paths = %v, want [/collect/spans]", paths)
-	}
-}
-
 // TestCallerProviders: providers the caller gives are used, the
 // environment is not read for them, and Shutdown leaves them running.
 func TestCallerProviders(t *testing.T) {
@@ -249,7 +181,7 @@ func TestReadsTheVariables(t *testing.T) {
 		{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_METRICS_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_SERVICE_NAME": "s"},
 		{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:4318/v1/traces", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": "http://127.0.0.1:4318/v1/metrics"},
 	} {
-		tel, err := New(Config{Console: io.Discard, Env: ReadEnv(func(name string) string {
+		tel, err := New(Config{Console: io.Discard, OTLP: newFakeOTLP(), Env: ReadEnv(func(name string) string {
 			mu.Lock()
 			defer mu.Unlock()
 			read[name] = true

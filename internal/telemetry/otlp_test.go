@@ -1,31 +1,120 @@
 package telemetry
 
 import (
+	"context"
 	"strings"
+	"sync"
 	"testing"
 
-	"github.com/seed417024ea/mcpcore/internal/otlpexport"
+	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric"
+	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+
+	"github.com/seed417024ea/mcpcore/internal/wiretest"
 )
 
-// The tests of this package run with the exporters that package
-// mcpcore/otlp installs, but for TestNoOTLP.
-func init() {
-	OTLPTraces, OTLPMetrics = otlpexport.Traces, otlpexport.Metrics
+// fakeOTLP stands for the exporters of package mcpcore/otlp (a module of
+// its own, which this one does not require): it records the endpoint and
+// headers each signal's exporter is made with, and its exporters write
+// what they export to a buffer of the signal.
+type fakeOTLP struct {
+	mu       sync.Mutex
+	endpoint map[string]string
+	headers  map[string]map[string]string
+	out      map[string]*wiretest.LogBuffer
 }
 
-// TestNoOTLP: a program without the OTLP exporters that asks for them is
-// told how to get them, at start.
+func newFakeOTLP() *fakeOTLP {
+	return &fakeOTLP{endpoint: map[string]string{}, headers: map[string]map[string]string{},
+		out: map[string]*wiretest.LogBuffer{"traces": {}, "metrics": {}}}
+}
+
+func (f *fakeOTLP) made(signal, endpoint string, headers map[string]string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.endpoint[signal], f.headers[signal] = endpoint, headers
+}
+
+func (f *fakeOTLP) Traces(endpoint string, headers map[string]string) (sdktrace.SpanExporter, error) {
+	f.made("traces", endpoint, headers)
+	return stdouttrace.New(stdouttrace.WithWriter(f.out["traces"]))
+}
+
+func (f *fakeOTLP) Metrics(endpoint string, headers map[string]string) (sdkmetric.Exporter, error) {
+	f.made("metrics", endpoint, headers)
+	return stdoutmetric.New(stdoutmetric.WithWriter(f.out["metrics"]))
+}
+
+// TestNoOTLP: a program without OTLP exporters that asks for them is told
+// how to get them, at start.
 func TestNoOTLP(t *testing.T) {
-	traces, metrics := OTLPTraces, OTLPMetrics
-	OTLPTraces, OTLPMetrics = nil, nil
-	defer func() { OTLPTraces, OTLPMetrics = traces, metrics }()
 	for _, env := range []map[string]string{
 		{"OTEL_TRACES_EXPORTER": "otlp"},
 		{"OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": "http://127.0.0.1:4318/v1/metrics"},
 	} {
 		_, err := New(Config{Env: envOf(env)})
-		if err == nil || !strings.Contains(err.Error(), `add import _ "github.com/seed417024ea/mcpcore/otlp"`) {
+		if err == nil || !strings.Contains(err.Error(), "set ServerOptions.OTLP to otlp.HTTP{} of package github.com/seed417024ea/mcpcore/otlp") {
 			t.Errorf("%v: error = %v", env, err)
 		}
+	}
+}
+
+// TestOTLP: an OTLP endpoint alone selects OTLP for both signals, each
+// made with its path under the endpoint and the headers of
+// OTEL_EXPORTER_OTLP_HEADERS, and Shutdown sends what is pending.
+func TestOTLP(t *testing.T) {
+	otlp := newFakeOTLP()
+	tel, err := New(Config{ServiceName: "articles", OTLP: otlp, Env: envOf(map[string]string{
+		"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318/",
+		"OTEL_EXPORTER_OTLP_HEADERS":  "x-api-key=a%20b, broken",
+	})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, c := tel.Start(context.Background(), resourceCall)
+	c.End(Outcome{OutputBytes: 3})
+	for _, signal := range []string{"traces", "metrics"} {
+		if n := len(otlp.out[signal].String()); n != 0 {
+			t.Errorf("%s: %d bytes exported before Shutdown; want them batched", signal, n)
+		}
+	}
+	if err := tel.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, signal := range []string{"traces", "metrics"} {
+		if want := "http://collector:4318/v1/" + signal; otlp.endpoint[signal] != want {
+			t.Errorf("%s: endpoint %q, want %q", signal, otlp.endpoint[signal], want)
+		}
+		if h := otlp.headers[signal]; len(h) != 1 || h["x-api-key"] != "a b" {
+			t.Errorf("%s: headers %v, want x-api-key: a b", signal, h)
+		}
+		if len(otlp.out[signal].String()) == 0 {
+			t.Errorf("%s: nothing exported by Shutdown", signal)
+		}
+	}
+}
+
+// TestOTLPSignalEndpoint: a signal's own endpoint is used as it is, and
+// selects OTLP for that signal only.
+func TestOTLPSignalEndpoint(t *testing.T) {
+	otlp := newFakeOTLP()
+	tel, err := New(Config{OTLP: otlp, Env: envOf(map[string]string{
+		"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://collector:4318/collect/spans",
+	})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !tel.tracing || tel.metering {
+		t.Errorf("tracing %v, metering %v; want traces only", tel.tracing, tel.metering)
+	}
+	if err := tel.Shutdown(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if otlp.endpoint["traces"] != "http://collector:4318/collect/spans" {
+		t.Errorf("traces endpoint %q", otlp.endpoint["traces"])
+	}
+	if _, ok := otlp.endpoint["metrics"]; ok {
+		t.Error("a metrics exporter was made")
 	}
 }

@@ -41,6 +41,10 @@ type Config struct {
 	// environment of its own.
 	Env Env
 
+	// OTLP makes the exporters of OTEL_TRACES_EXPORTER=otlp and
+	// OTEL_METRICS_EXPORTER=otlp; nil refuses them, saying what to add.
+	OTLP OTLPExporters
+
 	// Logger receives the errors of the exporters New builds (a collector
 	// that is down, say), at warning: in the server's format, at its level,
 	// redacted, rather than on stderr in the standard logger's. Nil leaves

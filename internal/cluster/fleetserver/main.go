@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/seed417024ea/mcpcore"
-	_ "github.com/seed417024ea/mcpcore/redis"
+	"github.com/seed417024ea/mcpcore/redis"
 )
 
 type none struct{}
@@ -73,5 +73,5 @@ var definitions = []mcpcore.Definition{
 }
 
 func main() {
-	mcpcore.Main(mcpcore.Info{Name: "fleet", Version: "1.0.0"}, nil, definitions...)
+	mcpcore.Main(mcpcore.Info{Name: "fleet", Version: "1.0.0"}, &mcpcore.ServerOptions{OpenRedis: redis.Open}, definitions...)
 }

@@ -1,0 +1,41 @@
+package fleet
+
+import (
+	"log/slog"
+
+	"go.opentelemetry.io/otel/metric"
+)
+
+// An Opener opens, at a URL, the [Bus] and [Limiter] a server shares with
+// the other replicas of its fleet: the server calls it as it starts with
+// the URL of its configuration (MCP_REDIS_URL), when it was given an
+// Opener and no Bus or Limiter of the program's own. Open of package
+// github.com/seed417024ea/mcpcore/redis (a module of its own) is one, for
+// redis:// and rediss:// URLs.
+type Opener func(url string, o OpenOptions) (*Shared, error)
+
+// OpenOptions is what a server tells an [Opener].
+type OpenOptions struct {
+	// Server is the server's name: the replicas of one server share one
+	// namespace of keys and channels, and other servers on the same store
+	// stay apart.
+	Server string
+	// Logger receives what the shared parts log; nil is slog.Default().
+	Logger *slog.Logger
+	// MeterProvider receives the metrics of the shared parts; nil records
+	// none.
+	MeterProvider metric.MeterProvider
+}
+
+// Shared is what an [Opener] opened.
+type Shared struct {
+	Bus     Bus
+	Limiter Limiter
+	// Describe names the shared parts for the server's start-up line,
+	// without credentials, such as "redis 10.0.0.5:6379/0 (notifications,
+	// rate limits)".
+	Describe string
+	// Close stops the bus and the limiter's background work and closes
+	// the connection; the server calls it once, as it stops.
+	Close func() error
+}

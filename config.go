@@ -268,8 +268,8 @@ func (c Config) internal() config.Config {
 			JWKSURI: a.JWKSURI, ResourceIdentifier: a.ResourceIdentifier, RequiredScopes: a.RequiredScopes,
 			AllowUnauthenticated: a.AllowUnauthenticated,
 		},
-		MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsSubject: c.MaxSessionsPerSubject,
-		SessionIdle: c.SessionIdleTimeout, StreamKeepAlive: c.StreamKeepAlive, MaxCallsSession: c.MaxCallsPerSession, MaxResultBytes: c.MaxResultBytes,
+		MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsPerSubject: c.MaxSessionsPerSubject,
+		SessionIdleTimeout: c.SessionIdleTimeout, StreamKeepAlive: c.StreamKeepAlive, MaxCallsPerSession: c.MaxCallsPerSession, MaxResultBytes: c.MaxResultBytes,
 		MaxCallsInFlight: c.MaxCallsInFlight, RedisURL: c.RedisURL, RateLimit: c.RateLimit, Secrets: c.Secrets,
 	}
 }
@@ -279,9 +279,9 @@ func fromInternal(c config.Config, t telemetry.Env) Config {
 	return Config{
 		Transport: Transport(c.Transport), HTTPHost: c.HTTPHost, HTTPPort: c.HTTPPort, Stateless: c.Stateless,
 		LogLevel: c.LogLevel, LogJSON: c.LogJSON, AllowedOrigins: c.AllowedOrigins, StateKeys: c.StateKeys,
-		MaxResultBytes: c.MaxResultBytes, MaxCallsInFlight: c.MaxCallsInFlight, MaxCallsPerSession: c.MaxCallsSession,
-		MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsPerSubject: c.MaxSessionsSubject,
-		SessionIdleTimeout: c.SessionIdle, StreamKeepAlive: c.StreamKeepAlive, RedisURL: c.RedisURL, RateLimit: c.RateLimit,
+		MaxResultBytes: c.MaxResultBytes, MaxCallsInFlight: c.MaxCallsInFlight, MaxCallsPerSession: c.MaxCallsPerSession,
+		MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsPerSubject: c.MaxSessionsPerSubject,
+		SessionIdleTimeout: c.SessionIdleTimeout, StreamKeepAlive: c.StreamKeepAlive, RedisURL: c.RedisURL, RateLimit: c.RateLimit,
 		Secrets: c.Secrets,
 		Auth: AuthConfig{
 			Mode: AuthMode(a.Mode), AllowUnauthenticated: a.AllowUnauthenticated, SecretKey: a.SecretKey, PublicKey: a.PublicKey,

@@ -158,7 +158,7 @@ func serve[R any, K callKind[R]](s *Server, c *callState, k K) (R, error) {
 // carries.
 func (s *Server) admit(c *callState) error {
 	cc := c.ctx
-	token, busy := s.inflight.enter(c.cancel, cc.session, s.cfg.MaxCallsSession, s.cfg.MaxCallsInFlight)
+	token, busy := s.inflight.enter(c.cancel, cc.session, s.cfg.MaxCallsPerSession, s.cfg.MaxCallsInFlight)
 	if c.token = token; token == 0 {
 		return mcperr.ServiceUnavailable("The server is shutting down; retry the request on a new connection.")
 	}
@@ -210,7 +210,7 @@ func (s *Server) admit(c *callState) error {
 // flight: its session's (errSessionBusy) or the server's (errServerBusy).
 func (s *Server) busy(why error) error {
 	if why == errSessionBusy {
-		n := s.cfg.MaxCallsSession
+		n := s.cfg.MaxCallsPerSession
 		return mcperr.RateLimited(fmt.Sprintf("Too many calls in flight on this session: at most %d run at once (MCP_MAX_CALLS_PER_SESSION). Wait for some to finish, then retry.",
 			n), mcperr.WithData(map[string]any{"limit": n}), mistake(errSessionBusy))
 	}

@@ -316,7 +316,7 @@ func (s *Server) Handler() http.Handler {
 	}
 	if !s.cfg.Stateless {
 		opts.MaxSessions, opts.Sessions = s.cfg.MaxSessions, s.sessionCount
-		opts.SessionTimeout, opts.MaxSessionsPerSubject = s.sessionTimeout, s.cfg.MaxSessionsSubject
+		opts.SessionTimeout, opts.MaxSessionsPerSubject = s.sessionTimeout, s.cfg.MaxSessionsPerSubject
 		opts.Session = func(id string) httpserve.Session {
 			for ss := range s.mcp.Sessions() {
 				if ss.ID() == id {

@@ -257,7 +257,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	}
 	// Resolved, a negative bound means none, and a negative timeout never.
 	s.maxResult = max(cfg.MaxResultBytes, 0)
-	s.sessionTimeout = max(cfg.SessionIdle, 0) // 0 is the SDK's "never"
+	s.sessionTimeout = max(cfg.SessionIdleTimeout, 0) // 0 is the SDK's "never"
 	window := opts.RepeatWindow
 	if window == 0 {
 		window = DefaultRepeatWindow

@@ -48,18 +48,18 @@ type Config struct {
 	// Limits of the HTTP transport; Resolve fills in the defaults.
 	MaxBodyBytes int64 // MCP_HTTP_MAX_BODY_BYTES: default 4 MiB
 	MaxSessions  int   // MCP_HTTP_MAX_SESSIONS: default 1000 (stateful only)
-	// MaxSessionsSubject (MCP_HTTP_MAX_SESSIONS_PER_SUBJECT) is the most
+	// MaxSessionsPerSubject (MCP_HTTP_MAX_SESSIONS_PER_SUBJECT) is the most
 	// sessions one authenticated subject (a token's sub) may hold at once:
 	// by default a tenth of MaxSessions, at least 1, so that one token
 	// holder cannot take every session. Set it to MaxSessions for no
 	// share. Stateful, with auth only.
-	MaxSessionsSubject int
-	SessionIdle        time.Duration // MCP_SESSION_IDLE_TIMEOUT: default 30m; negative: never
+	MaxSessionsPerSubject int
+	SessionIdleTimeout    time.Duration // MCP_SESSION_IDLE_TIMEOUT: default 30m; negative: never
 	// StreamKeepAlive (MCP_HTTP_STREAM_KEEPALIVE) is how long an open event
 	// stream may stay quiet before it is sent a comment: default 15 s;
 	// negative (the variable's "off"): none.
-	StreamKeepAlive time.Duration
-	MaxCallsSession int // MCP_MAX_CALLS_PER_SESSION: calls in flight per session, default 64
+	StreamKeepAlive    time.Duration
+	MaxCallsPerSession int // MCP_MAX_CALLS_PER_SESSION: calls in flight per session, default 64
 
 	// MaxResultBytes (MCP_MAX_RESULT_BYTES: default 8 MiB) bounds the bytes
 	// of one answer: a tool's result, a resource's contents, a prompt's
@@ -236,15 +236,15 @@ func Parse(getenv func(string) string) (Config, error) {
 	c.Auth, errs = parseAuth(getenv, errs)
 	c.MaxBodyBytes = positive(getenv, "MCP_HTTP_MAX_BODY_BYTES", bad)
 	c.MaxSessions = int(positive(getenv, "MCP_HTTP_MAX_SESSIONS", bad))
-	c.MaxSessionsSubject = int(positive(getenv, "MCP_HTTP_MAX_SESSIONS_PER_SUBJECT", bad))
-	c.MaxCallsSession = int(positive(getenv, "MCP_MAX_CALLS_PER_SESSION", bad))
+	c.MaxSessionsPerSubject = int(positive(getenv, "MCP_HTTP_MAX_SESSIONS_PER_SUBJECT", bad))
+	c.MaxCallsPerSession = int(positive(getenv, "MCP_MAX_CALLS_PER_SESSION", bad))
 	c.MaxResultBytes = positive(getenv, "MCP_MAX_RESULT_BYTES", bad)
 	c.MaxCallsInFlight = int(positive(getenv, "MCP_MAX_CALLS_IN_FLIGHT", bad))
 	if v := getenv("MCP_SESSION_IDLE_TIMEOUT"); v != "" {
 		if d, err := time.ParseDuration(v); err != nil || d <= 0 {
 			bad("MCP_SESSION_IDLE_TIMEOUT", v, "a positive duration such as 30m or 2h")
 		} else {
-			c.SessionIdle = d
+			c.SessionIdleTimeout = d
 		}
 	}
 	if v := getenv("MCP_HTTP_STREAM_KEEPALIVE"); v != "" {
@@ -264,7 +264,7 @@ func Parse(getenv func(string) string) (Config, error) {
 // Resolve gives every zero setting of c its default, the one place the
 // defaults are written, and checks that the settings make a server that
 // can run: [AnyPort] becomes port 0, a negative MaxResultBytes (no bound)
-// and SessionIdle (never) stay as they are, and the authentication is
+// and SessionIdleTimeout (never) stay as they are, and the authentication is
 // checked as a whole (see resolveAuth). The errors name the variables,
 // the names the documentation gives the settings.
 func Resolve(c Config) (Config, error) {
@@ -297,14 +297,14 @@ func Resolve(c Config) (Config, error) {
 	}
 	orDefault(&c.MaxBodyBytes, DefaultMaxBodyBytes)
 	orDefault(&c.MaxSessions, DefaultMaxSessions)
-	orDefault(&c.MaxSessionsSubject, DefaultMaxSessionsPerSubject(c.MaxSessions))
-	orDefault(&c.MaxCallsSession, DefaultMaxCallsPerSession)
+	orDefault(&c.MaxSessionsPerSubject, DefaultMaxSessionsPerSubject(c.MaxSessions))
+	orDefault(&c.MaxCallsPerSession, DefaultMaxCallsPerSession)
 	orDefault(&c.MaxCallsInFlight, DefaultMaxCallsInFlight)
 	if c.MaxResultBytes == 0 {
 		c.MaxResultBytes = DefaultMaxResultBytes
 	}
-	if c.SessionIdle == 0 {
-		c.SessionIdle = DefaultSessionIdle
+	if c.SessionIdleTimeout == 0 {
+		c.SessionIdleTimeout = DefaultSessionIdle
 	}
 	if c.StreamKeepAlive == 0 {
 		c.StreamKeepAlive = DefaultStreamKeepAlive

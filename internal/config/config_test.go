@@ -19,7 +19,7 @@ func TestDefaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := Config{Transport: Stdio, HTTPHost: "127.0.0.1", HTTPPort: 3010, Stateless: false, LogLevel: slog.LevelInfo, LogJSON: false,
-		Auth: AuthConfig{Mode: AuthNone}, MaxBodyBytes: 4 << 20, MaxSessions: 1000, MaxSessionsSubject: 100, MaxCallsSession: 64, MaxCallsInFlight: 512, SessionIdle: 30 * time.Minute, StreamKeepAlive: 15 * time.Second}
+		Auth: AuthConfig{Mode: AuthNone}, MaxBodyBytes: 4 << 20, MaxSessions: 1000, MaxSessionsPerSubject: 100, MaxCallsPerSession: 64, MaxCallsInFlight: 512, SessionIdleTimeout: 30 * time.Minute, StreamKeepAlive: 15 * time.Second}
 	want.MaxResultBytes = 8 << 20
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv() = %+v, want %+v", c, want)
@@ -59,7 +59,7 @@ func TestEveryVariable(t *testing.T) {
 		AllowedOrigins: []string{"https://app.example.com", "http://localhost:5173"},
 		Auth: AuthConfig{Mode: AuthOAuth, Issuer: "https://id.example.com/", JWKSURI: "https://id.example.com/keys",
 			Audience: "https://mcp.example.com/mcp", ResourceIdentifier: "https://mcp.example.com/mcp"},
-		MaxBodyBytes: 1024, MaxSessions: 5, MaxSessionsSubject: 2, SessionIdle: 90 * time.Second, StreamKeepAlive: 5 * time.Second, MaxCallsSession: 3, MaxCallsInFlight: 7}
+		MaxBodyBytes: 1024, MaxSessions: 5, MaxSessionsPerSubject: 2, SessionIdleTimeout: 90 * time.Second, StreamKeepAlive: 5 * time.Second, MaxCallsPerSession: 3, MaxCallsInFlight: 7}
 	want.MaxResultBytes = 4096
 	if !reflect.DeepEqual(c, want) {
 		t.Errorf("FromEnv() = %+v, want %+v", c, want)
@@ -91,8 +91,8 @@ func TestValues(t *testing.T) {
 		{"MCP_LOG_FORMAT", "text", func(c Config) bool { return !c.LogJSON }},
 		{"MCP_LOG_FORMAT", "JSON", func(c Config) bool { return c.LogJSON }},
 		// The share follows the cap unless it is set.
-		{"MCP_HTTP_MAX_SESSIONS", "5", func(c Config) bool { return c.MaxSessionsSubject == 1 }},
-		{"MCP_HTTP_MAX_SESSIONS", "250", func(c Config) bool { return c.MaxSessionsSubject == 25 }},
+		{"MCP_HTTP_MAX_SESSIONS", "5", func(c Config) bool { return c.MaxSessionsPerSubject == 1 }},
+		{"MCP_HTTP_MAX_SESSIONS", "250", func(c Config) bool { return c.MaxSessionsPerSubject == 25 }},
 	} {
 		t.Run(tc.name+"="+tc.value, func(t *testing.T) {
 			c, err := FromEnv(env(map[string]string{tc.name: tc.value}))

@@ -41,7 +41,7 @@ var (
 )
 
 // catalogServer has one of each kind of definition the catalog describes.
-func catalogServer(t *testing.T, env map[string]string) *Server {
+func catalogServer(t *testing.T, stateless bool) *Server {
 	t.Helper()
 	search := Tool[catalogSearchIn, catalogOut]{
 		Name: "search", Title: "Search", Description: "Search the index.",
@@ -70,12 +70,8 @@ func catalogServer(t *testing.T, env map[string]string) *Server {
 		Name: "write", Title: "Write", Description: "Write about a topic.",
 		Handler: func(*Context, catalogPromptArgs) ([]*mcp.PromptMessage, error) { return nil, nil },
 	}
-	config, err := ConfigFromEnv(func(k string) string { return env[k] })
-	if err != nil {
-		t.Fatal(err)
-	}
 	s, err := NewServer(Info{Name: "catalogued", Title: "Catalogued", Version: "0.3.0", Instructions: "Search first."},
-		&ServerOptions{Config: config}, search, raw, item, cfg, prompt)
+		&ServerOptions{Config: Config{Stateless: stateless}}, search, raw, item, cfg, prompt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +160,7 @@ func byName(list any) map[string]map[string]any {
 func TestCardToolsAreToolsList(t *testing.T) {
 	for _, mode := range []string{"stateful", "stateless"} {
 		t.Run(mode, func(t *testing.T) {
-			s := catalogServer(t, map[string]string{"MCP_SESSION_MODE": mode})
+			s := catalogServer(t, mode == "stateless")
 			init, lists := listed(t, s)
 			card := serverCard(t, s)
 
@@ -211,7 +207,7 @@ func TestCardToolsAreToolsList(t *testing.T) {
 // TestCatalogForPeople checks what the page shows that no list gives: the
 // input summary, the contract with code names, the subscription flag.
 func TestCatalogForPeople(t *testing.T) {
-	c := catalogServer(t, nil).catalog()
+	c := catalogServer(t, false).catalog()
 	if c.Name != "catalogued" || c.Title != "Catalogued" || c.Version != "0.3.0" || c.Instructions != "Search first." || c.Endpoint != HTTPPath {
 		t.Errorf("identity: %+v", c)
 	}
@@ -258,7 +254,7 @@ func TestCatalogForPeople(t *testing.T) {
 		t.Errorf("authentication in mode none: %+v", a)
 	}
 	// Stateless, subscriptions are taken on subscriptions/listen streams.
-	if s := catalogServer(t, map[string]string{"MCP_SESSION_MODE": "stateless"}); !s.catalog().Resources[0].Subscribe {
+	if s := catalogServer(t, true); !s.catalog().Resources[0].Subscribe {
 		t.Error("a stateless server hides the subscription it offers on subscriptions/listen")
 	}
 }

@@ -1,24 +1,21 @@
 package mcpcore
 
 import (
-	"errors"
 	"log/slog"
-	"os"
 	"time"
 
 	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
-	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
 // Config is every setting of a server, as Go values: [ServerOptions.Config]
-// holds it, and [ConfigFromEnv] reads it from the environment variables of
-// the configuration table (docs/configuration.md), each field's comment
-// naming its variable. The zero value of every field means that setting's
-// default, so the zero Config is the configuration of an empty
-// environment; [NewServer] fills in the defaults and checks the whole,
-// and reads no environment of its own.
+// holds it. Each field's comment names the environment variable of the
+// configuration table (docs/configuration.md) that package
+// github.com/seed417024ea/mcpcore/app reads into it. The zero value of
+// every field means that setting's default, so the zero Config is the
+// configuration of an empty environment; [NewServer] fills in the defaults
+// and checks the whole, and reads no environment of its own.
 type Config struct {
 	// Transport (MCP_TRANSPORT_TYPE) is what [Server.Run] serves: "" or
 	// [TransportStdio] is stdio, [TransportHTTP] Streamable HTTP.
@@ -93,29 +90,13 @@ type Config struct {
 	// negative value sends none.
 	StreamKeepAlive time.Duration
 
-	// RedisURL (MCP_REDIS_URL), such as redis://:password@10.0.0.5:6379/0
-	// (rediss:// for TLS), is the Redis the replicas of a fleet share
-	// their notifications and rate limits through (docs/replicas.md). It
-	// takes effect only in a program that imports package
-	// github.com/seed417024ea/mcpcore/redis; in one that does not,
-	// NewServer refuses it and names the import.
-	RedisURL string
 	// RateLimit (MCP_RATE_LIMIT, such as 10/s or 600/m) is the quota of
 	// each caller on each definition that sets no RateLimit of its own;
 	// zero is none.
 	RateLimit RateLimit
 
-	// Secrets are the values of the variables MCP_SECRET_VARS names
-	// (comma-separated), such as an upstream's API key the program reads
-	// itself: [ConfigFromEnv] reads them, and the server masks them as it
-	// masks [ServerOptions.Secrets]. Each has at least 8 bytes.
-	Secrets []string
-
 	// Auth is how the HTTP transport authenticates its callers.
 	Auth AuthConfig
-	// Telemetry is where the server's spans and metrics go when
-	// [ServerOptions] gives no provider.
-	Telemetry TelemetryConfig
 }
 
 // Transport names how a server talks to its clients (see
@@ -177,69 +158,6 @@ type AuthConfig struct {
 	RequiredScopes []string
 }
 
-// TelemetryConfig is the OpenTelemetry configuration the OTEL_* variables
-// give, each field named after its variable; the zero value exports
-// nothing. Which exporters a signal may name is checked by [NewServer],
-// and only for a signal whose provider [ServerOptions] does not give: the
-// variables of such a signal may be meant for another SDK in the process.
-// The SDK itself reads a few more variables of the process environment
-// (OTEL_RESOURCE_ATTRIBUTES, OTEL_METRIC_EXPORT_INTERVAL, the OTLP
-// exporters' timeouts, compression and certificates).
-type TelemetryConfig struct {
-	// Disabled (OTEL_SDK_DISABLED=true) exports nothing.
-	Disabled bool
-
-	// TracesExporter and MetricsExporter (OTEL_TRACES_EXPORTER,
-	// OTEL_METRICS_EXPORTER) are comma-separated lists of otlp
-	// (HTTP/protobuf), console (stderr) and none. "" means otlp when an
-	// OTLP endpoint is set for the signal, and none otherwise.
-	TracesExporter, MetricsExporter string
-
-	// Endpoint (OTEL_EXPORTER_OTLP_ENDPOINT) is where OTLP goes, with
-	// /v1/traces and /v1/metrics appended; TracesEndpoint and
-	// MetricsEndpoint (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, _METRICS_) are
-	// used as they are, and win.
-	Endpoint, TracesEndpoint, MetricsEndpoint string
-
-	// Protocol (OTEL_EXPORTER_OTLP_PROTOCOL) and its per-signal forms
-	// (OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, _METRICS_), which win: ""
-	// means http/protobuf, the only one served; anything else stops the
-	// server.
-	Protocol, TracesProtocol, MetricsProtocol string
-
-	// Headers (OTEL_EXPORTER_OTLP_HEADERS, k1=v1,k2=v2 with
-	// percent-encoded values) go with every OTLP request; TracesHeaders
-	// and MetricsHeaders (OTEL_EXPORTER_OTLP_TRACES_HEADERS, _METRICS_)
-	// add to them and win.
-	Headers, TracesHeaders, MetricsHeaders map[string]string
-
-	// ServiceName (OTEL_SERVICE_NAME) is the service.name of what is
-	// exported; "" means [Info.Name].
-	ServiceName string
-}
-
-// ConfigFromEnv reads the configuration from the environment variables of
-// the configuration table, exactly those, through getenv (nil means
-// os.Getenv). It is the one place the environment is read: [Main] calls it,
-// and so may a program that builds its server with [NewServer]. An unset
-// variable leaves its field zero (its default). Every bad value is
-// reported in one error, of code ConfigurationError, that names each
-// variable and what it accepts; so is a combination that could not run
-// (MCP_AUTH_MODE=jwt without a key, mode none on a public host).
-func ConfigFromEnv(getenv func(string) string) (Config, error) {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	p, err := config.Parse(getenv)
-	c := fromInternal(p, telemetry.ReadEnv(getenv))
-	// The values it could not read are left zero: resolving the rest
-	// reports every other problem in the same error.
-	if _, rerr := resolve(p); err != nil || rerr != nil {
-		return c, badConfig(errors.Join(err, rerr))
-	}
-	return c, nil
-}
-
 // resolve gives every zero setting its default (config.Resolve holds them)
 // and checks the whole, as NewServer needs it.
 func resolve(c config.Config) (config.Config, error) {
@@ -255,9 +173,8 @@ func badConfig(err error) error {
 	return mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad configuration: "+err.Error(), mcperr.WithCause(err))
 }
 
-// internal and fromInternal are the one place Config meets the internal
-// configuration, which resolves and checks it. TelemetryConfig converts to
-// telemetry.Env and back as it is: the compiler keeps their fields alike.
+// internal is the internal configuration of c, which resolves and checks
+// it; app.ConfigFromEnv converts the other way.
 func (c Config) internal() config.Config {
 	a := c.Auth
 	return config.Config{
@@ -270,24 +187,6 @@ func (c Config) internal() config.Config {
 		},
 		MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsPerSubject: c.MaxSessionsPerSubject,
 		SessionIdleTimeout: c.SessionIdleTimeout, StreamKeepAlive: c.StreamKeepAlive, MaxCallsPerSession: c.MaxCallsPerSession, MaxResultBytes: c.MaxResultBytes,
-		MaxCallsInFlight: c.MaxCallsInFlight, RedisURL: c.RedisURL, RateLimit: c.RateLimit, Secrets: c.Secrets,
-	}
-}
-
-func fromInternal(c config.Config, t telemetry.Env) Config {
-	a := c.Auth
-	return Config{
-		Transport: Transport(c.Transport), HTTPHost: c.HTTPHost, HTTPPort: c.HTTPPort, Stateless: c.Stateless,
-		LogLevel: c.LogLevel, LogJSON: c.LogJSON, AllowedOrigins: c.AllowedOrigins, StateKeys: c.StateKeys,
-		MaxResultBytes: c.MaxResultBytes, MaxCallsInFlight: c.MaxCallsInFlight, MaxCallsPerSession: c.MaxCallsPerSession,
-		MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsPerSubject: c.MaxSessionsPerSubject,
-		SessionIdleTimeout: c.SessionIdleTimeout, StreamKeepAlive: c.StreamKeepAlive, RedisURL: c.RedisURL, RateLimit: c.RateLimit,
-		Secrets: c.Secrets,
-		Auth: AuthConfig{
-			Mode: AuthMode(a.Mode), AllowUnauthenticated: a.AllowUnauthenticated, SecretKey: a.SecretKey, PublicKey: a.PublicKey,
-			Issuer: a.Issuer, Audience: a.Audience, JWKSURI: a.JWKSURI, ResourceIdentifier: a.ResourceIdentifier,
-			RequiredScopes: a.RequiredScopes,
-		},
-		Telemetry: TelemetryConfig(t),
+		MaxCallsInFlight: c.MaxCallsInFlight, RateLimit: c.RateLimit,
 	}
 }

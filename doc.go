@@ -128,13 +128,14 @@
 // # Configuration
 //
 // Every setting is a field of [Config], held by [ServerOptions.Config];
-// the zero value of each is its default, and [NewServer] reads no
-// environment. [ConfigFromEnv] reads the variables, once: MCP_TRANSPORT_TYPE
-// (stdio or http), MCP_HTTP_HOST (127.0.0.1), MCP_HTTP_PORT (3010),
+// the zero value of each is its default, and this package reads no
+// environment. Package github.com/seed417024ea/mcpcore/app does:
+// app.ConfigFromEnv reads the variables, once: MCP_TRANSPORT_TYPE (stdio
+// or http), MCP_HTTP_HOST (127.0.0.1), MCP_HTTP_PORT (3010),
 // MCP_SESSION_MODE (stateful or stateless), MCP_LOG_LEVEL (debug, info,
 // notice, warning, error), MCP_LOG_FORMAT (text or json), and those below.
-// [Main], which a program's main calls, reads them with it, then builds the
-// server and runs it; a bad value stops the program at start, named.
+// app.Main, which a program's main calls, reads them with it, then builds
+// the server and runs it; a bad value stops the program at start, named.
 //
 // # Serving over HTTP
 //

@@ -19,28 +19,17 @@ import (
 // (MCP_RATE_LIMIT). A call over its quota fails with RateLimited (-32003),
 // data.retryAfter saying in how many seconds one would be admitted.
 //
-// With MCP_REDIS_URL (and ServerOptions.OpenRedis set to Open of package
-// github.com/seed417024ea/mcpcore/redis) the quota is the whole fleet's,
-// counted in Redis; without it, each process counts its own.
+// With a shared [fleet.Limiter] (ServerOptions.Limiter, or MCP_REDIS_URL
+// in a program built with package app and redis.Open) the quota is the
+// whole fleet's; without one, each process counts its own.
 type RateLimit = fleet.Limit
-
-// redisPackage is the package whose Open a program sets
-// ServerOptions.OpenRedis to for MCP_REDIS_URL to take effect.
-const redisPackage = `github.com/seed417024ea/mcpcore/redis`
-
-// errNoRedisOpener is the start-up error of a server given MCP_REDIS_URL
-// by a program that gave it nothing to open it with.
-var errNoRedisOpener = errors.New(`MCP_REDIS_URL is set, but this program gives the server nothing to open it with: ` +
-	`set ServerOptions.OpenRedis to redis.Open of package ` + redisPackage + ` in its main package (or unset MCP_REDIS_URL)`)
 
 // shared is what the server shares with the other replicas of its fleet.
 type shared struct {
 	bus     fleet.Bus
 	limiter fleet.Limiter
-	// describe names the parts for the start-up line; close ends those
-	// the server opened itself (from MCP_REDIS_URL).
+	// describe names the parts for the start-up line.
 	describe string
-	close    func() error
 	// stopListening ends the delivery of the others' events.
 	stopListening func()
 	// limiterFailed logs once that a limiter of the program's own could
@@ -48,29 +37,11 @@ type shared struct {
 	limiterFailed sync.Once
 }
 
-// openShared opens what the server shares: the options' Bus and Limiter,
-// else the parts of MCP_REDIS_URL, else a local limiter and no bus.
-func (s *Server) openShared(opts *ServerOptions) error {
+// openShared starts what the server shares: the options' Bus and
+// Limiter, else a local limiter and no bus.
+func (s *Server) openShared(opts *ServerOptions) {
 	sh := &shared{bus: opts.Bus, limiter: opts.Limiter}
-	if url := s.cfg.RedisURL; url != "" && (sh.bus == nil || sh.limiter == nil) {
-		if opts.OpenRedis == nil {
-			return errNoRedisOpener
-		}
-		r, err := opts.OpenRedis(url, fleet.OpenOptions{Server: s.info.Name, Logger: s.logger, MeterProvider: s.telemetry.MeterProvider()})
-		if err != nil {
-			return fmt.Errorf("MCP_REDIS_URL: %w", err)
-		}
-		sh.describe, sh.close = r.Describe, r.Close
-		if sh.bus == nil {
-			sh.bus = r.Bus
-		}
-		if sh.limiter == nil {
-			sh.limiter = r.Limiter
-		}
-	}
-	if sh.describe == "" && (sh.bus != nil || opts.Limiter != nil) {
-		sh.describe = "the Bus and Limiter of ServerOptions"
-	}
+	sh.describe = describeShared(opts.Bus, opts.Limiter)
 	if sh.limiter == nil {
 		sh.limiter = fleet.NewLocal()
 	}
@@ -78,23 +49,27 @@ func (s *Server) openShared(opts *ServerOptions) error {
 		sh.stopListening = sh.bus.Listen(s.deliver)
 	}
 	s.shared = sh
-	return nil
 }
 
-// closeShared stops the delivery of events and closes what openShared
-// opened; Shutdown calls it.
-func (s *Server) closeShared() {
-	sh := s.shared
-	if sh == nil {
-		return
-	}
-	if sh.stopListening != nil {
-		sh.stopListening()
-	}
-	if sh.close != nil {
-		if err := sh.close(); err != nil {
-			s.logger.Warn("mcpcore: closing the shared parts of the fleet failed", "error", err)
+// describeShared names the parts a server shares for its start-up line:
+// by their String method (what package app opens from MCP_REDIS_URL says
+// where it is, without credentials), else as the program's own.
+func describeShared(bus fleet.Bus, limiter fleet.Limiter) string {
+	for _, part := range []any{bus, limiter} {
+		if d, ok := part.(fmt.Stringer); ok {
+			return d.String()
 		}
+	}
+	if bus != nil || limiter != nil {
+		return "the Bus and Limiter of ServerOptions"
+	}
+	return ""
+}
+
+// closeShared stops the delivery of events; Shutdown calls it.
+func (s *Server) closeShared() {
+	if sh := s.shared; sh != nil && sh.stopListening != nil {
+		sh.stopListening()
 	}
 }
 

@@ -245,72 +245,12 @@ func TestRateLimitsArePerCaller(t *testing.T) {
 	}
 }
 
-// MCP_REDIS_URL in a program that gives the server nothing to open it
-// with stops the server, naming what to set, and the URL's password
-// appears nowhere.
-func TestRedisURLNeedsAnOpener(t *testing.T) {
+// A RateLimit a server cannot count by stops NewServer, naming it.
+func TestBadRateLimit(t *testing.T) {
 	t.Parallel()
-	_, err := mcpcore.NewServer(mcpcore.Info{Name: "x"}, &mcpcore.ServerOptions{Config: mcpcore.Config{RedisURL: "redis://:hunter2-secret@127.0.0.1:6379/0"}})
-	if err == nil {
-		t.Fatal("NewServer accepted MCP_REDIS_URL without ServerOptions.OpenRedis")
-	}
-	if msg := err.Error(); !strings.Contains(msg, "set ServerOptions.OpenRedis to redis.Open of package github.com/seed417024ea/mcpcore/redis") || strings.Contains(msg, "hunter2") {
-		t.Fatalf("error = %q, want one naming the option and not the password", msg)
-	}
-	cfg, err := mcpcore.ConfigFromEnv(func(k string) string {
-		return map[string]string{"MCP_REDIS_URL": "http://:hunter2-secret@x", "MCP_RATE_LIMIT": "ten a second"}[k]
-	})
-	if err == nil || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "MCP_RATE_LIMIT") {
-		t.Fatalf("ConfigFromEnv(bad URL, bad limit) = %+v, %v; want errors naming both, without the password", cfg, err)
-	}
 	for _, l := range []mcpcore.RateLimit{{Calls: 0, Per: time.Second}, {Calls: 5}} {
 		if _, err := mcpcore.NewServer(mcpcore.Info{Name: "x"}, nil, limitedTool("t", l)); err == nil || !strings.Contains(err.Error(), "RateLimit") {
 			t.Errorf("RateLimit %+v: NewServer error = %v, want one naming it", l, err)
 		}
-	}
-}
-
-// The OpenRedis of ServerOptions opens Config.RedisURL as the server
-// starts, with the server's name, when the program gives no Bus or Limiter
-// of its own; the server counts its quotas with what it opened and closes
-// it once, as it stops.
-func TestOpenRedisOpensTheURL(t *testing.T) {
-	t.Parallel()
-	const url = "redis://10.0.0.5:6379/0"
-	var got []string
-	var closed int
-	limiter := &fleet.Local{}
-	open := func(u string, o fleet.OpenOptions) (*fleet.Shared, error) {
-		got = append(got, u+" "+o.Server)
-		if o.Logger == nil || o.MeterProvider == nil {
-			t.Errorf("OpenOptions without a logger or a meter provider: %+v", o)
-		}
-		return &fleet.Shared{Limiter: limiter, Describe: "fake", Close: func() error { closed++; return nil }}, nil
-	}
-	c := mcptest.StartWith(t, mcpcore.Info{Name: "quota"}, &mcptest.Options{Server: &mcpcore.ServerOptions{
-		Config: mcpcore.Config{RedisURL: url}, OpenRedis: open,
-	}}, limitedTool("one", mcpcore.RateLimit{Calls: 1, Per: time.Hour}))
-	if want := []string{url + " quota"}; !slices.Equal(got, want) {
-		t.Errorf("opened %q, want %q", got, want)
-	}
-	if c.CallTool("one", nil).IsError || !c.CallTool("one", nil).IsError {
-		t.Error("a quota of one: want the first call admitted, the second refused")
-	}
-	if d, _ := limiter.Allow(context.Background(), "tool:one:anonymous", mcpcore.RateLimit{Calls: 1, Per: time.Hour}); d.Allowed {
-		t.Error("the calls were not counted by the opened limiter")
-	}
-	if err := c.Server().Shutdown(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	if closed != 1 {
-		t.Errorf("Close called %d times, want 1", closed)
-	}
-
-	got = nil
-	mcptest.StartWith(t, mcpcore.Info{Name: "own"}, &mcptest.Options{Server: &mcpcore.ServerOptions{
-		Config: mcpcore.Config{RedisURL: url}, OpenRedis: open, Bus: (&hub{}).bus("a"), Limiter: &fleet.Local{},
-	}})
-	if len(got) != 0 {
-		t.Errorf("opened %q with a Bus and a Limiter of the program's own", got)
 	}
 }

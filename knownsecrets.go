@@ -3,56 +3,24 @@ package mcpcore
 import (
 	"errors"
 	"fmt"
-	"maps"
-	"slices"
-	"strings"
 
 	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/redact"
 )
 
 // keepSecrets hands the process's mask (internal/redact) the secrets the
-// server holds: opts.Secrets; those of its resolved configuration, the
-// HS256 key, the state keys, the Redis password and the values of
-// MCP_SECRET_VARS (config.Config.SecretsHeld, checked as it was
-// resolved); and the credentials in the headers of its OTLP exporters.
-// From then on each is masked in every byte the server sends over stdio
+// server holds: opts.Secrets, and those of its resolved configuration, the
+// HS256 key and the state keys (config.Config.ServerSecrets, checked as it
+// was resolved). From then on each is masked in every byte the server sends over stdio
 // and HTTP, in every record of its logger and in its spans. It reports
 // each value it cannot keep by where it came from, never by its text;
 // the others are kept all the same.
 func keepSecrets(cfg config.Config, opts *ServerOptions) error {
-	errs := []error{redact.Keep(cfg.SecretsHeld()...)}
+	errs := []error{redact.Keep(cfg.ServerSecrets()...)}
 	for i, v := range opts.Secrets {
 		if err := redact.Keep(v); err != nil {
 			errs = append(errs, fmt.Errorf("ServerOptions.Secrets: value %d of %d: %w", i+1, len(opts.Secrets), err))
 		}
 	}
-	t := opts.Config.Telemetry
-	for _, h := range []struct {
-		variable string
-		headers  map[string]string
-	}{{"OTEL_EXPORTER_OTLP_HEADERS", t.Headers}, {"OTEL_EXPORTER_OTLP_TRACES_HEADERS", t.TracesHeaders}, {"OTEL_EXPORTER_OTLP_METRICS_HEADERS", t.MetricsHeaders}} {
-		for _, name := range slices.Sorted(maps.Keys(h.headers)) {
-			if !redact.Key(name) {
-				continue
-			}
-			for _, v := range credentials(h.headers[name]) {
-				if err := redact.Keep(v); err != nil {
-					errs = append(errs, fmt.Errorf("%s: header %s: %w", h.variable, name, err))
-				}
-			}
-		}
-	}
 	return errors.Join(errs...)
-}
-
-// credentials are the secrets of a header's value: the whole of it, and,
-// for "<scheme> <credentials>" (Bearer, Basic, ...), what follows the
-// scheme, which is sent and logged without it too.
-func credentials(value string) []string {
-	value = strings.TrimSpace(value)
-	if f := strings.Fields(value); len(f) == 2 {
-		return []string{value, f[1]}
-	}
-	return []string{value}
 }

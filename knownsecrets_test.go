@@ -248,26 +248,21 @@ func TestKnownSecretsHTTP(t *testing.T) {
 // too short to mask stops NewServer with a reason.
 func TestKnownSecretsOfTheConfiguration(t *testing.T) {
 	const stateKey = "state-key-of-the-fleet-0123456789abcdef"
-	const fromEnv = "env-declared-secret-77"
-	cfg, err := mcpcore.ConfigFromEnv(func(k string) string {
-		return map[string]string{"MCP_STATE_KEYS": stateKey, "MCP_SECRET_VARS": "VAULT_TOKEN", "VAULT_TOKEN": fromEnv}[k]
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	const jwtKey = "jwt-key-of-the-fleet-0123456789abcdef"
+	cfg := mcpcore.Config{StateKeys: []string{stateKey}, Auth: mcpcore.AuthConfig{Mode: mcpcore.AuthJWT, SecretKey: jwtKey}}
 	echo := mcpcore.Tool[noteIn, noteOut]{Name: "echo", Description: "Send the path back.",
 		Handler: func(_ *mcpcore.Context, in noteIn) (noteOut, error) { return noteOut{Text: in.Path}, nil }}
 	srv, _ := newServer(t, &mcpcore.ServerOptions{Config: cfg, Secrets: []string{"go-declared-secret-1"}}, echo)
 	s := openStream(t, srv.ServeTransport)
 	s.handshake(t, "2025-06-18")
 	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"path":"` +
-		stateKey + " " + fromEnv + " go-declared-secret-1" + `"}}}` + "\n")
-	if l := s.next(t); strings.Contains(l, stateKey) || strings.Contains(l, fromEnv) || strings.Contains(l, "go-declared") ||
+		stateKey + " " + jwtKey + " go-declared-secret-1" + `"}}}` + "\n")
+	if l := s.next(t); strings.Contains(l, stateKey) || strings.Contains(l, jwtKey) || strings.Contains(l, "go-declared") ||
 		strings.Count(l, "[REDACTED] [REDACTED] [REDACTED]") != 2 {
 		t.Errorf("the answer is %s", l)
 	}
 
-	_, err = mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{Secrets: []string{"long-enough-1", "pin1234"}}, echo)
+	_, err := mcpcore.NewServer(mcpcore.Info{Name: "s"}, &mcpcore.ServerOptions{Secrets: []string{"long-enough-1", "pin1234"}}, echo)
 	if e, ok := err.(*mcperr.Error); !ok || e.Code() != mcperr.CodeConfigurationError ||
 		!strings.Contains(err.Error(), "ServerOptions.Secrets: value 2 of 2: a secret of 7 bytes is too short to mask") || strings.Contains(err.Error(), "pin1234") {
 		t.Errorf("NewServer with a secret of 7 bytes: %v", err)

@@ -24,12 +24,10 @@ import (
 //     gives them a second to return;
 //  3. waits, a second at most, for the answers of the calls that returned
 //     to be written, then ends every session, which ends their GET streams;
-//  4. writes the summaries of the log records it collapsed, flushes and
-//     stops the telemetry providers it built from Config.Telemetry (within
-//     five seconds, so that the spans of the calls cancelled in step 2 are
-//     not lost with ctx), and stops the refresh of the OAuth issuer's keys:
-//     no goroutine the server started outlives it, but those of handlers
-//     that ignore their cancellation, which run on until they return.
+//  4. writes the summaries of the log records it collapsed and stops the
+//     refresh of the OAuth issuer's keys: no goroutine the server started
+//     outlives it, but those of handlers that ignore their cancellation,
+//     which run on until they return.
 //
 // It returns nil when every call finished in time, and ctx's error when
 // calls had to be cancelled. Shutdown is safe to call at any time, from
@@ -92,7 +90,6 @@ func (s *Server) stop(ctx context.Context) error {
 	s.endSessions()
 	s.closeShared()
 	s.repeats.Flush()
-	s.closeTelemetry()
 	// The keys fetched stay in use for whatever still comes; only their
 	// refresh stops.
 	s.endBackground()
@@ -193,15 +190,5 @@ func (s *Server) endSessions() {
 	select {
 	case <-done:
 	case <-time.After(time.Second):
-	}
-}
-
-// closeTelemetry flushes the spans and metric points of the calls served,
-// drained ones included, and stops the exporters the server started.
-func (s *Server) closeTelemetry() {
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := s.telemetry.Shutdown(ctx); err != nil {
-		s.logger.Warn("mcpcore: flushing telemetry failed", "error", err.Error())
 	}
 }

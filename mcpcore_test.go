@@ -14,20 +14,21 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/app"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 )
 
-// configOf returns the Config the environment m gives, as ConfigFromEnv
-// reads it: tests configure servers with the variables the documentation
-// names, without touching the process environment, and so run in
-// parallel.
+// configOf returns the server's Config the environment m gives, as
+// app.ConfigFromEnv reads it: tests configure servers with the variables
+// the documentation names, without touching the process environment, and
+// so run in parallel.
 func configOf(t testing.TB, m map[string]string) mcpcore.Config {
 	t.Helper()
-	c, err := mcpcore.ConfigFromEnv(func(k string) string { return m[k] })
+	c, err := app.ConfigFromEnv(func(k string) string { return m[k] })
 	if err != nil {
 		t.Fatalf("ConfigFromEnv(%v): %v", m, err)
 	}
-	return c
+	return c.Config
 }
 
 // newServer builds a server that logs JSON records at debug level and above

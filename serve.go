@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"runtime/debug"
 	"sync"
 	"syscall"
 	"time"
@@ -41,20 +40,14 @@ const (
 // the transport [Config.Transport] selects: stdio by default, Streamable
 // HTTP with [TransportHTTP] (on Config.HTTPHost:Config.HTTPPort, default
 // 127.0.0.1:3010, stateless with Config.Stateless). Run reads no
-// environment: the server's settings were fixed by [NewServer], and [Main]
-// is what reads them from the environment before. On the way
+// environment: the server's settings were fixed by [NewServer], and
+// package app is what reads them from the environment before. On the way
 // out it stops admitting calls and lets in-flight ones finish within the
 // shutdown timeout, then cancels the rest, and ends as [Server.Shutdown]
 // does.
 func (s *Server) Run(ctx context.Context) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	// Building the server leaves about 1.5 MB of garbage (schemas the SDK
-	// encodes and decodes again, with a 32 KiB buffer each), which no
-	// collection would reclaim before calls come: the heap is under the
-	// collector's 4 MB floor. One collection now gives those pages back,
-	// 0.3 MiB of idle RSS over stdio and 0.9 MiB over HTTP.
-	debug.FreeOSMemory()
 	if s.cfg.Transport == config.HTTP {
 		return s.ListenAndServe(ctx, s.cfg.Addr())
 	}

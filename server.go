@@ -40,9 +40,9 @@ type Info struct {
 
 // ServerOptions tune a [Server]. The zero value, or nil, is a good default.
 type ServerOptions struct {
-	// Config is every setting the environment may give (see [Config] and
-	// [ConfigFromEnv]); its zero value is the defaults. NewServer reads no
-	// environment: [Main] fills Config from it.
+	// Config is the server's settings (see [Config]); its zero value is
+	// the defaults. NewServer reads no environment: package
+	// github.com/seed417024ea/mcpcore/app fills Config from it.
 	Config Config
 	// Secrets are values the server holds that must never leave the
 	// process, such as the API key of an upstream its tools call: no
@@ -53,11 +53,12 @@ type ServerOptions struct {
 	// every byte the process sends over stdio and Streamable HTTP
 	// (results, errors, notifications, progress, log notifications), in
 	// every log record of the server's logger, and in the spans it
-	// exports. NewServer adds the secrets of Config itself: the
-	// MCP_AUTH_SECRET_KEY of mode jwt, MCP_STATE_KEYS, the password of
-	// MCP_REDIS_URL, the values of the variables MCP_SECRET_VARS names
-	// (Config.Secrets) and the credentials in the OTLP exporters' headers.
-	// A service that reads its own configuration adds its secrets with
+	// records. NewServer adds the secrets of Config itself: the
+	// Auth.SecretKey of mode jwt and the StateKeys; package app adds those
+	// of the environment (the password of MCP_REDIS_URL, the values of the
+	// variables MCP_SECRET_VARS names and the credentials in the OTLP
+	// exporters' headers). A service that reads its own configuration
+	// adds its secrets with
 	// [mcperr.KeepSecret]. A value shorter than 8 bytes is refused, and
 	// NewServer fails with a ConfigurationError saying why: a value that
 	// short turns up by chance in ordinary text, which masking would
@@ -85,53 +86,27 @@ type ServerOptions struct {
 	// logs every failure.
 	RepeatWindow time.Duration
 	// MeterProvider and TracerProvider receive the server's metrics and
-	// spans, for a program that configures OpenTelemetry itself. When nil,
-	// they are built from Config.Telemetry (the OTEL_* variables:
-	// exporters otlp, console or none, the OTLP endpoints and headers, the
-	// service name); with none of it set, nothing is recorded and the
-	// call path pays almost nothing.
-	//
-	// Providers built from Config.Telemetry also become OpenTelemetry's
-	// global ones (otel.SetTracerProvider, otel.SetMeterProvider, and the
-	// W3C Trace Context and Baggage propagator when the program set none),
-	// so that a span a service starts with otel.Tracer(…).Start(ctx, …)
-	// from the handler's context nests under the call span and is exported
-	// with it. A global the program installed itself is kept; between
-	// servers of one process, the last built wins. Providers given here are
-	// never installed: a program that builds its own installs them as it
-	// sees fit. [Server.TracerProvider] and [Server.MeterProvider] return
-	// the providers in use either way.
+	// spans; when nil, nothing is recorded and the call path pays almost
+	// nothing. The server neither installs them as OpenTelemetry's
+	// globals nor stops them: they are the program's (package app builds
+	// them from the OTEL_* variables, installs and stops them).
+	// [Server.TracerProvider] and [Server.MeterProvider] return the
+	// providers in use.
 	MeterProvider  metric.MeterProvider
 	TracerProvider trace.TracerProvider
-	// OTLP makes the OTLP exporters Config.Telemetry asks for: set it to
-	// otlp.HTTP{} of package github.com/seed417024ea/mcpcore/otlp (see
-	// [OTLPExporters]). A server asked for OTLP without it refuses to
-	// start, saying so; the console exporters need nothing.
-	OTLP OTLPExporters
-	// KeepOTelGlobals leaves OpenTelemetry's global providers and
-	// propagator as they are even when the server builds its providers
-	// from Config.Telemetry: for a process whose globals belong to
-	// something else. A service then reaches the server's providers
-	// through [Server.TracerProvider] and [Server.MeterProvider] only.
-	KeepOTelGlobals bool
 	// Interceptors wrap the handler of every tool, resource and prompt,
 	// the first outermost (see [Interceptor]).
 	Interceptors []Interceptor
 	// Bus carries the notifications this server raises to the replicas
 	// of its fleet, and theirs to its subscribers (see [fleet.Bus]); the
 	// server delivers to its own subscribers first either way. Limiter
-	// counts the calls of definitions with a [RateLimit]. When nil, they
-	// are opened by OpenRedis at Config.RedisURL (MCP_REDIS_URL); without
-	// a URL, the server has no bus and counts its quotas in its own
-	// process.
+	// counts the calls of definitions with a [RateLimit]. When nil, the
+	// server has no bus and counts its quotas in its own process. Package
+	// app opens them from MCP_REDIS_URL. The start-up line names them by
+	// their String method when they have one. The server stops listening
+	// to the bus as it shuts down; closing them is the program's.
 	Bus     fleet.Bus
 	Limiter fleet.Limiter
-	// OpenRedis opens the Bus and Limiter at Config.RedisURL
-	// (MCP_REDIS_URL) when they are not given: set it to redis.Open of
-	// package github.com/seed417024ea/mcpcore/redis, a module of its own
-	// so that a server run as one replica links no Redis client. A server
-	// given a RedisURL and no OpenRedis refuses to start, saying so.
-	OpenRedis fleet.Opener
 }
 
 // A Definition is something a [Server] serves: a [Tool], a [Resource] or a
@@ -218,8 +193,8 @@ type feature interface {
 // an error contract with an unknown code or a duplicate reason; the error
 // names each problem, its definition and its contract entry, and has code
 // InitializationFailed. It also fails, with code ConfigurationError, on a
-// bad setting of opts.Config. It reads no environment: [ConfigFromEnv]
-// does, and [Main] calls it.
+// bad setting of opts.Config. It reads no environment: package
+// github.com/seed417024ea/mcpcore/app does.
 func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, error) {
 	if opts == nil {
 		opts = &ServerOptions{}
@@ -267,10 +242,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	if cfg.Transport == config.HTTP {
 		s.transport = "http"
 	}
-	s.telemetry, err = telemetry.New(telemetry.Config{
-		ServiceName: info.Name, ServiceVersion: info.Version,
-		MeterProvider: opts.MeterProvider, TracerProvider: opts.TracerProvider, Env: telemetry.Env(opts.Config.Telemetry), OTLP: opts.OTLP, Logger: s.logger,
-	})
+	s.telemetry, err = telemetry.New(telemetry.Config{MeterProvider: opts.MeterProvider, TracerProvider: opts.TracerProvider})
 	if err != nil {
 		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad telemetry configuration: "+err.Error(), mcperr.WithCause(err))
 	}
@@ -313,25 +285,15 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
-		_ = s.telemetry.Shutdown(context.Background()) // stop the exporters of a server that will never run
 		return nil, mcperr.New(mcperr.CodeInitializationFailed, "mcpcore: invalid server definition: "+err.Error(), mcperr.WithCause(err))
 	}
 	// The issuer's keys are refreshed until Shutdown.
 	s.background, s.endBackground = context.WithCancel(context.Background())
 	if s.auth, err = httpserve.NewAuth(s.background, cfg.Auth, s.scopes, s.logger, s.repeats); err != nil {
 		s.endBackground()
-		_ = s.telemetry.Shutdown(context.Background())
 		return nil, badConfig(err)
 	}
-	if err := s.openShared(opts); err != nil {
-		s.endBackground()
-		_ = s.telemetry.Shutdown(context.Background())
-		return nil, badConfig(err)
-	}
-	// Last, so that a server that fails to build leaves the globals alone.
-	if !opts.KeepOTelGlobals {
-		s.telemetry.InstallGlobals()
-	}
+	s.openShared(opts)
 	return s, nil
 }
 
@@ -378,11 +340,8 @@ func (s *Server) MCPServer() *mcp.Server { return s.mcp }
 func (s *Server) Logger() *slog.Logger { return s.logger }
 
 // TracerProvider returns the provider the server's spans go to:
-// [ServerOptions.TracerProvider], the one built from Config.Telemetry, or a
-// no-op one. A service can start its spans from it when the OpenTelemetry
-// globals are not the server's (see [ServerOptions.KeepOTelGlobals]).
-// After [Server.Shutdown] (which Run does on its way out), a provider built
-// from Config.Telemetry is shut down.
+// [ServerOptions.TracerProvider], or a no-op one. A service can start its
+// spans from it when the OpenTelemetry globals are not the server's.
 func (s *Server) TracerProvider() trace.TracerProvider { return s.telemetry.TracerProvider() }
 
 // MeterProvider returns the provider the server's metrics go to, as

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/app"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -65,7 +66,7 @@ func TestStateKeysThatCannotSign(t *testing.T) {
 		keyOld + ",tiny," + keyNew: "MCP_STATE_KEYS: key 2 of 3 has 4 characters",
 		keyOld + "," + keyOld:      "MCP_STATE_KEYS: key 2 of 2 repeats key 1",
 	} {
-		_, err := mcpcore.ConfigFromEnv(func(k string) string { return map[string]string{"MCP_STATE_KEYS": keys}[k] })
+		_, err := app.ConfigFromEnv(func(k string) string { return map[string]string{"MCP_STATE_KEYS": keys}[k] })
 		var e *mcperr.Error
 		if !errors.As(err, &e) || e.Code() != mcperr.CodeConfigurationError || !strings.Contains(e.Message(), want) {
 			t.Errorf("MCP_STATE_KEYS=%q: %v, want %q", keys, err, want)

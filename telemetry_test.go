@@ -21,7 +21,6 @@ import (
 
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
-	"github.com/seed417024ea/mcpcore/mcperr"
 	"github.com/seed417024ea/mcpcore/mcptest"
 )
 
@@ -218,14 +217,4 @@ func TestSessionDurationOverHTTP(t *testing.T) {
 		}
 		return false
 	})
-}
-
-// TestOTLPNeedsItsExporters: a server given no OTLP exporters that is
-// asked for OTLP refuses to start, and says what to set.
-func TestOTLPNeedsItsExporters(t *testing.T) {
-	t.Parallel()
-	_, err := mcpcore.NewServer(mcpcore.Info{Name: "x"}, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{"OTEL_TRACES_EXPORTER": "otlp"})}, searchTool)
-	if mcperr.CodeOf(err) != mcperr.CodeConfigurationError || !strings.Contains(err.Error(), "set ServerOptions.OTLP to otlp.HTTP{} of package github.com/seed417024ea/mcpcore/otlp") {
-		t.Errorf("NewServer: %v", err)
-	}
 }

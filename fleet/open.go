@@ -7,14 +7,14 @@ import (
 )
 
 // An Opener opens, at a URL, the [Bus] and [Limiter] a server shares with
-// the other replicas of its fleet: the server calls it as it starts with
+// the other replicas of its fleet: package app calls it as it starts with
 // the URL of its configuration (MCP_REDIS_URL), when it was given an
 // Opener and no Bus or Limiter of the program's own. Open of package
 // github.com/seed417024ea/mcpcore/redis (a module of its own) is one, for
 // redis:// and rediss:// URLs.
 type Opener func(url string, o OpenOptions) (*Shared, error)
 
-// OpenOptions is what a server tells an [Opener].
+// OpenOptions is what package app tells an [Opener].
 type OpenOptions struct {
 	// Server is the server's name: the replicas of one server share one
 	// namespace of keys and channels, and other servers on the same store
@@ -36,6 +36,6 @@ type Shared struct {
 	// rate limits)".
 	Describe string
 	// Close stops the bus and the limiter's background work and closes
-	// the connection; the server calls it once, as it stops.
+	// the connection; package app calls it once, after the server stopped.
 	Close func() error
 }

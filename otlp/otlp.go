@@ -1,7 +1,7 @@
 // Package otlp gives an mcpcore server the OpenTelemetry exporters over
 // OTLP/HTTP (http/protobuf). Hand them to the server in its main package:
 //
-//	mcpcore.Main(info, &mcpcore.ServerOptions{OTLP: otlp.HTTP{}}, defs...)
+//	app.Main(info, &app.Options{OTLP: otlp.HTTP{}}, defs...)
 //
 // Then OTEL_TRACES_EXPORTER=otlp, OTEL_METRICS_EXPORTER=otlp and
 // OTEL_EXPORTER_OTLP_ENDPOINT work as docs/observability.md says. Without
@@ -23,7 +23,7 @@ import (
 )
 
 // HTTP makes the OTLP/HTTP exporters a server's OTEL_* variables ask for:
-// it is what mcpcore.ServerOptions.OTLP takes.
+// it is what app.Options.OTLP takes.
 type HTTP struct{}
 
 // Traces returns an OTLP/HTTP span exporter that sends headers to endpoint

@@ -9,8 +9,11 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/seed417024ea/mcpcore"
-	"github.com/seed417024ea/mcpcore/mcptest"
+	"github.com/seed417024ea/mcpcore/app"
+	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/otlp"
 )
 
@@ -48,10 +51,10 @@ func (c *collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/x-protobuf")
 }
 
-// TestServerExportsOverOTLP: a server given otlp.HTTP{} and an OTLP
+// TestServerExportsOverOTLP: an app given otlp.HTTP{} and an OTLP
 // endpoint exports the span and the metrics of a call to it, over
 // http/protobuf with the headers of OTEL_EXPORTER_OTLP_HEADERS, by the
-// time Shutdown returns.
+// time Close returns.
 func TestServerExportsOverOTLP(t *testing.T) {
 	col := &collector{bodies: map[string][]byte{}, apiKeys: map[string]string{}, contents: map[string]string{}}
 	srv := httptest.NewServer(col)
@@ -60,19 +63,19 @@ func TestServerExportsOverOTLP(t *testing.T) {
 		"OTEL_EXPORTER_OTLP_ENDPOINT": srv.URL,
 		"OTEL_EXPORTER_OTLP_HEADERS":  "x-api-key=collector-key-1",
 	}
-	cfg, err := mcpcore.ConfigFromEnv(func(k string) string { return env[k] })
+	cfg, err := app.ConfigFromEnv(func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := mcptest.StartWith(t, mcpcore.Info{Name: "hello", Version: "0.1.0"}, &mcptest.Options{
-		Server: &mcpcore.ServerOptions{Config: cfg, OTLP: otlp.HTTP{}, KeepOTelGlobals: true},
-	}, greet)
-	if res := c.CallTool("greet", map[string]any{"name": "Ada"}); res.IsError {
-		t.Fatalf("greet failed: %v", res.Content)
-	}
-	if err := c.Server().Shutdown(context.Background()); err != nil {
+	a, err := app.New(mcpcore.Info{Name: "hello", Version: "0.1.0"}, cfg, &app.Options{OTLP: otlp.HTTP{}, KeepOTelGlobals: true}, greet)
+	if err != nil {
 		t.Fatal(err)
 	}
+	cs := wiretest.Connect(t, a.Server().MCPServer())
+	if res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "greet", Arguments: map[string]any{"name": "Ada"}}); err != nil || res.IsError {
+		t.Fatalf("greet failed: %v %v", res, err)
+	}
+	a.Close(context.Background())
 	col.mu.Lock()
 	defer col.mu.Unlock()
 	for path, want := range map[string]string{"/v1/traces": "tools/call greet", "/v1/metrics": "mcp.server.operation.duration"} {

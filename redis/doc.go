@@ -4,14 +4,18 @@
 // subscribers connected to every other, and a quota of 10 calls a second is
 // 10 for the fleet, not 10 for each process.
 //
-// There are two ways in. A blank import makes MCP_REDIS_URL take effect:
+// There are two ways in. [Open], given to package app, makes MCP_REDIS_URL
+// take effect:
 //
-//	import _ "github.com/seed417024ea/mcpcore/redis"
+//	app.Main(info, &app.Options{OpenRedis: redis.Open}, defs...)
 //
-// and the server then opens the URL (redis:// or rediss://) as it starts,
+// and the app then opens the URL (redis:// or rediss://) as it starts,
 // with short timeouts, and closes the connection as it stops. Or a program
 // that builds its own client calls [New] and passes [Fleet.Bus] and
 // [Fleet.Limiter] in mcpcore.ServerOptions (fields Bus and Limiter).
+//
+// It is a module of its own, so that a server that runs as one replica
+// links no Redis client.
 //
 // Redis being away never stops a replica: it starts without it, its
 // notifications reach its own subscribers only, and its rate limits count

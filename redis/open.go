@@ -23,9 +23,9 @@ const (
 	ioTimeout   = 500 * time.Millisecond
 )
 
-// Open is the [fleet.Opener] of Redis: set mcpcore.ServerOptions.OpenRedis
-// to it, and the server opens MCP_REDIS_URL (redis:// or rediss://) as it
-// starts and closes the connection as it stops. It makes a client for rawURL,
+// Open is the [fleet.Opener] of Redis: set app.Options.OpenRedis to it,
+// and the app opens MCP_REDIS_URL (redis:// or rediss://) as it starts
+// and closes the connection as it stops. It makes a client for rawURL,
 // with short timeouts where the URL sets none, and a [Fleet] that owns it.
 // Redis being away is no error: the server starts, with a warning, and the
 // Fleet keeps trying in the background. A URL that does not parse is an

@@ -10,7 +10,7 @@ import (
 	"github.com/seed417024ea/mcpcore/fleet"
 )
 
-// Open is what mcpcore.ServerOptions.OpenRedis takes.
+// Open is what app.Options.OpenRedis takes.
 var _ fleet.Opener = Open
 
 // A URL that does not parse is an error that does not repeat its password.

@@ -23,6 +23,7 @@ package main
 
 import (
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/app"
 	"github.com/seed417024ea/mcpcore/redis"
 )
 
@@ -44,5 +45,5 @@ func definitions() []mcpcore.Definition {
 // SIGINT or SIGTERM; a bad setting stops it at start, naming the variable.
 func main() {
 	// MCP_REDIS_URL: replicas share notifications and quotas.
-	mcpcore.Main(info, &mcpcore.ServerOptions{OpenRedis: redis.Open, OTLP: otlpExporters}, definitions()...)
+	app.Main(info, &app.Options{OpenRedis: redis.Open, OTLP: otlpExporters}, definitions()...)
 }

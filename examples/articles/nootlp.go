@@ -2,8 +2,8 @@
 
 package main
 
-import "github.com/seed417024ea/mcpcore"
+import "github.com/seed417024ea/mcpcore/app"
 
 // otlpExporters is none without -tags otlp: asking for OTLP is then a
 // start-up error that says so.
-var otlpExporters mcpcore.OTLPExporters
+var otlpExporters app.OTLPExporters

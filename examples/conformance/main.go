@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/app"
 	"github.com/seed417024ea/mcpcore/redis"
 )
 
@@ -38,24 +39,23 @@ func definitions() []mcpcore.Definition {
 	}
 }
 
-// main does what mcpcore.Main does, with the server in hand: watch needs
-// it.
+// main does what app.Main does, with the server in hand: watch needs it.
 func main() {
-	cfg, err := mcpcore.ConfigFromEnv(nil)
+	cfg, err := app.ConfigFromEnv(nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	srv, err := mcpcore.NewServer(info, &mcpcore.ServerOptions{Config: cfg, OpenRedis: redis.Open}, definitions()...)
+	a, err := app.New(info, cfg, &app.Options{OpenRedis: redis.Open}, definitions()...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	go watch(ctx, srv)
-	if err := srv.Run(ctx); err != nil {
-		srv.Logger().Error("mcpcore: server stopped with an error", "error", err)
+	go watch(ctx, a.Server())
+	if err := a.Run(ctx); err != nil {
+		a.Server().Logger().Error("mcpcore: server stopped with an error", "error", err)
 		os.Exit(1)
 	}
 }

@@ -72,8 +72,8 @@ type Config struct {
 	MaxCallsInFlight int
 
 	// RedisURL (MCP_REDIS_URL) is the Redis the replicas of a fleet share
-	// notifications and quotas through; the program must import package
-	// github.com/seed417024ea/mcpcore/redis for it to take effect.
+	// notifications and quotas through; package app opens it with the
+	// opener the program gives (redis.Open).
 	RedisURL string
 	// RateLimit (MCP_RATE_LIMIT, such as 10/s) is the quota of every
 	// definition without one of its own, for each caller: zero, none.
@@ -81,7 +81,7 @@ type Config struct {
 
 	// Secrets (MCP_SECRET_VARS) are the values of the variables that
 	// MCP_SECRET_VARS names: secrets the program holds, masked wherever
-	// they would leave the process (see SecretsHeld).
+	// they would leave the process (package app keeps them).
 	Secrets []string
 }
 

@@ -234,9 +234,11 @@ func TestSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{strings.Repeat("j", 32), strings.Repeat("s", 32), "r3dis-pass", "nk_live_4f9Qm2Zx", "gh-token-value-1"}
-	if got := c.SecretsHeld(); !reflect.DeepEqual(got, want) {
-		t.Errorf("SecretsHeld() = %q, want %q", got, want)
+	if got, want := c.ServerSecrets(), []string{strings.Repeat("j", 32), strings.Repeat("s", 32)}; !reflect.DeepEqual(got, want) {
+		t.Errorf("ServerSecrets() = %q, want %q", got, want)
+	}
+	if got, want := c.Secrets, []string{"nk_live_4f9Qm2Zx", "gh-token-value-1"}; !reflect.DeepEqual(got, want) || RedisPassword(c.RedisURL) != "r3dis-pass" {
+		t.Errorf("Secrets = %q, want %q; RedisPassword = %q", got, want, RedisPassword(c.RedisURL))
 	}
 	_, err = FromEnv(env(map[string]string{
 		"MCP_SECRET_VARS": "NOTES_API_KEY,MISSING",

@@ -40,7 +40,7 @@ func checkSecrets(c Config, errs []error) []error {
 			errs = append(errs, fmt.Errorf("MCP_SECRET_VARS: secret %d of %d: %w", i+1, len(c.Secrets), err))
 		}
 	}
-	if p := redisPassword(c.RedisURL); p != "" {
+	if p := RedisPassword(c.RedisURL); p != "" {
 		if err := redact.CheckSecret(p); err != nil {
 			errs = append(errs, fmt.Errorf("MCP_REDIS_URL: its password: %w", err))
 		}
@@ -48,24 +48,20 @@ func checkSecrets(c Config, errs []error) []error {
 	return errs
 }
 
-// SecretsHeld returns every secret of a resolved c: the HS256 key of mode
-// jwt (another mode does not use it), the state keys, the password of the
-// Redis URL and the values of the variables MCP_SECRET_VARS names, for
-// the server to mask wherever they would appear.
-func (c Config) SecretsHeld() []string {
+// ServerSecrets returns the secrets of a resolved c that a server's own
+// settings hold: the HS256 key of mode jwt (another mode does not use it)
+// and the state keys, for the server to mask wherever they would appear.
+func (c Config) ServerSecrets() []string {
 	var held []string
 	if c.Auth.Mode == AuthJWT && c.Auth.SecretKey != "" {
 		held = append(held, c.Auth.SecretKey)
 	}
-	held = append(held, c.StateKeys...)
-	if p := redisPassword(c.RedisURL); p != "" {
-		held = append(held, p)
-	}
-	return append(held, c.Secrets...)
+	return append(held, c.StateKeys...)
 }
 
-// redisPassword is the password of a Redis URL, or "".
-func redisPassword(raw string) string {
+// RedisPassword is the password of a Redis URL, or "": a secret of the
+// environment, which package app keeps.
+func RedisPassword(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.User == nil {
 		return ""

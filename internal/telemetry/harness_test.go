@@ -37,11 +37,6 @@ func newHarness(tb testing.TB) *harness {
 	return h
 }
 
-// envOf returns the Env of the variables of m.
-func envOf(m map[string]string) Env {
-	return ReadEnv(func(k string) string { return m[k] })
-}
-
 // call runs one call through Start and End.
 func (h *harness) call(info CallInfo, o Outcome) {
 	_, c := h.tel.Start(context.Background(), info)

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/app"
 	"github.com/seed417024ea/mcpcore/redis"
 )
 
@@ -73,5 +74,5 @@ var definitions = []mcpcore.Definition{
 }
 
 func main() {
-	mcpcore.Main(mcpcore.Info{Name: "fleet", Version: "1.0.0"}, &mcpcore.ServerOptions{OpenRedis: redis.Open}, definitions...)
+	app.Main(mcpcore.Info{Name: "fleet", Version: "1.0.0"}, &app.Options{OpenRedis: redis.Open}, definitions...)
 }

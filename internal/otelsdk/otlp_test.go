@@ -1,4 +1,4 @@
-package telemetry
+package otelsdk
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
+	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 )
 
@@ -54,7 +55,7 @@ func TestNoOTLP(t *testing.T) {
 		{"OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": "http://127.0.0.1:4318/v1/metrics"},
 	} {
 		_, err := New(Config{Env: envOf(env)})
-		if err == nil || !strings.Contains(err.Error(), "set ServerOptions.OTLP to otlp.HTTP{} of package github.com/seed417024ea/mcpcore/otlp") {
+		if err == nil || !strings.Contains(err.Error(), "set app.Options.OTLP to otlp.HTTP{} of package github.com/seed417024ea/mcpcore/otlp") {
 			t.Errorf("%v: error = %v", env, err)
 		}
 	}
@@ -65,21 +66,18 @@ func TestNoOTLP(t *testing.T) {
 // OTEL_EXPORTER_OTLP_HEADERS, and Shutdown sends what is pending.
 func TestOTLP(t *testing.T) {
 	otlp := newFakeOTLP()
-	tel, err := New(Config{ServiceName: "articles", OTLP: otlp, Env: envOf(map[string]string{
+	p, tel := built(t, Config{ServiceName: "articles", OTLP: otlp, Env: envOf(map[string]string{
 		"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318/",
 		"OTEL_EXPORTER_OTLP_HEADERS":  "x-api-key=a%20b, broken",
 	})})
-	if err != nil {
-		t.Fatal(err)
-	}
 	_, c := tel.Start(context.Background(), resourceCall)
-	c.End(Outcome{OutputBytes: 3})
+	c.End(telemetry.Outcome{OutputBytes: 3})
 	for _, signal := range []string{"traces", "metrics"} {
 		if n := len(otlp.out[signal].String()); n != 0 {
 			t.Errorf("%s: %d bytes exported before Shutdown; want them batched", signal, n)
 		}
 	}
-	if err := tel.Shutdown(context.Background()); err != nil {
+	if err := p.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	for _, signal := range []string{"traces", "metrics"} {
@@ -99,16 +97,16 @@ func TestOTLP(t *testing.T) {
 // selects OTLP for that signal only.
 func TestOTLPSignalEndpoint(t *testing.T) {
 	otlp := newFakeOTLP()
-	tel, err := New(Config{OTLP: otlp, Env: envOf(map[string]string{
+	p, err := New(Config{OTLP: otlp, Env: envOf(map[string]string{
 		"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://collector:4318/collect/spans",
 	})})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !tel.tracing || tel.metering {
-		t.Errorf("tracing %v, metering %v; want traces only", tel.tracing, tel.metering)
+	if p.Tracer == nil || p.Meter != nil {
+		t.Errorf("built %+v; want traces only", p)
 	}
-	if err := tel.Shutdown(context.Background()); err != nil {
+	if err := p.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if otlp.endpoint["traces"] != "http://collector:4318/collect/spans" {

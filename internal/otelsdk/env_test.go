@@ -1,4 +1,4 @@
-package telemetry
+package otelsdk
 
 import (
 	"context"
@@ -11,15 +11,12 @@ import (
 	"time"
 
 	"github.com/seed417024ea/mcpcore/internal/config"
+	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
-	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
-	"go.opentelemetry.io/otel/sdk/metric/metricdata"
-	sdktrace "go.opentelemetry.io/otel/sdk/trace"
-	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 )
 
-// TestNoEnvIsNoop: with no OTEL_* variable set, nothing is built: Start
-// returns its context and a nil Call, and Shutdown has nothing to stop.
+// TestNoEnvIsNoop: with no OTEL_* variable set, or none asking for an
+// exporter, nothing is built.
 func TestNoEnvIsNoop(t *testing.T) {
 	for name, env := range map[string]map[string]string{
 		"unset":        {},
@@ -29,21 +26,11 @@ func TestNoEnvIsNoop(t *testing.T) {
 		"service name": {"OTEL_SERVICE_NAME": "svc"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			tel, err := New(Config{ServiceName: "articles", Env: envOf(env)})
-			if err != nil {
-				t.Fatal(err)
+			p, tel := built(t, Config{ServiceName: "articles", Env: envOf(env)})
+			if p.Built() || p.Tracer != nil || p.Meter != nil || tel.Enabled() {
+				t.Errorf("built %+v; want nothing", p)
 			}
-			if tel.Enabled() || tel.shutdown != nil {
-				t.Errorf("Enabled = %v, %d providers built; want none", tel.Enabled(), len(tel.shutdown))
-			}
-			ctx := context.Background()
-			got, c := tel.Start(ctx, toolCall)
-			if got != ctx || c != nil {
-				t.Errorf("Start = %v, %v; want ctx, nil", got, c)
-			}
-			c.End(notFound)
-			tel.StartSession("stdio").End("", nil)
-			if err := tel.Shutdown(ctx); err != nil {
+			if err := p.Shutdown(context.Background()); err != nil {
 				t.Error(err)
 			}
 		})
@@ -76,22 +63,19 @@ func TestBadEnv(t *testing.T) {
 // before it.
 func TestConsole(t *testing.T) {
 	var out wiretest.LogBuffer
-	tel, err := New(Config{ServiceName: "articles", ServiceVersion: "1.2.3", Console: &out, Env: envOf(map[string]string{
+	p, tel := built(t, Config{ServiceName: "articles", ServiceVersion: "1.2.3", Console: &out, Env: envOf(map[string]string{
 		"OTEL_TRACES_EXPORTER":  "console",
 		"OTEL_METRICS_EXPORTER": "console",
 	})})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !tel.Enabled() || len(tel.shutdown) != 2 {
-		t.Fatalf("Enabled = %v with %d providers; want 2 built", tel.Enabled(), len(tel.shutdown))
+	if p.Tracer == nil || p.Meter == nil || !tel.Enabled() {
+		t.Fatalf("built %+v; want both providers", p)
 	}
 	_, c := tel.Start(context.Background(), toolCall)
 	c.End(notFound)
 	if s := out.String(); strings.Contains(s, "tools/call fetch_articles") {
 		t.Fatalf("the span was written before Shutdown; the test cannot show the flush:\n%s", s)
 	}
-	if err := tel.Shutdown(context.Background()); err != nil {
+	if err := p.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	s := out.String()
@@ -122,15 +106,12 @@ func TestConsole(t *testing.T) {
 // server's name.
 func TestServiceNameFromEnv(t *testing.T) {
 	var out wiretest.LogBuffer
-	tel, err := New(Config{ServiceName: "articles", Console: &out, Env: envOf(map[string]string{
+	p, tel := built(t, Config{ServiceName: "articles", Console: &out, Env: envOf(map[string]string{
 		"OTEL_TRACES_EXPORTER": "console", "OTEL_SERVICE_NAME": "articles-prod",
 	})})
-	if err != nil {
-		t.Fatal(err)
-	}
 	_, c := tel.Start(context.Background(), toolCall)
-	c.End(Outcome{})
-	if err := tel.Shutdown(context.Background()); err != nil {
+	c.End(telemetry.Outcome{})
+	if err := p.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	if s := out.String(); !strings.Contains(s, `"Value":"articles-prod"`) || strings.Contains(s, `"Value":"articles"`) {
@@ -138,35 +119,18 @@ func TestServiceNameFromEnv(t *testing.T) {
 	}
 }
 
-// TestCallerProviders: providers the caller gives are used, the
-// environment is not read for them, and Shutdown leaves them running.
-func TestCallerProviders(t *testing.T) {
-	reader := sdkmetric.NewManualReader()
-	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))
-	spans := tracetest.NewSpanRecorder()
-	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))
-	// The variables may be meant for another SDK: they are not read, not
-	// even checked.
-	tel, err := New(Config{MeterProvider: mp, TracerProvider: tp, Env: envOf(map[string]string{
+// TestSkippedSignals: a signal whose provider the program gives is left
+// alone: its variables may be meant for another SDK, and are not even
+// checked.
+func TestSkippedSignals(t *testing.T) {
+	p, err := New(Config{SkipTraces: true, SkipMetrics: true, Env: envOf(map[string]string{
 		"OTEL_TRACES_EXPORTER": "zipkin", "OTEL_METRICS_EXPORTER": "console",
 	})})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tel.shutdown) != 0 {
-		t.Errorf("%d providers built beside the caller's", len(tel.shutdown))
-	}
-	if err := tel.Shutdown(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	_, c := tel.Start(context.Background(), toolCall)
-	c.End(Outcome{})
-	if len(spans.Ended()) != 1 {
-		t.Error("the caller's tracer provider was shut down or not used")
-	}
-	var rm metricdata.ResourceMetrics
-	if err := reader.Collect(context.Background(), &rm); err != nil || len(rm.ScopeMetrics) == 0 {
-		t.Errorf("the caller's meter provider was shut down or not used: %v", err)
+	if p.Built() {
+		t.Errorf("built %+v for skipped signals", p)
 	}
 }
 
@@ -181,7 +145,7 @@ func TestReadsTheVariables(t *testing.T) {
 		{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_METRICS_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_SERVICE_NAME": "s"},
 		{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:4318/v1/traces", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": "http://127.0.0.1:4318/v1/metrics"},
 	} {
-		tel, err := New(Config{Console: io.Discard, OTLP: newFakeOTLP(), Env: ReadEnv(func(name string) string {
+		p, err := New(Config{Console: io.Discard, OTLP: newFakeOTLP(), Env: ReadEnv(func(name string) string {
 			mu.Lock()
 			defer mu.Unlock()
 			read[name] = true
@@ -191,7 +155,7 @@ func TestReadsTheVariables(t *testing.T) {
 			t.Fatalf("%v: %v", m, err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		tel.Shutdown(ctx)
+		p.Shutdown(ctx)
 		cancel()
 	}
 	var want []string

@@ -1,6 +1,6 @@
-package mcpcore_test
+package app_test
 
-// The OpenTelemetry globals: a server that builds its providers from the
+// The OpenTelemetry globals: an app that builds its providers from the
 // environment installs them, so that a service's spans nest under the call;
 // one given providers, or told to keep the globals, leaves them alone.
 //
@@ -25,6 +25,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/app"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 )
 
@@ -105,10 +106,11 @@ func TestServiceSpanNestsUnderTheCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var srv *mcpcore.Server
+	var a *app.App
 	withStderr(w, func() {
-		srv, _ = newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{"OTEL_TRACES_EXPORTER": "console"})}, efetchTool)
+		a = newApp(t, configOf(t, map[string]string{"OTEL_TRACES_EXPORTER": "console"}), nil, efetchTool)
 	})
+	srv := a.Server()
 	var out bytes.Buffer
 	read := make(chan struct{})
 	go func() { defer close(read); io.Copy(&out, r) }()
@@ -128,7 +130,7 @@ func TestServiceSpanNestsUnderTheCall(t *testing.T) {
 	if err != nil || res.IsError {
 		t.Fatalf("CallTool: %v %v", res, err)
 	}
-	srv.Shutdown(context.Background()) // flushes the batch, as the end of Run does
+	a.Close(context.Background()) // flushes the batch, as the end of Run does
 	w.Close()
 	<-read
 
@@ -158,7 +160,7 @@ func TestServiceSpanNestsUnderTheCall(t *testing.T) {
 	}
 }
 
-// TestGlobalsLeftAlone: the globals stay as they were when the server is
+// TestGlobalsLeftAlone: the globals stay as they were when the app is
 // given providers, told to keep them, built without exporters or not built
 // at all, and when the program installed its own.
 func TestGlobalsLeftAlone(t *testing.T) {
@@ -166,19 +168,20 @@ func TestGlobalsLeftAlone(t *testing.T) {
 	tp := sdktrace.NewTracerProvider()
 	mp := sdkmetric.NewMeterProvider()
 	for name, tc := range map[string]struct {
-		opts   mcpcore.ServerOptions
-		wantTP trace.TracerProvider // nil: an SDK provider of the server's
+		opts   app.Options
+		wantTP trace.TracerProvider // nil: an SDK provider of the app's
 	}{
-		"given providers": {opts: mcpcore.ServerOptions{TracerProvider: tp, MeterProvider: mp, Config: console}, wantTP: tp},
-		"kept":            {opts: mcpcore.ServerOptions{KeepOTelGlobals: true, Config: console}},
+		"given providers": {opts: app.Options{Server: &mcpcore.ServerOptions{TracerProvider: tp, MeterProvider: mp}}, wantTP: tp},
+		"kept":            {opts: app.Options{KeepOTelGlobals: true}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			keepGlobals(t)
 			gtp, gmp, gprop := otel.GetTracerProvider(), otel.GetMeterProvider(), otel.GetTextMapPropagator()
 			opts := tc.opts
-			var srv *mcpcore.Server
-			quiet(t, func() { srv, _ = newServer(t, &opts, efetchTool) })
-			defer srv.Shutdown(context.Background())
+			var a *app.App
+			quiet(t, func() { a = newApp(t, console, &opts, efetchTool) })
+			defer a.Close(context.Background())
+			srv := a.Server()
 			if otel.GetTracerProvider() != gtp || otel.GetMeterProvider() != gmp || otel.GetTextMapPropagator() != gprop {
 				t.Errorf("globals replaced: %T %T %T", otel.GetTracerProvider(), otel.GetMeterProvider(), otel.GetTextMapPropagator())
 			}
@@ -195,7 +198,7 @@ func TestGlobalsLeftAlone(t *testing.T) {
 	t.Run("no exporter", func(t *testing.T) {
 		keepGlobals(t)
 		gtp, gmp := otel.GetTracerProvider(), otel.GetMeterProvider()
-		srv, _ := newServer(t, nil, efetchTool)
+		srv := newApp(t, app.Config{}, nil, efetchTool).Server()
 		if otel.GetTracerProvider() != gtp || otel.GetMeterProvider() != gmp {
 			t.Error("globals replaced by a server that exports nothing")
 		}
@@ -212,10 +215,10 @@ func TestGlobalsLeftAlone(t *testing.T) {
 		gtp := otel.GetTracerProvider()
 		var err error
 		quiet(t, func() {
-			_, err = mcpcore.NewServer(mcpcore.Info{Name: "x"}, &mcpcore.ServerOptions{Config: console}, efetchTool, efetchTool)
+			_, err = app.New(mcpcore.Info{Name: "x"}, console, nil, efetchTool, efetchTool)
 		})
 		if err == nil {
-			t.Fatal("NewServer accepted a tool defined twice")
+			t.Fatal("New accepted a tool defined twice")
 		}
 		if otel.GetTracerProvider() != gtp {
 			t.Error("a server that failed to build installed its provider")
@@ -226,13 +229,14 @@ func TestGlobalsLeftAlone(t *testing.T) {
 		keepGlobals(t)
 		own := sdktrace.NewTracerProvider()
 		otel.SetTracerProvider(own)
-		var srv *mcpcore.Server
-		quiet(t, func() { srv, _ = newServer(t, &mcpcore.ServerOptions{Config: console}, efetchTool) })
-		defer srv.Shutdown(context.Background())
+		var a *app.App
+		quiet(t, func() { a = newApp(t, console, nil, efetchTool) })
+		defer a.Close(context.Background())
+		srv := a.Server()
 		if otel.GetTracerProvider() != own {
 			t.Errorf("the program's own global tracer provider was replaced by %T", otel.GetTracerProvider())
 		}
-		// The meter provider, which the program left alone, is the server's.
+		// The meter provider, which the program left alone, is the app's.
 		if otel.GetMeterProvider() != srv.MeterProvider() {
 			t.Errorf("global meter provider %T, want the server's", otel.GetMeterProvider())
 		}

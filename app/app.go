@@ -1,0 +1,109 @@
+package app
+
+import (
+	"context"
+	"log/slog"
+	"os"
+	"slices"
+	"time"
+
+	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/internal/otelsdk"
+)
+
+// An App is a server with what [New] built for it from the environment:
+// the telemetry providers and the parts shared with the fleet, which it
+// stops after the server.
+type App struct {
+	srv    *mcpcore.Server
+	tel    *otelsdk.Providers
+	shared *opened
+}
+
+// New builds the server of cfg: it keeps the secrets of cfg (the Redis
+// password, the values of MCP_SECRET_VARS, the credentials in the OTLP
+// headers), builds the providers Config.Telemetry asks for and opens
+// Config.RedisURL with opts.OpenRedis where opts.Server gives none, then
+// builds the server with mcpcore.NewServer on opts.Server with cfg.Config,
+// and installs the providers it built as OpenTelemetry's globals (see
+// [Options].KeepOTelGlobals). It fails, with code ConfigurationError, on
+// a setting it cannot serve, naming it (and what to add to opts for
+// MCP_REDIS_URL or OTLP), and with mcpcore.NewServer's errors; what it
+// opened is then closed again.
+func New(info mcpcore.Info, cfg Config, opts *Options, defs ...mcpcore.Definition) (*App, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	var so mcpcore.ServerOptions
+	if opts.Server != nil {
+		so = *opts.Server
+	}
+	so.Config = cfg.Config
+	so.Interceptors = slices.Clone(so.Interceptors)
+	// First, so that nothing written from now on holds them.
+	if err := cfg.keepSecrets(); err != nil {
+		return nil, badConfig(err)
+	}
+	if so.Logger == nil {
+		// The server's own default, made here for what opens before it.
+		so.Logger = slog.New(mcpcore.NewLogHandler(os.Stderr, &mcpcore.LogOptions{Level: cfg.LogLevel, JSON: cfg.LogJSON}))
+	}
+	a := &App{}
+	var err error
+	if a.tel, err = buildTelemetry(info, cfg, opts, &so); err != nil {
+		return nil, err
+	}
+	// A server that will never run stops what was started for it.
+	if a.shared, err = openShared(info, cfg, opts, &so); err != nil {
+		_ = a.tel.Shutdown(context.Background())
+		return nil, err
+	}
+	if a.srv, err = mcpcore.NewServer(info, &so, defs...); err != nil {
+		_ = a.shared.close()
+		_ = a.tel.Shutdown(context.Background())
+		return nil, err
+	}
+	a.tel.LogErrors(a.srv.Logger())
+	if !opts.KeepOTelGlobals {
+		a.tel.InstallGlobals(propagator)
+	}
+	return a, nil
+}
+
+// Server returns the server New built.
+func (a *App) Server() *mcpcore.Server { return a.srv }
+
+// Run serves the server with mcpcore.Server.Run until ctx ends or the
+// process receives SIGINT or SIGTERM, then closes the app ([App.Close]).
+// It returns Run's error; Close's failures are logged.
+func (a *App) Run(ctx context.Context) error {
+	err := a.srv.Run(ctx)
+	// Close after Shutdown (which Run ends with) has drained the calls:
+	// their spans and metric points are flushed, and nothing publishes
+	// on the bus any more.
+	closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
+	defer cancel()
+	a.Close(closeCtx)
+	return err
+}
+
+// closeTimeout bounds the flush of the telemetry as the app closes, so
+// that the spans of calls cancelled at shutdown are not lost, and a
+// collector that is away does not hold the process.
+const closeTimeout = 5 * time.Second
+
+// Close shuts the server down (mcpcore.Server.Shutdown, within ctx), then
+// closes the Bus and Limiter New opened and flushes and stops the
+// providers it built, within ctx: their failures are logged, at warning.
+// Run calls it; a program that serves the server otherwise calls it when
+// done.
+func (a *App) Close(ctx context.Context) {
+	log := a.srv.Logger()
+	_ = a.srv.Shutdown(ctx)
+	if err := a.shared.close(); err != nil {
+		log.Warn("mcpcore: closing the shared parts of the fleet failed", "error", err)
+	}
+	if err := a.tel.Shutdown(ctx); err != nil {
+		log.Warn("mcpcore: flushing telemetry failed", "error", err.Error())
+	}
+}

@@ -1,0 +1,136 @@
+package app
+
+import (
+	"errors"
+	"os"
+
+	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/internal/config"
+	"github.com/seed417024ea/mcpcore/internal/httpserve"
+	"github.com/seed417024ea/mcpcore/internal/otelsdk"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// Config is the configuration the environment gives a server program: the
+// server's settings (mcpcore.Config, each field's comment naming its
+// variable) and what only a program holds, each field named after its
+// variable. The zero value is the configuration of an empty environment.
+type Config struct {
+	mcpcore.Config
+
+	// RedisURL (MCP_REDIS_URL), such as redis://:password@10.0.0.5:6379/0
+	// (rediss:// for TLS), is the Redis the replicas of a fleet share
+	// their notifications and rate limits through (docs/replicas.md),
+	// opened with [Options].OpenRedis; its password is kept secret.
+	RedisURL string
+
+	// Secrets are the values of the variables MCP_SECRET_VARS names
+	// (comma-separated), such as an upstream's API key the program reads
+	// itself: the server masks them as it masks
+	// mcpcore.ServerOptions.Secrets. Each has at least 8 bytes.
+	Secrets []string
+
+	// Telemetry is where the server's spans and metrics go when
+	// mcpcore.ServerOptions gives no provider.
+	Telemetry TelemetryConfig
+}
+
+// TelemetryConfig is the OpenTelemetry configuration the OTEL_* variables
+// give, each field named after its variable; the zero value exports
+// nothing. Which exporters a signal may name is checked by [New], and only
+// for a signal whose provider mcpcore.ServerOptions does not give: the
+// variables of such a signal may be meant for another SDK in the process.
+// The SDK itself reads a few more variables of the process environment
+// (OTEL_RESOURCE_ATTRIBUTES, OTEL_METRIC_EXPORT_INTERVAL, the OTLP
+// exporters' timeouts, compression and certificates).
+type TelemetryConfig struct {
+	// Disabled (OTEL_SDK_DISABLED=true) exports nothing.
+	Disabled bool
+
+	// TracesExporter and MetricsExporter (OTEL_TRACES_EXPORTER,
+	// OTEL_METRICS_EXPORTER) are comma-separated lists of otlp
+	// (HTTP/protobuf, with [Options].OTLP), console (stderr) and none. ""
+	// means otlp when an OTLP endpoint is set for the signal, and none
+	// otherwise.
+	TracesExporter, MetricsExporter string
+
+	// Endpoint (OTEL_EXPORTER_OTLP_ENDPOINT) is where OTLP goes, with
+	// /v1/traces and /v1/metrics appended; TracesEndpoint and
+	// MetricsEndpoint (OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, _METRICS_) are
+	// used as they are, and win.
+	Endpoint, TracesEndpoint, MetricsEndpoint string
+
+	// Protocol (OTEL_EXPORTER_OTLP_PROTOCOL) and its per-signal forms
+	// (OTEL_EXPORTER_OTLP_TRACES_PROTOCOL, _METRICS_), which win: ""
+	// means http/protobuf, the only one served; anything else stops the
+	// server.
+	Protocol, TracesProtocol, MetricsProtocol string
+
+	// Headers (OTEL_EXPORTER_OTLP_HEADERS, k1=v1,k2=v2 with
+	// percent-encoded values) go with every OTLP request; TracesHeaders
+	// and MetricsHeaders (OTEL_EXPORTER_OTLP_TRACES_HEADERS, _METRICS_)
+	// add to them and win. The credentials among them are kept secret.
+	Headers, TracesHeaders, MetricsHeaders map[string]string
+
+	// ServiceName (OTEL_SERVICE_NAME) is the service.name of what is
+	// exported; "" means the server's name.
+	ServiceName string
+}
+
+// ConfigFromEnv reads the configuration from the environment variables of
+// the configuration table, exactly those (and the variables
+// MCP_SECRET_VARS names), through getenv (nil means os.Getenv). It is the
+// one place the environment is read: [Main] calls it, and so may a program
+// that changes settings in Go before [New]. An unset variable leaves its
+// field zero (its default). Every bad value is reported in one error, of
+// code ConfigurationError, that names each variable and what it accepts;
+// so is a combination that could not run (MCP_AUTH_MODE=jwt without a
+// key, mode none on a public host).
+func ConfigFromEnv(getenv func(string) string) (Config, error) {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	p, err := config.Parse(getenv)
+	c := fromInternal(p, otelsdk.ReadEnv(getenv))
+	// The values it could not read are left zero: resolving the rest
+	// reports every other problem in the same error.
+	r, rerr := config.Resolve(p)
+	if rerr == nil {
+		rerr = httpserve.CheckOrigins(r.AllowedOrigins)
+	}
+	if err != nil || rerr != nil {
+		return c, badConfig(errors.Join(err, rerr))
+	}
+	return c, nil
+}
+
+// badConfig is the error of a configuration a server cannot run with, as
+// mcpcore.NewServer words it.
+func badConfig(err error) error {
+	return mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad configuration: "+err.Error(), mcperr.WithCause(err))
+}
+
+// fromInternal is the Config of what internal/config and internal/otelsdk
+// read; mcpcore.Config converts the other way for the server. Telemetry
+// converts to otelsdk.Env and back as it is: the compiler keeps their
+// fields alike.
+func fromInternal(c config.Config, t otelsdk.Env) Config {
+	a := c.Auth
+	return Config{
+		Config: mcpcore.Config{
+			Transport: mcpcore.Transport(c.Transport), HTTPHost: c.HTTPHost, HTTPPort: c.HTTPPort, Stateless: c.Stateless,
+			LogLevel: c.LogLevel, LogJSON: c.LogJSON, AllowedOrigins: c.AllowedOrigins, StateKeys: c.StateKeys,
+			MaxResultBytes: c.MaxResultBytes, MaxCallsInFlight: c.MaxCallsInFlight, MaxCallsPerSession: c.MaxCallsPerSession,
+			MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsPerSubject: c.MaxSessionsPerSubject,
+			SessionIdleTimeout: c.SessionIdleTimeout, StreamKeepAlive: c.StreamKeepAlive, RateLimit: c.RateLimit,
+			Auth: mcpcore.AuthConfig{
+				Mode: mcpcore.AuthMode(a.Mode), AllowUnauthenticated: a.AllowUnauthenticated, SecretKey: a.SecretKey, PublicKey: a.PublicKey,
+				Issuer: a.Issuer, Audience: a.Audience, JWKSURI: a.JWKSURI, ResourceIdentifier: a.ResourceIdentifier,
+				RequiredScopes: a.RequiredScopes,
+			},
+		},
+		RedisURL:  c.RedisURL,
+		Secrets:   c.Secrets,
+		Telemetry: TelemetryConfig(t),
+	}
+}

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/seed417024ea/mcpcore/contract"
-	"github.com/seed417024ea/mcpcore/internal/config"
+	"github.com/seed417024ea/mcpcore/internal/level"
 	"github.com/seed417024ea/mcpcore/internal/schema"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -102,7 +102,7 @@ func checkContract(kind, name string, contract []Failure) error {
 		if strings.TrimSpace(f.Recovery) == "" {
 			bad("empty Recovery")
 		}
-		if _, ok := config.ParseLevel(string(f.Severity)); !ok && f.Severity != SeverityError {
+		if _, ok := level.Parse(string(f.Severity)); !ok && f.Severity != SeverityError {
 			bad("unknown severity %q (want debug, info, notice, warning or error)", f.Severity)
 		}
 		if f.Retryable < RetryUnspecified || f.Retryable > NotRetryable {

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/errchain"
+	"github.com/seed417024ea/mcpcore/internal/level"
 	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/internal/repeats"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -342,4 +342,4 @@ func panicSite(stack []byte) string {
 // LevelNotice is the slog level of notice records: normal but significant
 // events, between info and warning, as in syslog. slog has no such level of
 // its own; [NewLogHandler] prints it as NOTICE.
-const LevelNotice = config.LevelNotice
+const LevelNotice = level.Notice

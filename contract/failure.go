@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 
-	"github.com/seed417024ea/mcpcore/internal/config"
+	"github.com/seed417024ea/mcpcore/internal/level"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -70,7 +70,7 @@ const (
 // Level returns the slog level of records logged at this severity; the
 // empty severity, like any name that is not a level, is error.
 func (s Severity) Level() slog.Level {
-	if level, ok := config.ParseLevel(string(s)); ok {
+	if level, ok := level.Parse(string(s)); ok {
 		return level
 	}
 	return slog.LevelError

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/seed417024ea/mcpcore/fleet"
+	"github.com/seed417024ea/mcpcore/internal/level"
 )
 
 // Transport names how the server talks to clients.
@@ -126,29 +127,6 @@ func (c Config) Addr() string {
 	return net.JoinHostPort(c.HTTPHost, strconv.Itoa(c.HTTPPort))
 }
 
-// LevelNotice is the level of notice records, between info and warning as
-// in syslog; slog has none of its own. mcpcore.LevelNotice is this level.
-const LevelNotice = slog.Level(2)
-
-// ParseLevel returns the slog level of a level name: debug, info, notice,
-// warning (or warn) or error, in any case. MCP_LOG_LEVEL and the severities
-// of error contracts both use these names.
-func ParseLevel(name string) (slog.Level, bool) {
-	switch strings.ToLower(name) {
-	case "debug":
-		return slog.LevelDebug, true
-	case "info":
-		return slog.LevelInfo, true
-	case "notice":
-		return LevelNotice, true
-	case "warning", "warn":
-		return slog.LevelWarn, true
-	case "error":
-		return slog.LevelError, true
-	}
-	return 0, false
-}
-
 // AnyPort is the HTTPPort of a Config that asks the system for a free
 // port (MCP_HTTP_PORT=0): zero in a Config not yet resolved means the
 // default port, 3010.
@@ -206,7 +184,7 @@ func Parse(getenv func(string) string) (Config, error) {
 		}
 	}
 	if v := getenv("MCP_LOG_LEVEL"); v != "" {
-		if level, ok := ParseLevel(v); ok {
+		if level, ok := level.Parse(v); ok {
 			c.LogLevel = level
 		} else {
 			bad("MCP_LOG_LEVEL", v, "debug, info, notice, warning or error")

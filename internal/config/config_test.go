@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/seed417024ea/mcpcore/internal/level"
 )
 
 func env(m map[string]string) func(string) string {
@@ -84,7 +86,7 @@ func TestValues(t *testing.T) {
 		{"MCP_SESSION_MODE", "auto", func(c Config) bool { return !c.Stateless }},
 		{"MCP_SESSION_MODE", "Stateless", func(c Config) bool { return c.Stateless }},
 		{"MCP_LOG_LEVEL", "info", func(c Config) bool { return c.LogLevel == slog.LevelInfo }},
-		{"MCP_LOG_LEVEL", "notice", func(c Config) bool { return c.LogLevel == LevelNotice }},
+		{"MCP_LOG_LEVEL", "notice", func(c Config) bool { return c.LogLevel == level.Notice }},
 		{"MCP_LOG_LEVEL", "warning", func(c Config) bool { return c.LogLevel == slog.LevelWarn }},
 		{"MCP_LOG_LEVEL", "warn", func(c Config) bool { return c.LogLevel == slog.LevelWarn }},
 		{"MCP_LOG_LEVEL", "ERROR", func(c Config) bool { return c.LogLevel == slog.LevelError }},
@@ -128,13 +130,6 @@ func TestResolveZero(t *testing.T) {
 		if _, err := Resolve(c); err == nil {
 			t.Errorf("Resolve(%+v) accepted it", c)
 		}
-	}
-}
-
-func TestNoticeBetweenInfoAndWarning(t *testing.T) {
-	t.Parallel()
-	if !(slog.LevelInfo < LevelNotice && LevelNotice < slog.LevelWarn) {
-		t.Errorf("LevelNotice = %v", LevelNotice)
 	}
 }
 

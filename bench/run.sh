@@ -81,15 +81,30 @@ out=$here/out/$stamp
 mkdir -p "$out/bin"
 echo "== building into $out/bin" >&2
 (cd "$repo" && go build -o "$out/bin/load" ./bench/load)
+# articles TREE OUT [GOFLAGS...] builds TREE's examples/articles: in the
+# module examples/ where it has one, in the tree's own module before that.
+articles() {
+	local tree=$1 bin=$2
+	shift 2
+	if [ -f "$tree/examples/go.mod" ]; then
+		(cd "$tree/examples" && go build "$@" -o "$bin" ./articles)
+	else
+		(cd "$tree" && go build "$@" -o "$bin" ./examples/articles)
+	fi
+}
 case " $servers " in *-patched*)
-	# One patched copy of the SDK; a modfile for each tree built on it.
-	"$here/sdk/patched.sh" "$out/sdk" "$src" >&2 ;;
+	# One patched copy of the SDK; a modfile for each module built on it.
+	"$here/sdk/patched.sh" "$out/sdk" "$src" >&2
+	if [ -f "$src/examples/go.mod" ]; then "$here/sdk/patched.sh" "$out/sdk-examples" "$src/examples" >&2; fi ;;
 esac
 for server in $servers; do
 	case $server in
-	mcpcore) (cd "$src" && go build -o "$out/bin/$server" ./examples/articles) ;;
-	mcpcore-before) (cd "$before" && go build -o "$out/bin/$server" ./examples/articles) ;;
-	mcpcore-patched) (cd "$src" && go build -modfile="$out/sdk/patched.mod" -o "$out/bin/$server" ./examples/articles) ;;
+	mcpcore) articles "$src" "$out/bin/$server" ;;
+	mcpcore-before) articles "$before" "$out/bin/$server" ;;
+	mcpcore-patched)
+		modfile=$out/sdk/patched.mod
+		if [ -f "$src/examples/go.mod" ]; then modfile=$out/sdk-examples/patched.mod; fi
+		articles "$src" "$out/bin/$server" -modfile="$modfile" ;;
 	baseline | typed) (cd "$repo" && go build -o "$out/bin/$server" "./bench/$server") ;;
 	baseline-patched) (cd "$repo" && go build -modfile="$out/sdk/patched.mod" -o "$out/bin/$server" ./bench/baseline) ;;
 	mcpgo) (cd "$here/mcpgo" && go build -o "$out/bin/$server" .) ;;

@@ -48,7 +48,10 @@ func TestArticles(t *testing.T) {
 		t.Skip("builds and runs examples/articles")
 	}
 	bin := filepath.Join(t.TempDir(), "articles")
-	if out, err := exec.Command("go", "build", "-o", bin, "github.com/seed417024ea/mcpcore/examples/articles").CombinedOutput(); err != nil {
+	// examples is a module of its own, beside this one.
+	build := exec.Command("go", "build", "-o", bin, "./articles")
+	build.Dir = filepath.Join("..", "examples")
+	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	for _, tr := range []transport{

@@ -35,15 +35,16 @@ stop() {
 }
 trap stop EXIT
 
-go build -o bin/fleet ./internal/cluster/fleetserver
-go build -o bin/conformance ./examples/conformance
+# internal/cluster and examples are modules of their own (they link Redis).
+go -C internal/cluster build -o "$PWD/bin/fleet" ./fleetserver
+go -C examples build -o "$PWD/bin/conformance" ./conformance
 MCPCORE_CLUSTER=1 \
 	MCPCORE_CLUSTER_FLEET_BIN="$PWD/bin/fleet" \
 	MCPCORE_CLUSTER_CONFORMANCE_BIN="$PWD/bin/conformance" \
 	MCPCORE_CLUSTER_INTEROP="$PWD/interop" \
 	MCPCORE_CLUSTER_OUT="$out" \
 	MCPCORE_CLUSTER_PIDS="$pids" \
-	go test -count=1 -v -timeout 15m -run '^TestCluster$' ./internal/cluster 2>&1 | grep -v '^=== RUN' | tee "$out/test.log"
+	go -C internal/cluster test -count=1 -v -timeout 15m -run '^TestCluster$' . 2>&1 | grep -v '^=== RUN' | tee "$out/test.log"
 status=${PIPESTATUS[0]}
 echo "cluster: the summary, the suite's output and each process's log are in $out"
 exit "$status"

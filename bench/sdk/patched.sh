@@ -8,7 +8,8 @@
 # Writes OUTDIR/go-sdk (the copy) and OUTDIR/patched.mod and .sum (the
 # go.mod and go.sum of MODULE, by default this repository, with a replace
 # of the SDK by the copy).
-# Build with: go build -modfile=OUTDIR/patched.mod ./examples/articles
+# Build with: go build -modfile=OUTDIR/patched.mod ./bench/baseline (and,
+# with MODULE examples, ./articles in examples/)
 # -test runs the SDK's own tests in the copy first (internal/json, jsonrpc,
 # mcp) and stops if they fail.
 set -euo pipefail

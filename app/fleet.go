@@ -66,5 +66,8 @@ type (
 	}
 )
 
-func (d describedBus) String() string     { return d.what }
+// String names the bus for the server's start-up line.
+func (d describedBus) String() string { return d.what }
+
+// String names the limiter for the server's start-up line.
 func (d describedLimiter) String() string { return d.what }

@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"log/slog"
 	"slices"
 	"strings"
 	"testing"
@@ -102,3 +103,34 @@ type nopBus struct{}
 
 func (nopBus) Publish(fleet.Event)                    {}
 func (nopBus) Listen(func(fleet.Event)) (stop func()) { return func() {} }
+
+// The start-up line of a server over HTTP names what the app opened at
+// MCP_REDIS_URL, as the opener describes it, without credentials.
+func TestStartLineNamesWhatWasOpened(t *testing.T) {
+	t.Parallel()
+	const describe = "redis 10.0.0.5:6379/0 (notifications, rate limits)"
+	open := func(string, fleet.OpenOptions) (*fleet.Shared, error) {
+		return &fleet.Shared{Bus: nopBus{}, Limiter: &fleet.Local{}, Describe: describe}, nil
+	}
+	logs := &wiretest.LogBuffer{}
+	cfg := app.Config{Config: mcpcore.Config{Transport: mcpcore.TransportHTTP, HTTPPort: mcpcore.AnyPort},
+		RedisURL: "redis://:hunter2-secret@10.0.0.5:6379/0"}
+	a, err := app.New(mcpcore.Info{Name: "library", Version: "1.0.0"}, cfg, &app.Options{
+		Server: &mcpcore.ServerOptions{Logger: slog.New(slog.NewTextHandler(logs, nil))}, OpenRedis: open,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- a.Run(ctx) }()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(logs.String(), "Connect an MCP client") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	cancel()
+	<-done
+	if out := logs.String(); !strings.Contains(out, "shared with other replicas: "+describe+".") || strings.Contains(out, "hunter2") {
+		t.Errorf("the start-up line does not name what was opened, or shows the password:\n%s", out)
+	}
+}

@@ -13,8 +13,8 @@ import (
 )
 
 // A program that builds its own Redis client passes the fleet's parts to
-// the server itself; a blank import and MCP_REDIS_URL do the same for a
-// program that does not.
+// the server itself; app.Options.OpenRedis set to Open and MCP_REDIS_URL do
+// the same for a program that does not.
 func ExampleNew() {
 	m, _ := miniredis.Run() // a real Redis in production: redis.New takes any go-redis client
 	defer m.Close()

@@ -208,7 +208,7 @@ func TestHTTPGracefulShutdown(t *testing.T) {
 	}
 }
 
-// TestBadEnvironmentStopsTheStart: mcpcore.Main reads the environment, and
+// TestBadEnvironmentStopsTheStart: app.Main reads the environment, and
 // a value it cannot use stops the program at once, with status 1 and an
 // error on stderr that names every bad variable.
 func TestBadEnvironmentStopsTheStart(t *testing.T) {

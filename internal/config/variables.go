@@ -17,8 +17,8 @@ type Variable struct {
 // documentation's table, which [Markdown] writes from them: Parse reads
 // exactly the MCP_* and OAUTH_* ones (a test checks it), and the variables
 // MCP_SECRET_VARS names, and
-// telemetry.ReadEnv the OTEL_* ones (so does a test of its own);
-// mcpcore.ConfigFromEnv calls both, and nothing else reads the environment. The
+// otelsdk.ReadEnv the OTEL_* ones (so does a test of its own);
+// app.ConfigFromEnv calls both, and nothing else reads the environment. The
 // OpenTelemetry SDK reads a few more of the process environment itself
 // (OTEL_RESOURCE_ATTRIBUTES, OTEL_METRIC_EXPORT_INTERVAL, the OTLP
 // exporters' timeouts, compression and certificates), as its own

@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/seed417024ea/mcpcore"
@@ -39,7 +38,6 @@ func New(info mcpcore.Info, cfg Config, opts *Options, defs ...mcpcore.Definitio
 		so = *opts.Server
 	}
 	so.Config = cfg.Config
-	so.Interceptors = slices.Clone(so.Interceptors)
 	// First, so that nothing written from now on holds them.
 	if err := cfg.keepSecrets(); err != nil {
 		return nil, badConfig(err)

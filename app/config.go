@@ -16,6 +16,8 @@ import (
 // variable) and what only a program holds, each field named after its
 // variable. The zero value is the configuration of an empty environment.
 type Config struct {
+	// Config is the server's settings, which New hands to
+	// mcpcore.NewServer as they are.
 	mcpcore.Config
 
 	// RedisURL (MCP_REDIS_URL), such as redis://:password@10.0.0.5:6379/0

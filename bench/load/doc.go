@@ -14,7 +14,7 @@
 //
 // One run by hand:
 //
-//	go build -o bin/articles ./examples/articles
+//	go -C examples build -o ../bin/articles ./articles
 //	go build -o bin/load ./bench/load
 //	bin/load -server bin/articles -name mcpcore -transport http -c 16 -mode error -n 20000
 //

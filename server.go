@@ -54,11 +54,11 @@ type ServerOptions struct {
 	// (results, errors, notifications, progress, log notifications), in
 	// every log record of the server's logger, and in the spans it
 	// records. NewServer adds the secrets of Config itself: the
-	// Auth.SecretKey of mode jwt and the StateKeys; package app adds those
-	// of the environment (the password of MCP_REDIS_URL, the values of the
-	// variables MCP_SECRET_VARS names and the credentials in the OTLP
-	// exporters' headers). A service that reads its own configuration
-	// adds its secrets with
+	// Auth.SecretKey of mode jwt and the StateKeys. Package app adds
+	// those of the environment here (the password of MCP_REDIS_URL, the
+	// values of the variables MCP_SECRET_VARS names and the credentials
+	// in the OTLP exporters' headers). A service that reads its own
+	// configuration adds its secrets with
 	// [mcperr.KeepSecret]. A value shorter than 8 bytes is refused, and
 	// NewServer fails with a ConfigurationError saying why: a value that
 	// short turns up by chance in ordinary text, which masking would

@@ -4,6 +4,7 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"slices"
 	"time"
 
 	"github.com/seed417024ea/mcpcore"
@@ -19,9 +20,9 @@ type App struct {
 	shared *opened
 }
 
-// New builds the server of cfg: it keeps the secrets of cfg (the Redis
+// New builds the server of cfg: it adds the secrets of cfg (the Redis
 // password, the values of MCP_SECRET_VARS, the credentials in the OTLP
-// headers), builds the providers Config.Telemetry asks for and opens
+// headers) to the server's Secrets, builds the providers Config.Telemetry asks for and opens
 // Config.RedisURL with opts.OpenRedis where opts.Server gives none, then
 // builds the server with mcpcore.NewServer on opts.Server with cfg.Config,
 // and installs the providers it built as OpenTelemetry's globals (see
@@ -38,16 +39,16 @@ func New(info mcpcore.Info, cfg Config, opts *Options, defs ...mcpcore.Definitio
 		so = *opts.Server
 	}
 	so.Config = cfg.Config
-	// First, so that nothing written from now on holds them.
-	if err := cfg.keepSecrets(); err != nil {
+	secrets, err := cfg.secrets()
+	if err != nil {
 		return nil, badConfig(err)
 	}
+	so.Secrets = append(slices.Clone(so.Secrets), secrets...)
 	if so.Logger == nil {
 		// The server's own default, made here for what opens before it.
 		so.Logger = slog.New(mcpcore.NewLogHandler(os.Stderr, &mcpcore.LogOptions{Level: cfg.LogLevel, JSON: cfg.LogJSON}))
 	}
 	a := &App{}
-	var err error
 	if a.tel, err = buildTelemetry(info, cfg, opts, &so); err != nil {
 		return nil, err
 	}

@@ -11,24 +11,27 @@ import (
 	"github.com/seed417024ea/mcpcore/internal/redact"
 )
 
-// keepSecrets hands the process's mask (internal/redact) the secrets only
-// the environment holds: the password of RedisURL, the values of
-// MCP_SECRET_VARS and the credentials in the OTLP exporters' headers.
-// From then on each is masked in every byte the server sends, in every
-// record of its logger and in its spans. It reports each value it cannot
-// keep by where it came from, never by its text; the others are kept all
-// the same. The server keeps those of its own settings itself.
-func (c Config) keepSecrets() error {
+// secrets are the secrets only the environment holds, for the server's
+// Secrets: the password of RedisURL, the values of MCP_SECRET_VARS and the
+// credentials in the OTLP exporters' headers. The server masks each in
+// every byte it sends, in every record of its logger and in its spans; it
+// keeps those of its own settings itself. A value that cannot be masked
+// is reported by where it came from, never by its text, and left out.
+func (c Config) secrets() ([]string, error) {
+	var held []string
 	var errs []error
-	if p := config.RedisPassword(c.RedisURL); p != "" {
-		if err := redact.Keep(p); err != nil {
-			errs = append(errs, fmt.Errorf("MCP_REDIS_URL: its password: %w", err))
+	keep := func(v string, where func() string) {
+		if err := redact.CheckSecret(v); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", where(), err))
+			return
 		}
+		held = append(held, v)
+	}
+	if p := config.RedisPassword(c.RedisURL); p != "" {
+		keep(p, func() string { return "MCP_REDIS_URL: its password" })
 	}
 	for i, v := range c.Secrets {
-		if err := redact.Keep(v); err != nil {
-			errs = append(errs, fmt.Errorf("MCP_SECRET_VARS: secret %d of %d: %w", i+1, len(c.Secrets), err))
-		}
+		keep(v, func() string { return fmt.Sprintf("MCP_SECRET_VARS: secret %d of %d", i+1, len(c.Secrets)) })
 	}
 	t := c.Telemetry
 	for _, h := range []struct {
@@ -40,13 +43,11 @@ func (c Config) keepSecrets() error {
 				continue
 			}
 			for _, v := range credentials(h.headers[name]) {
-				if err := redact.Keep(v); err != nil {
-					errs = append(errs, fmt.Errorf("%s: header %s: %w", h.variable, name, err))
-				}
+				keep(v, func() string { return h.variable + ": header " + name })
 			}
 		}
 	}
-	return errors.Join(errs...)
+	return held, errors.Join(errs...)
 }
 
 // credentials are the secrets of a header's value: the whole of it, and,

@@ -138,17 +138,24 @@ func TestKnownSecretsStdio(t *testing.T) {
 	srv, logs, spans := notesServer(t)
 	s := openStream(t, srv.ServeTransport)
 	s.handshake(t, "2025-06-18")
+	// The level is set before the calls are sent: requests run
+	// concurrently, and a call that ran first would send no log
+	// notification.
 	s.send(`{"jsonrpc":"2.0","id":1,"method":"logging/setLevel","params":{"level":"debug"}}` + "\n")
-	s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_note","arguments":{"path":"private.md"}}}` + "\n")
-	s.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_note","arguments":{"path":"config.md"},"_meta":{"progressToken":"p"}}}` + "\n")
 	var wire []string
-	for answered := 0; answered < 3; {
-		l := s.next(t)
-		wire = append(wire, l)
-		if strings.HasPrefix(l, `{"jsonrpc":"2.0","id":`) {
-			answered++
+	read := func(answers int) {
+		for answered := 0; answered < answers; {
+			l := s.next(t)
+			wire = append(wire, l)
+			if strings.HasPrefix(l, `{"jsonrpc":"2.0","id":`) {
+				answered++
+			}
 		}
 	}
+	read(1)
+	s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_note","arguments":{"path":"private.md"}}}` + "\n")
+	s.send(`{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_note","arguments":{"path":"config.md"},"_meta":{"progressToken":"p"}}}` + "\n")
+	read(2)
 	out := strings.Join(wire, "\n")
 	// The error result's two surfaces and its log notification; the
 	// result's text, structured content, base64 and link; the progress

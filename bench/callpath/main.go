@@ -6,7 +6,7 @@
 //
 //	go run ./bench/callpath                       # examples/articles: echo and a declared failure
 //	go run ./bench/callpath -v                    # and the functions, file by file
-//	go run ./bench/callpath -pkg ./examples/articles -tool echo -args '{"message":"hi"}'
+//	go run ./bench/callpath -C examples -pkg ./articles -tool echo -args '{"message":"hi"}'
 //
 // The counted packages are those of -cover (default: this module's); the
 // count is of distinct functions, and of the distinct files they are in.
@@ -31,7 +31,8 @@ import (
 )
 
 func main() {
-	pkg := flag.String("pkg", "./examples/articles", "the server's main package")
+	mod := flag.String("C", "examples", "the module directory the server is built in")
+	pkg := flag.String("pkg", "./articles", "the server's main package, in that module")
 	cover := flag.String("cover", "github.com/seed417024ea/mcpcore/...", "the packages instrumented (-coverpkg); of them, examples, benchmarks and tools are not counted")
 	tool := flag.String("tool", "", "the tool to call (default: echo, then fetch_articles' declared failure)")
 	args := flag.String("args", `{"message":"hello"}`, "the call's arguments, as JSON")
@@ -44,7 +45,7 @@ func main() {
 	}
 	defer os.RemoveAll(dir)
 	bin := filepath.Join(dir, "server")
-	build := exec.Command("go", "build", "-cover", "-covermode=count", "-coverpkg="+*cover, "-o", bin, *pkg)
+	build := exec.Command("go", "-C", *mod, "build", "-cover", "-covermode=count", "-coverpkg="+*cover, "-o", bin, *pkg)
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
 		log.Fatalf("go build: %v", err)

@@ -113,7 +113,16 @@ func bareEnd(s string, v int) int {
 // precedes it, as in JSON text ("\npassword=", "\u0026api_key="), and at k
 // otherwise.
 func afterEscape(s string, k, j int) int {
-	if k == 0 || k >= j || s[k-1] != '\\' {
+	if k == 0 || s[k-1] != '\\' {
+		return k
+	}
+	return escapeEnd(s, k, j)
+}
+
+// escapeEnd is afterEscape after a backslash, kept out of it so that the
+// common case, no backslash, inlines.
+func escapeEnd(s string, k, j int) int {
+	if k >= j {
 		return k
 	}
 	switch s[k] {

@@ -2,11 +2,13 @@ package redact
 
 import "strings"
 
-// pemBegin starts the first line of a PEM block; pemEnd its last line.
+// pemBegin starts the first line of a PEM block, pemBeginWord is its run
+// of word bytes; pemEnd starts its last line.
 const (
-	pemBegin = "-----BEGIN "
-	pemEnd   = "-----END"
-	pemDash  = "-----"
+	pemBeginWord = "-----BEGIN"
+	pemBegin     = pemBeginWord + " "
+	pemEnd       = "-----END"
+	pemDash      = "-----"
 )
 
 // maxPEMLabel bounds how far the dashes that close a PEM line's label are

@@ -7,66 +7,109 @@ import "strings"
 // authorization scheme ("Bearer") the credentials are; after a key named in
 // prose ("the password is hunter2", "with password Q7x…") the value is when
 // it looks like a credential. It returns the end of what it consumed.
+// Every word of the text comes here, so the tests that rule a shape out
+// are cheap and come before the calls that judge it.
 func (sc *scanner) wordAt(i int) int {
 	s := sc.s
-	j := i
-	for j < len(s) && isWordByte(s[j]) {
-		j++
-	}
-	if n := len(pemBegin) - 1; j-i >= n && s[j-1] == 'N' && s[j-n:j] == pemBegin[:n] {
+	j := wordEnd(s, i)
+	if endsWithPEMBegin(s, i, j) {
 		// "-----BEGIN" ends the word, perhaps after the n of an escaped
 		// line break (\n-----BEGIN in JSON text).
-		if e, ok := sc.pem(j - n); ok {
+		if e, ok := sc.pem(j - len(pemBeginWord)); ok {
 			return e
 		}
 	}
-	if i > 0 && s[i-1] == '\\' {
-		// "\nghp_…", "\nBearer …" in JSON text: the word starts after
-		// the escape.
-		if i = afterEscape(s, i, j); i == j {
-			return j
-		}
-	} else if i > 0 && isWordByte(s[i-1]) {
+	if i > 0 && isWordByte(s[i-1]) {
 		return j // inside a word: shapes only start at a word's start
+	}
+	// "\nghp_…", "\nBearer …" in JSON text: the word starts after the
+	// escape.
+	if i = afterEscape(s, i, j); i == j {
+		return j
 	}
 	if e, ok := tokenAt(s, i); ok {
 		sc.emit(i, e, false)
 		return e
 	}
-	if i >= sc.longEnd && (j-i >= 32 || j < len(s) && (s[j] == '+' || s[j] == '/')) {
-		// A run of base64 as long as a key must be, or one that goes on
-		// past the word.
-		e := i
-		for e < len(s) && base64any[s[e]] {
-			e++
-		}
-		for e < len(s) && e > i && s[e] == '=' {
-			e++ // padding; an '=' within is a pair's
-		}
-		sc.longEnd = e
-		if e-i >= 32 && longRandom(s[i:e]) {
-			sc.emit(i, e, false)
+	if sc.mayRunLong(i, j) {
+		if e, ok := sc.longRun(i); ok {
 			return e
 		}
 	}
-	w := s[i:j]
-	if n := len(w); (n == 5 || n == 6) && (w[0]|0x20 == 'b' || w[0]|0x20 == 'd') {
-		switch {
-		case strings.EqualFold(w, "bearer") || strings.EqualFold(w, "basic"):
-			return sc.credentials(i, j)
-		case strings.EqualFold(w, "digest"):
-			sc.digest(j)
-			return j
+	if mayNameScheme(s[i:j]) {
+		if e, ok := sc.schemeWord(i, j); ok {
+			return e
 		}
 	}
-	k := j
-	for k < len(s) && isBlank(s[k]) {
-		k++
-	}
-	if k > j && k < len(s) && s[k] != ':' && s[k] != '=' && proseKey(w) {
-		return sc.proseValue(i, j) // "password: …" is keyValue's
+	if k := skipBlanks(s, j); valueAfterBlanks(s, j, k) && proseKey(s[i:j]) {
+		return sc.proseValue(i, j)
 	}
 	return j
+}
+
+// endsWithPEMBegin reports whether the word s[i:j] ends with the dashes
+// and BEGIN of a PEM block's first line.
+func endsWithPEMBegin(s string, i, j int) bool {
+	n := len(pemBeginWord)
+	return j-i >= n && s[j-1] == 'N' && s[j-n:j] == pemBeginWord
+}
+
+// mayRunLong reports whether the word s[i:j] may start a run of base64
+// that longRun has not judged yet: one as long as a key must be, or one
+// that goes on past the word.
+func (sc *scanner) mayRunLong(i, j int) bool {
+	s := sc.s
+	return i >= sc.longEnd && (j-i >= 32 || j < len(s) && (s[j] == '+' || s[j] == '/'))
+}
+
+// longRun judges the run of base64 that starts at s[i]: it is emitted
+// when longRandom finds it a credential. The end of the run is kept, so
+// that no byte of it is judged twice.
+func (sc *scanner) longRun(i int) (int, bool) {
+	s := sc.s
+	e := i
+	for e < len(s) && base64any[s[e]] {
+		e++
+	}
+	for e < len(s) && e > i && s[e] == '=' {
+		e++ // padding; an '=' within is a pair's
+	}
+	sc.longEnd = e
+	if e-i >= 32 && longRandom(s[i:e]) {
+		sc.emit(i, e, false)
+		return e, true
+	}
+	return 0, false
+}
+
+// mayNameScheme is a quick test that w may be one of the authorization
+// schemes schemeWord handles: Bearer, Basic or Digest.
+func mayNameScheme(w string) bool {
+	n := len(w)
+	return (n == 5 || n == 6) && (w[0]|0x20 == 'b' || w[0]|0x20 == 'd')
+}
+
+// schemeWord handles the word s[i:j] when it is an authorization scheme:
+// the credentials after "Bearer" or "Basic" are judged; after "Digest",
+// its response= pair is. It reports whether the word was one, and where
+// the scan goes on.
+func (sc *scanner) schemeWord(i, j int) (int, bool) {
+	w := sc.s[i:j]
+	switch {
+	case strings.EqualFold(w, "bearer") || strings.EqualFold(w, "basic"):
+		return sc.credentials(i, j), true
+	case strings.EqualFold(w, "digest"):
+		sc.digest(j)
+		return j, true
+	}
+	return 0, false
+}
+
+// valueAfterBlanks reports whether the blanks s[j:k] after a word are
+// followed by a value rather than a separator: "password: …" is
+// keyValue's.
+func valueAfterBlanks(s string, j, k int) bool {
+	return k > j && k < len(s) && s[k] != ':' && s[k] != '='
 }
 
 // base64any holds the bytes of base64 and base64url text, padding aside.
@@ -122,10 +165,7 @@ var (
 // A key followed by its separator is left to keyValue.
 func (sc *scanner) proseValue(i, j int) int {
 	s := sc.s
-	k := j
-	for k < len(s) && isBlank(s[k]) {
-		k++
-	}
+	k := skipBlanks(s, j)
 	if k == j || k == len(s) {
 		return j
 	}

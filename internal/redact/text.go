@@ -280,9 +280,11 @@ func (sc *scanner) render() string {
 
 // isWordByte reports whether c belongs to a word as token shapes count
 // them: ASCII letters, digits, '_' and '-'.
-func isWordByte(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
-}
+func isWordByte(c byte) bool { return wordBytes[c] }
+
+// wordBytes is the set isWordByte looks bytes up in: every byte of the
+// text is tested, and a lookup costs less than the comparisons.
+var wordBytes = *alphabetOf(upperSet, lowerSet, digitSet, "_-")
 
 // isKeyByte reports whether c may be part of an unquoted key: word bytes,
 // the punctuation of dotted, bracketed and percent-encoded names, and the
@@ -323,3 +325,12 @@ func urlEnd(s string, i int) int {
 }
 
 func isBlank(c byte) bool { return c == ' ' || c == '\t' }
+
+// skipBlanks returns the index of the first byte at or after s[k] that is
+// not a blank, or len(s).
+func skipBlanks(s string, k int) int {
+	for k < len(s) && isBlank(s[k]) {
+		k++
+	}
+	return k
+}

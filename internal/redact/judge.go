@@ -16,47 +16,10 @@ func (sc *scanner) value(v int, st strength, jsonKey, spaced, numeric bool) int 
 		return v
 	}
 	if strings.HasPrefix(s[v:], Marker) {
-		// Already scrubbed; what follows a marker that stands for a
-		// first word is judged as it was the first time.
-		e := v + len(Marker)
-		sc.lo = max(sc.lo, e)
-		if w, embedded := valueWordEnd(s, v); spaced && !embedded {
-			if next, more := nextValueWord(s, w); more {
-				sc.region(next, w)
-			}
-		}
-		return e
+		return sc.markedValue(v, spaced)
 	}
-	switch c := s[v]; {
-	case c == '"' || c == '\'':
-		e := quotedEnd(s, v)
-		if secretText(s[v+1:e], st) {
-			sc.emit(v+1, e, false)
-			return min(e+1, len(s))
-		}
-		return v + 1 // prose: scan it for other secrets
-	case c == '\\':
-		// A JSON string escaped inside another, once (\"value\") or more
-		// (\\\"value\\\"): it ends at the same run of backslashes and a
-		// quote, not preceded by one more backslash.
-		if start, end, after, ok := escapedString(s, v); ok {
-			if secretText(s[start:end], st) {
-				sc.emit(start, end, false)
-				return after
-			}
-			return start
-		}
-	case c == '{':
-		if st != strongKey {
-			return v + 1 // "key": {…}: its own keys say what is secret
-		}
-		// An object under a strong key is a structured credential: it
-		// goes whole; an unclosed one runs to the end.
-		e := closing(s, v)
-		sc.emit(v, e, jsonKey)
+	if e, ok := sc.delimitedValue(v, st, jsonKey, numeric); ok {
 		return e
-	case c == '[':
-		return sc.array(v, st, jsonKey, numeric)
 	}
 	if spaced && startsPair(s, v) {
 		return v // "password= user=ann": an empty value, then a pair
@@ -65,33 +28,140 @@ func (sc *scanner) value(v int, st strength, jsonKey, spaced, numeric bool) int 
 	if e == v {
 		return v
 	}
-	if isScheme(s[v:e]) {
+	return sc.bareValue(v, e, st, jsonKey, spaced, numeric)
+}
+
+// markedValue passes the marker at s[v] that an earlier scrub left: what
+// follows a marker that stands for a first word is judged as it was the
+// first time.
+func (sc *scanner) markedValue(v int, spaced bool) int {
+	s := sc.s
+	e := v + len(Marker)
+	sc.lo = max(sc.lo, e)
+	if w, embedded := valueWordEnd(s, v); spaced && !embedded {
+		if next, more := nextValueWord(s, w); more {
+			sc.region(next, w)
+		}
+	}
+	return e
+}
+
+// delimitedValue judges a value that opens with a delimiter at s[v]: a
+// quote, an escaped quote, a brace or a bracket. It reports whether there
+// was one, and where the scan goes on.
+func (sc *scanner) delimitedValue(v int, st strength, jsonKey, numeric bool) (int, bool) {
+	switch sc.s[v] {
+	case '"', '\'':
+		return sc.quotedValue(v, st), true
+	case '\\':
+		return sc.escapedValue(v, st)
+	case '{':
+		return sc.structuredValue(v, st, jsonKey), true
+	case '[':
+		return sc.array(v, st, jsonKey, numeric), true
+	}
+	return 0, false
+}
+
+// quotedValue judges the quoted value at s[v] by secretText.
+func (sc *scanner) quotedValue(v int, st strength) int {
+	s := sc.s
+	e := quotedEnd(s, v)
+	if secretText(s[v+1:e], st) {
+		sc.emit(v+1, e, false)
+		return min(e+1, len(s))
+	}
+	return v + 1 // prose: scan it for other secrets
+}
+
+// quotedEnd returns the end of the string quoted by s[open], ' or ": its
+// closing quote, past \-escapes in a double-quoted one; or, when the quote
+// is not closed on its line, the line's end, so that an unmatched quote
+// does not swallow the lines after it and what they say ("Authorization:
+// Digest" before its response=).
+func quotedEnd(s string, open int) int {
+	c := s[open]
+	e := open + 1
+	for e < len(s) && s[e] != c && s[e] != '\n' {
+		if s[e] == '\\' && c == '"' {
+			e++ // an escaped character, perhaps the quote
+		}
+		e++
+	}
+	return min(e, len(s))
+}
+
+// escapedValue judges a JSON string escaped inside another, once
+// (\"value\") or more (\\\"value\\\"), by secretText. It reports
+// whether s[v] starts one.
+func (sc *scanner) escapedValue(v int, st strength) (int, bool) {
+	start, end, after, ok := escapedString(sc.s, v)
+	if !ok {
+		return 0, false
+	}
+	if secretText(sc.s[start:end], st) {
+		sc.emit(start, end, false)
+		return after, true
+	}
+	return start, true
+}
+
+// structuredValue judges the object or array at s[v] as a whole. Under a
+// strong key it is a structured credential: it goes whole, and an unclosed
+// one runs to the end. Under a weaker key its own keys say what is secret,
+// so the scan goes on inside it.
+func (sc *scanner) structuredValue(v int, st strength, jsonKey bool) int {
+	if st != strongKey {
+		return v + 1
+	}
+	e := closing(sc.s, v)
+	sc.emit(v, e, jsonKey)
+	return e
+}
+
+// bareValue judges the unquoted value s[v:e]: a URL with a scheme by its
+// parts, a JSON literal after a JSON key by literalSecret, one word by
+// secretAfterKey. Several words are prose, but for a first word that mixes
+// letters with digits or symbols, and any later word that is token-like.
+func (sc *scanner) bareValue(v, e int, st strength, jsonKey, spaced, numeric bool) int {
+	s := sc.s
+	w := s[v:e]
+	if isScheme(w) {
 		return sc.scheme(v, e, spaced)
 	}
-	if jsonKey && isJSONLiteral(s[v:e]) {
-		// A bare JSON value: a number goes, quoted so that JSON stays
-		// JSON; true, false and null stay.
-		if st == strongKey && s[v] != 't' && s[v] != 'f' && s[v] != 'n' {
+	if jsonKey && isJSONLiteral(w) {
+		// A number goes quoted, so that JSON stays JSON.
+		if literalSecret(w, st) {
 			sc.emit(v, e, true)
 		}
 		return e
 	}
 	next, more := nextValueWord(s, e)
 	if !spaced || !more {
-		if secretAfterKey(s[v:e], st, numeric) {
-			a, b := trimmedWord(s, v, e)
-			sc.emit(a, b, false)
+		if secretAfterKey(w, st, numeric) {
+			sc.emitTrimmed(v, e)
 		}
 		return e
 	}
-	// Several words: prose, but for a first word that mixes letters with
-	// digits or symbols, and any later word that is token-like.
-	if st == strongKey && firstWordSecret(s[v:e]) || st == weakKey && tokenLike(s[v:e]) {
-		a, b := trimmedWord(s, v, e)
-		sc.emit(a, b, false)
+	if st == strongKey && firstWordSecret(w) || st == weakKey && tokenLike(w) {
+		sc.emitTrimmed(v, e)
 	}
 	sc.region(next, e)
 	return e
+}
+
+// emitTrimmed emits the word s[v:e] without the punctuation that ends a
+// sentence or wraps a word.
+func (sc *scanner) emitTrimmed(v, e int) {
+	a, b := trimmedWord(sc.s, v, e)
+	sc.emit(a, b, false)
+}
+
+// literalSecret reports whether w, a JSON literal that isJSONLiteral has
+// passed and the value of a key of strength st, is a secret: a number under
+// a strong key is; true, false and null never are.
+func literalSecret(w string, st strength) bool {
+	return st == strongKey && w[0] != 't' && w[0] != 'f' && w[0] != 'n'
 }
 
 // isJSONLiteral reports whether w is a JSON number, true, false or null.
@@ -145,17 +215,12 @@ const maxArrayDepth = 8
 // key is. An element that stays is scanned as text, for the secrets it may
 // hold. It returns the end of the array, or of s when it is not closed.
 func (sc *scanner) array(v int, st strength, jsonKey, numeric bool) int {
-	s := sc.s
 	if sc.arrays >= maxArrayDepth {
-		if st != strongKey {
-			return v + 1
-		}
-		e := closing(s, v)
-		sc.emit(v, e, jsonKey)
-		return e
+		return sc.structuredValue(v, st, jsonKey)
 	}
 	sc.arrays++
 	defer func() { sc.arrays-- }()
+	s := sc.s
 	i := v + 1
 	for i < len(s) {
 		for i < len(s) && (s[i] <= ' ' || s[i] == ',') {
@@ -164,45 +229,55 @@ func (sc *scanner) array(v int, st strength, jsonKey, numeric bool) int {
 		if i == len(s) || sc.inURL && i >= sc.urlEnd {
 			return i // the end, or of the URL the array began in
 		}
-		start, end, after := i, i, i
-		secret, quote := false, false
-		switch c := s[i]; {
-		case c == ']':
+		if s[i] == ']' {
 			return i + 1
-		case c == '"' || c == '\'':
-			e := quotedEnd(s, i)
-			start, end, after = i+1, e, min(e+1, len(s))
-			secret = secretText(s[start:end], st)
-		case c == '{':
-			end = closing(s, i)
-			after = end
-			secret, quote = st == strongKey, jsonKey
-		case c == '[':
-			after = sc.array(i, st, jsonKey, numeric)
-			i = max(after, sc.lo)
-			continue
-		default:
-			e := elementEnd(s, i)
-			if e == i {
-				return e // a closing brace or a line break ends a cut array
-			}
-			w := strings.TrimRight(s[i:e], " \t\r")
-			end, after = i+len(w), e
-			if isJSONLiteral(w) {
-				secret = st == strongKey && w != "true" && w != "false" && w != "null"
-				quote = jsonKey
-			} else {
-				secret = secretText(w, st)
-			}
 		}
-		if secret {
-			sc.emit(start, end, quote)
-		} else {
-			sc.scanRange(start, end)
+		after, last := sc.element(i, st, jsonKey, numeric)
+		if last {
+			return after
 		}
 		i = max(after, sc.lo)
 	}
 	return i
+}
+
+// element judges the element of an array that starts at s[i], as array
+// says, and returns where it ends; last when it ends the array, as a
+// closing brace or a line break ends a cut one.
+func (sc *scanner) element(i int, st strength, jsonKey, numeric bool) (after int, last bool) {
+	s := sc.s
+	var start, end int
+	secret, quote := false, false
+	switch s[i] {
+	case '"', '\'':
+		e := quotedEnd(s, i)
+		start, end, after = i+1, e, min(e+1, len(s))
+		secret = secretText(s[start:end], st)
+	case '{':
+		start, end = i, closing(s, i)
+		after = end
+		secret, quote = st == strongKey, jsonKey
+	case '[':
+		return sc.array(i, st, jsonKey, numeric), false
+	default:
+		e := elementEnd(s, i)
+		if e == i {
+			return e, true
+		}
+		w := strings.TrimRight(s[i:e], " \t\r")
+		start, end, after = i, i+len(w), e
+		if isJSONLiteral(w) {
+			secret, quote = literalSecret(w, st), jsonKey
+		} else {
+			secret = secretText(w, st)
+		}
+	}
+	if secret {
+		sc.emit(start, end, quote)
+	} else {
+		sc.scanRange(start, end)
+	}
+	return after, false
 }
 
 // elementEnd returns the end of the unquoted array element at s[i:]: the
@@ -222,21 +297,4 @@ func elementEnd(s string, i int) int {
 		e++
 	}
 	return e
-}
-
-// quotedEnd returns the end of the string quoted by s[open], ' or ": its
-// closing quote, past \-escapes in a double-quoted one; or, when the quote
-// is not closed on its line, the line's end, so that an unmatched quote
-// does not swallow the lines after it and what they say ("Authorization:
-// Digest" before its response=).
-func quotedEnd(s string, open int) int {
-	c := s[open]
-	e := open + 1
-	for e < len(s) && s[e] != c && s[e] != '\n' {
-		if s[e] == '\\' && c == '"' {
-			e++ // an escaped character, perhaps the quote
-		}
-		e++
-	}
-	return min(e, len(s))
 }

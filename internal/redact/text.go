@@ -165,39 +165,74 @@ func (sc *scanner) scanRange(i, end int) int {
 				continue
 			}
 		}
-		c := s[i]
-		switch {
-		case sc.inURL && !sc.inQuery && c == '?':
-			sc.inQuery = true
-			i = sc.param(i + 1)
-		case sc.inQuery && c == '&':
-			i = sc.param(i + 1)
-		case sc.inQuery && c == '#':
-			sc.inQuery = false // the fragment is plain text again
-			i++
-		case c == '[' && strings.HasPrefix(s[i:], Marker):
-			// A marker of an earlier scrub stands where a span was
-			// emitted then; it bounds what is read as a key as that span
-			// did, so that scrubbing again finds nothing new.
-			i += len(Marker)
-			if i < len(s) && s[i] == '"' && i > len(Marker) && s[i-len(Marker)-1] == '"' {
-				i++
+		if sc.inURL {
+			if e, ok := sc.queryByte(i); ok {
+				i = e
+				continue
 			}
-			sc.lo = max(sc.lo, i)
-		case c == ':' && strings.HasPrefix(s[i+1:], "//"):
-			i = sc.url(i)
-		case c == '=' || c == ':':
-			i = sc.keyValue(i)
-		case c == '>':
-			i = sc.xml(i, 1)
-		case c == '\\' && strings.HasPrefix(s[i:], `\u003e`):
-			i = sc.xml(i, len(`\u003e`))
+		}
+		switch c := s[i]; {
 		case isWordByte(c):
 			i = sc.wordAt(i)
+		case signBytes[c]:
+			i = sc.sign(i)
 		default:
 			i++
 		}
 	}
+	return i
+}
+
+// queryByte handles the byte s[i] of a URL when it structures the URL's
+// query: '?' starts the query and '&' each of its parameters, whose values
+// param judges; '#' ends it. It reports whether s[i] was one of them.
+func (sc *scanner) queryByte(i int) (int, bool) {
+	switch c := sc.s[i]; {
+	case !sc.inQuery && c == '?':
+		sc.inQuery = true
+		return sc.param(i + 1), true
+	case sc.inQuery && c == '&':
+		return sc.param(i + 1), true
+	case sc.inQuery && c == '#':
+		sc.inQuery = false // the fragment is plain text again
+		return i + 1, true
+	}
+	return 0, false
+}
+
+// signBytes holds the bytes sign may start something at.
+var signBytes = *alphabetOf("[:=>\\")
+
+// sign handles the punctuation at s[i] that may start something to judge:
+// a marker of an earlier scrub, a URL's "://", the separator of a key and
+// its value, the end of an XML tag. It returns where the scan goes on.
+func (sc *scanner) sign(i int) int {
+	s := sc.s
+	switch c := s[i]; {
+	case c == '[' && strings.HasPrefix(s[i:], Marker):
+		return sc.pastMarker(i)
+	case c == ':' && strings.HasPrefix(s[i+1:], "//"):
+		return sc.url(i)
+	case c == '=' || c == ':':
+		return sc.keyValue(i)
+	case c == '>':
+		return sc.xml(i, 1)
+	case c == '\\' && strings.HasPrefix(s[i:], `\u003e`):
+		return sc.xml(i, len(`\u003e`))
+	}
+	return i + 1
+}
+
+// pastMarker passes the marker at s[i] that an earlier scrub wrote. It
+// stands where a span was emitted then, and bounds what is read as a key
+// as that span did, so that scrubbing again finds nothing new.
+func (sc *scanner) pastMarker(i int) int {
+	s := sc.s
+	i += len(Marker)
+	if i < len(s) && s[i] == '"' && i > len(Marker) && s[i-len(Marker)-1] == '"' {
+		i++
+	}
+	sc.lo = max(sc.lo, i)
 	return i
 }
 

@@ -15,49 +15,65 @@ const maxTag = 256
 // It returns where the scan goes on.
 func (sc *scanner) xml(i, n int) int {
 	s := sc.s
-	o, open := i-1, 0
-	for o >= sc.lo && i-o <= maxTag {
-		if c := s[o]; c == '<' || c == '>' {
-			open = 1
-			if c == '>' {
-				open = -1
-			}
-			break
-		}
-		if s[o] == '\\' && strings.HasPrefix(s[o:], `\u003c`) {
-			open = len(`\u003c`)
-			break
-		}
-		if s[o] == '\\' && strings.HasPrefix(s[o:], `\u003e`) {
-			break
-		}
-		o--
+	start := i + n
+	k, ok := sc.tagStart(i)
+	if !ok || k == i || s[i-1] == '/' {
+		return start
 	}
-	if open <= 0 || o+open == i || s[i-1] == '/' {
-		return i + n
-	}
-	k := o + open
-	for k < i && isXMLName(s[k]) {
-		k++
-	}
-	name := s[o+open : k]
-	if c := strings.LastIndexByte(name, ':'); c >= 0 {
-		name = name[c+1:] // the local name
-	}
-	if name == "" || k < i && !isBlank(s[k]) && s[k] != '\n' && s[k] != '\r' {
-		return i + n
+	name, ok := elementName(s, k, i)
+	if !ok {
+		return start
 	}
 	st := strengthOf(name)
 	if st == notSecret {
-		return i + n
+		return start
 	}
-	start := i + n
 	a, b := trimBreaks(s, start, sc.nextTag(start))
 	if a < b && s[a:b] != Marker && secretText(s[a:b], st) {
 		sc.emit(a, b, false)
 		return b
 	}
 	return start
+}
+
+// tagStart looks back from the '>' at s[i] for the '<' that opens its tag,
+// or its JSON escape \u003c, and returns where the tag's name starts. It
+// reports false when a '>' comes first, escaped or not, or when the look
+// back reaches the last span or maxTag bytes.
+func (sc *scanner) tagStart(i int) (int, bool) {
+	s := sc.s
+	for o := i - 1; o >= sc.lo && i-o <= maxTag; o-- {
+		switch {
+		case s[o] == '<':
+			return o + 1, true
+		case s[o] == '>':
+			return 0, false
+		case s[o] == '\\' && strings.HasPrefix(s[o:], `\u003c`):
+			return o + len(`\u003c`), true
+		case s[o] == '\\' && strings.HasPrefix(s[o:], `\u003e`):
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// elementName returns the local name of the element whose start tag holds
+// s[k:i] ("ns:token type=…" names token), and whether the name is one: not
+// empty, and followed by the end of the tag or by a blank before its
+// attributes.
+func elementName(s string, k, i int) (string, bool) {
+	e := k
+	for e < i && isXMLName(s[e]) {
+		e++
+	}
+	name := s[k:e]
+	if c := strings.LastIndexByte(name, ':'); c >= 0 {
+		name = name[c+1:]
+	}
+	if name == "" || e < i && !isBlank(s[e]) && s[e] != '\n' && s[e] != '\r' {
+		return "", false
+	}
+	return name, true
 }
 
 // isXMLName reports whether c may be part of an element's name.

@@ -173,31 +173,61 @@ func (sc *scanner) proseValue(i, j int) int {
 	if st == weakKey {
 		st = sc.strengthBefore(s[i:j], i)
 	}
-	is := false
-	if w := wordEnd(s, k); w-k == 2 && strings.EqualFold(s[k:w], "is") || w-k == 3 && strings.EqualFold(s[k:w], "was") {
-		v := w
-		for v < len(s) && isBlank(s[v]) {
-			v++
-		}
-		if v == w || v == len(s) {
-			return j
-		}
-		is, k = true, v
+	k, is, ok := afterCopula(s, k)
+	if !ok {
+		return j
 	}
 	if c := s[k]; c == '"' || c == '\'' || c == '`' {
 		if !is {
 			return j
 		}
-		e := strings.IndexByte(s[k+1:min(len(s), k+1+maxKeyScan)], c)
-		if e < 0 {
-			return j
-		}
-		if secretText(s[k+1:k+1+e], st) {
-			sc.emit(k+1, k+1+e, false)
-			return k + 2 + e
-		}
+		return sc.quotedProse(k, j, st)
+	}
+	return sc.proseWord(k, j, st)
+}
+
+// afterCopula passes "is" or "was" at s[k] and the blanks after it ("the
+// password is hunter2"): it returns where the value starts, whether the
+// copula was there, and false when no value follows it.
+func afterCopula(s string, k int) (v int, is, ok bool) {
+	w := wordEnd(s, k)
+	if !isCopula(s[k:w]) {
+		return k, false, true
+	}
+	v = skipBlanks(s, w)
+	if v == w || v == len(s) {
+		return 0, false, false
+	}
+	return v, true, true
+}
+
+// isCopula reports whether w is "is" or "was", in any case.
+func isCopula(w string) bool {
+	return len(w) == 2 && strings.EqualFold(w, "is") || len(w) == 3 && strings.EqualFold(w, "was")
+}
+
+// quotedProse judges the quoted value at s[k], after a key named in prose
+// and "is", as the value of a key of strength st. It returns where the
+// scan goes on, j when the value stays.
+func (sc *scanner) quotedProse(k, j int, st strength) int {
+	s := sc.s
+	e := strings.IndexByte(s[k+1:min(len(s), k+1+maxKeyScan)], s[k])
+	if e < 0 {
 		return j
 	}
+	if secretText(s[k+1:k+1+e], st) {
+		sc.emit(k+1, k+1+e, false)
+		return k + 2 + e
+	}
+	return j
+}
+
+// proseWord judges the word at s[k] after a key named in prose: it is a
+// credential when it is token-like, or, after a strong key, when it mixes
+// letters with digits or symbols. It returns where the scan goes on, j
+// when the word stays.
+func (sc *scanner) proseWord(k, j int, st strength) int {
+	s := sc.s
 	e, embedded := valueWordEnd(s, k)
 	if e == k || embedded {
 		return j

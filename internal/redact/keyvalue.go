@@ -18,26 +18,17 @@ func (sc *scanner) keyValue(i int) int {
 	if key == "" {
 		return next
 	}
-	st := sc.strengthBefore(key, start)
+	st := sc.pairStrength(key, start, i)
 	if st == notSecret {
-		if i >= sc.digestEnd || !strings.EqualFold(key, "response") {
-			return next
-		}
-		st = strongKey // the credentials of a Digest authorization
+		return next
 	}
-	v := next
-	for v < len(s) && isBlank(s[v]) {
-		v++
-	}
+	v := skipBlanks(s, next)
 	if e, ok := sc.pem(v); ok {
 		return e // "private_key: -----BEGIN …": the block, not its first line
 	}
 	if s[i] == ':' {
-		if e, ok := sc.nextLine(v, st); ok {
+		if e, ok := sc.colonValue(v, key, st); ok {
 			return e
-		}
-		if isCookieHeader(key) && startsPair(s, v) {
-			return sc.cookies(v, len(key) > len("cookie"))
 		}
 	}
 	e := sc.value(v, st, jsonKey, v > next, numericKey(key))
@@ -47,6 +38,30 @@ func (sc *scanner) keyValue(i int) int {
 		return sc.lo
 	}
 	return max(e, next)
+}
+
+// pairStrength returns the strength of key, which starts at s[start], as
+// the key of the pair whose separator is s[i]: its own, or strong for the
+// response= of a Digest authorization, which holds its credentials.
+func (sc *scanner) pairStrength(key string, start, i int) strength {
+	st := sc.strengthBefore(key, start)
+	if st == notSecret && i < sc.digestEnd && strings.EqualFold(key, "response") {
+		return strongKey
+	}
+	return st
+}
+
+// colonValue judges the values that only a colon introduces, which start
+// at s[v]: a YAML value on the next line, and the cookies of a Cookie or
+// Set-Cookie header. It reports whether there was one.
+func (sc *scanner) colonValue(v int, key string, st strength) (int, bool) {
+	if e, ok := sc.nextLine(v, st); ok {
+		return e, true
+	}
+	if isCookieHeader(key) && startsPair(sc.s, v) {
+		return sc.cookies(v, len(key) > len("cookie")), true
+	}
+	return 0, false
 }
 
 // keyBefore returns the key that ends at the separator s[i], past blanks:
@@ -61,34 +76,45 @@ func (sc *scanner) keyBefore(i int) (key string, jsonKey bool, start int) {
 		j--
 	}
 	if j > lo && (s[j-1] == '"' || s[j-1] == '\'') {
-		q := s[j-1]
-		open := j - 2
-		// A quoted key is on one line: a quote a line above is another
-		// string's, and how far it is would change as that one is scrubbed.
-		for open >= lo && j-open < maxKeyScan && s[open] != q && s[open] != '\n' {
-			open--
-		}
-		if open < lo || s[open] != q {
-			return "", false, 0
-		}
-		// In \"token\": the key is JSON escaped inside a string; a bare
-		// value there would not be JSON, so no quotes are added.
-		escaped := j >= 2 && s[j-2] == '\\'
-		return s[open+1 : j-1], q == '"' && s[i] == ':' && !escaped, open
+		return sc.quotedKeyBefore(i, j)
 	}
+	return sc.bareKeyBefore(i, j)
+}
+
+// quotedKeyBefore returns, as keyBefore does, the quoted key whose closing
+// quote is s[j-1], before the separator s[i].
+func (sc *scanner) quotedKeyBefore(i, j int) (key string, jsonKey bool, start int) {
+	s, lo := sc.s, sc.lo
+	q := s[j-1]
+	open := j - 2
+	// A quoted key is on one line: a quote a line above is another
+	// string's, and how far it is would change as that one is scrubbed.
+	for open >= lo && j-open < maxKeyScan && s[open] != q && s[open] != '\n' {
+		open--
+	}
+	if open < lo || s[open] != q {
+		return "", false, 0
+	}
+	// In \"token\": the key is JSON escaped inside a string; a bare value
+	// there would not be JSON, so no quotes are added.
+	escaped := j >= 2 && s[j-2] == '\\'
+	return s[open+1 : j-1], q == '"' && s[i] == ':' && !escaped, open
+}
+
+// bareKeyBefore returns, as keyBefore does, the run of key bytes that ends
+// at s[j], before the separator s[i].
+func (sc *scanner) bareKeyBefore(i, j int) (key string, jsonKey bool, start int) {
+	s := sc.s
 	k := j
-	for k > lo && i-k < maxKeyScan && isKeyByte(s[k-1]) {
+	for k > sc.lo && i-k < maxKeyScan && isKeyByte(s[k-1]) {
 		k--
 	}
 	k = afterEscape(s, k, j) // "\npassword=" in JSON text is "password="
-	if k > 0 && s[k-1] == ':' && s[i] == ':' {
-		// tool:reset_password: not found — a qualified name, such as
-		// the operation of a log record, not a key and its value.
-		return "", false, 0
-	}
-	if k > 0 && s[k-1] == '/' && s[i] == ':' {
-		// open /etc/passwd: permission denied — the last segment of a
-		// path, as Go's PathError prints it, not a key.
+	if s[i] == ':' && k > 0 && (s[k-1] == ':' || s[k-1] == '/') {
+		// Before a colon, "tool:reset_password: not found" is a qualified
+		// name, such as the operation of a log record, and "open
+		// /etc/passwd: permission denied" the last segment of a path, as
+		// Go's PathError prints it: neither is a key and its value.
 		return "", false, 0
 	}
 	return s[k:j], false, k

@@ -25,47 +25,60 @@ type wordShape struct {
 // shapeOf returns the shape of w.
 func shapeOf(w string) wordShape {
 	sh := wordShape{n: len(w), hex: true}
-	var prev byte // the class of the previous byte: 'l', 'u', 'd' or 's'
+	var prev byte // the class of the previous byte
 	for i := 0; i < len(w); i++ {
 		c := w[i]
-		var cls byte
-		switch {
-		case c >= 'a' && c <= 'z':
-			cls = 'l'
-			sh.lower++
-		case c >= 'A' && c <= 'Z':
-			cls = 'u'
-			sh.upper++
-			if i > 0 {
-				sh.innerUpper++
-			}
-		case c >= '0' && c <= '9':
-			cls = 'd'
-			sh.digit++
-		default:
-			cls = 's'
-			if c != '_' && c != '-' && c != '.' {
-				sh.sym++
-			}
-		}
+		cls := sh.count(c, i)
 		if !isHex(c) {
 			sh.hex = false
 		}
 		if i > 0 && cls != 's' && prev != 's' {
 			sh.pairs += 2
-			switch {
-			case cls == 'd' && prev == 'd':
-			case cls == 'd' || prev == 'd':
-				sh.odd += 2
-			case prev == 'l' && cls == 'u':
-				sh.odd++
-			case !commonPair(w[i-1], c):
-				sh.odd += 2
-			}
+			sh.odd += oddness(prev, cls, w[i-1], c)
 		}
 		prev = cls
 	}
 	return sh
+}
+
+// count counts c, the byte of the word at index i, in sh, and returns its
+// class: 'l' for a lower-case letter, 'u' for a capital, 'd' for a digit
+// and 's' for anything else.
+func (sh *wordShape) count(c byte, i int) byte {
+	switch {
+	case c >= 'a' && c <= 'z':
+		sh.lower++
+		return 'l'
+	case c >= 'A' && c <= 'Z':
+		sh.upper++
+		if i > 0 {
+			sh.innerUpper++
+		}
+		return 'u'
+	case c >= '0' && c <= '9':
+		sh.digit++
+		return 'd'
+	}
+	if c != '_' && c != '-' && c != '.' {
+		sh.sym++
+	}
+	return 's'
+}
+
+// oddness returns how odd for words the pair of adjacent letters or digits
+// a, b is, in halves (see wordShape); pc and cls are their classes.
+func oddness(pc, cls, a, b byte) int {
+	switch {
+	case cls == 'd' && pc == 'd':
+		return 0
+	case cls == 'd' || pc == 'd':
+		return 2
+	case pc == 'l' && cls == 'u':
+		return 1
+	case !commonPair(a, b):
+		return 2
+	}
+	return 0
 }
 
 // random reports whether a word is not made of words: hexadecimal digits

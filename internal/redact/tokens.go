@@ -142,26 +142,41 @@ var formatsByFirst = func() (by [256][]*tokenFormat) {
 // start of a word, and where it ends. A match that fails costs at most the
 // prefix and min bytes, so that a scan that meets many is still linear.
 func tokenAt(s string, i int) (int, bool) {
-	c := s[i]
-	for _, f := range formatsByFirst[c] {
-		if i+len(f.prefix) > len(s) || s[i+1] != f.prefix[1] || s[i:i+len(f.prefix)] != f.prefix {
-			continue
-		}
-		start := i + len(f.prefix)
-		e := start
-		for e < len(s) && f.tail[s[e]] {
-			e++
-		}
-		// A dot is part of some tails, never their last byte: it ends the
-		// sentence.
-		for e > start && s[e-1] == '.' {
-			e--
-		}
-		if e-start >= f.min && (f.check == nil || f.check(s[start:e])) {
+	for _, f := range formatsByFirst[s[i]] {
+		if e, ok := f.at(s, i); ok {
 			return e, true
 		}
 	}
-	switch {
+	return unprefixedTokenAt(s, i)
+}
+
+// at reports whether a token of format f starts at s[i], and where it
+// ends.
+func (f *tokenFormat) at(s string, i int) (int, bool) {
+	if i+len(f.prefix) > len(s) || s[i+1] != f.prefix[1] || s[i:i+len(f.prefix)] != f.prefix {
+		return 0, false
+	}
+	start := i + len(f.prefix)
+	e := start
+	for e < len(s) && f.tail[s[e]] {
+		e++
+	}
+	// A dot is part of some tails, never their last byte: it ends the
+	// sentence.
+	for e > start && s[e-1] == '.' {
+		e--
+	}
+	if e-start >= f.min && (f.check == nil || f.check(s[start:e])) {
+		return e, true
+	}
+	return 0, false
+}
+
+// unprefixedTokenAt reports whether a token of a format without a fixed
+// prefix starts at s[i], and where it ends; each format is tried only
+// where its first byte may start one.
+func unprefixedTokenAt(s string, i int) (int, bool) {
+	switch c := s[i]; {
 	case c == 'e':
 		return jwtAt(s, i)
 	case c >= '0' && c <= '9':
@@ -175,7 +190,7 @@ func tokenAt(s string, i int) (int, bool) {
 	if e, ok := azureSecretAt(s, i); ok {
 		return e, true
 	}
-	if c == 'M' || c == 'N' || c == 'O' {
+	if c := s[i]; c == 'M' || c == 'N' || c == 'O' {
 		return discordBotAt(s, i)
 	}
 	return 0, false

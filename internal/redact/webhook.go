@@ -39,50 +39,94 @@ var webhooks = []webhook{
 // path's end.
 func webhookSecret(s, host string, p, end int) (start, stop int, ok bool) {
 	path := s[p:min(end, p+maxWebhookPath)]
+	if start, stop, ok := knownWebhookSecret(bareHost(host), path, p, end); ok {
+		return start, stop, true
+	}
+	head := path[:min(len(path), maxHookSegment)]
+	if !strings.Contains(path, iftttKey) && !strings.Contains(head, "hook") {
+		return 0, 0, false // the common case: no webhook
+	}
+	if start, stop, ok := iftttSecret(path, p, end); ok {
+		return start, stop, true
+	}
+	return hookSegmentSecret(path, head, p, end)
+}
+
+// bareHost returns host without the user information and the port.
+func bareHost(host string) string {
 	if at := strings.LastIndexByte(host, '@'); at >= 0 {
 		host = host[at+1:]
 	}
 	if c := strings.LastIndexByte(host, ':'); c >= 0 {
-		host = host[:c] // the port
+		host = host[:c]
 	}
+	return host
+}
+
+// knownWebhookSecret returns the bounds of the secret in the path of a
+// known service's webhook URL: the rest of the path after the service's
+// prefix, but the token alone in api.telegram.org/bot<token>/getMe.
+func knownWebhookSecret(host, path string, p, end int) (start, stop int, ok bool) {
 	for _, w := range webhooks {
-		if len(host) < len(w.host) || len(host) > len(w.host) && w.host[0] != '.' ||
-			!strings.EqualFold(host[len(host)-len(w.host):], w.host) {
+		if !w.serves(host) || len(path) <= len(w.after) || !strings.EqualFold(path[:len(w.after)], w.after) {
 			continue
 		}
-		if len(path) > len(w.after) && strings.EqualFold(path[:len(w.after)], w.after) {
-			if w.after == "/bot" {
-				// api.telegram.org/bot<token>/getMe: the token, not the
-				// method.
-				if e := strings.IndexByte(path[len(w.after):], '/'); e >= 0 {
-					return p + len(w.after), p + len(w.after) + e, true
-				}
+		start = p + len(w.after)
+		if w.after == "/bot" {
+			if e := strings.IndexByte(path[len(w.after):], '/'); e >= 0 {
+				return start, start + e, true
 			}
-			return p + len(w.after), end, true
 		}
+		return start, end, true
 	}
-	if !strings.Contains(path, "/with/key/") && !strings.Contains(path[:min(len(path), maxHookSegment)], "hook") {
-		return 0, 0, false // the common case: no webhook
+	return 0, 0, false
+}
+
+// serves reports whether host is w's host or, when w's host starts with a
+// dot, a host under it.
+func (w webhook) serves(host string) bool {
+	return len(host) >= len(w.host) && (len(host) == len(w.host) || w.host[0] == '.') &&
+		strings.EqualFold(host[len(host)-len(w.host):], w.host)
+}
+
+// iftttKey precedes the key in the path of an IFTTT webhook URL.
+const iftttKey = "/with/key/"
+
+// iftttSecret returns the bounds of the key in the path of an IFTTT
+// webhook URL: the segment after /with/key/.
+func iftttSecret(path string, p, end int) (start, stop int, ok bool) {
+	k := strings.Index(path, iftttKey)
+	if k < 0 || len(path) <= k+len(iftttKey) {
+		return 0, 0, false
 	}
-	if k := strings.Index(path, "/with/key/"); k >= 0 && len(path) > k+len("/with/key/") {
-		if e := strings.IndexByte(path[k+len("/with/key/"):], '/'); e >= 0 {
-			return p + k + len("/with/key/"), p + k + len("/with/key/") + e, true
-		}
-		return p + k + len("/with/key/"), end, true
+	start = p + k + len(iftttKey)
+	if e := strings.IndexByte(path[k+len(iftttKey):], '/'); e >= 0 {
+		return start, start + e, true
 	}
-	head := path[:min(len(path), maxHookSegment)]
+	return start, end, true
+}
+
+// hookSegmentSecret returns the bounds of the rest of the path after a
+// /hooks/, /webhooks/ or /webhook/ segment in head, the path's first
+// bytes, when a segment of that rest is token-like.
+func hookSegmentSecret(path, head string, p, end int) (start, stop int, ok bool) {
 	for _, seg := range []string{"/hooks/", "/webhooks/", "/webhook/"} {
-		k := strings.Index(head, seg)
-		if k < 0 {
-			continue
-		}
-		for rest := path[k+len(seg):]; rest != ""; {
-			part, more, _ := strings.Cut(rest, "/")
-			if tokenLike(part) {
-				return p + k + len(seg), end, true
-			}
-			rest = more
+		if k := strings.Index(head, seg); k >= 0 && tokenLikeSegment(path[k+len(seg):]) {
+			return p + k + len(seg), end, true
 		}
 	}
 	return 0, 0, false
+}
+
+// tokenLikeSegment reports whether a segment of the path rest is
+// token-like.
+func tokenLikeSegment(rest string) bool {
+	for rest != "" {
+		part, more, _ := strings.Cut(rest, "/")
+		if tokenLike(part) {
+			return true
+		}
+		rest = more
+	}
+	return false
 }

@@ -82,23 +82,43 @@ func lastASCIIWord(name string) (w string, several, ok bool) {
 	if b > 0 && name[b-1] >= utf8.RuneSelf {
 		return "", false, false
 	}
-	start := b
+	if start := lastHump(name, b, e); start > b {
+		return name[start:e], true, true
+	}
+	if several, ok = alnumBefore(name, b); !ok {
+		return "", false, false
+	}
+	return name[b:e], several, true
+}
+
+// lastHump returns where the last word of the run of letters and digits
+// name[b:e] starts, as eachWord splits camel case: at a capital after a
+// lower-case letter or a digit ("apiKey", "oauth2Token"), or at the last
+// capital of a run of them that a lower-case letter follows ("APIKey"); b
+// when the run is one word.
+func lastHump(name string, b, e int) int {
 	for p := e - 1; p > b; p-- {
 		c, prev := name[p], name[p-1]
 		if isUpperByte(c) && (prev >= 'a' && prev <= 'z' || prev >= '0' && prev <= '9' ||
 			isUpperByte(prev) && p+1 < e && name[p+1] >= 'a' && name[p+1] <= 'z') {
-			start = p
-			break
+			return p
 		}
 	}
-	several = start > b
-	for i := 0; i < b && !several; i++ {
+	return b
+}
+
+// alnumBefore reports whether a letter or digit comes before name[b],
+// reading forwards; ok is false when a byte it reads first is not ASCII.
+func alnumBefore(name string, b int) (several, ok bool) {
+	for i := 0; i < b; i++ {
 		if name[i] >= utf8.RuneSelf {
-			return "", false, false
+			return false, false
 		}
-		several = isAlnumByte(name[i])
+		if isAlnumByte(name[i]) {
+			return true, true
+		}
 	}
-	return name[start:e], several, true
+	return false, true
 }
 
 func isAlnumByte(c byte) bool {

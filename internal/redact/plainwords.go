@@ -163,19 +163,35 @@ func numberLike(w string) bool {
 	if len(w) > 2 && w[0] == '0' && (w[1] == 'x' || w[1] == 'X') {
 		return strings.Trim(w[2:], "0123456789abcdefABCDEF") == ""
 	}
-	unit := len(w)
-	for unit > 0 && len(w)-unit < 4 && (w[unit-1] >= 'a' && w[unit-1] <= 'z' || w[unit-1] >= 'A' && w[unit-1] <= 'Z' || w[unit-1] == '%') {
-		unit--
-	}
+	unit := unitStart(w)
 	for i := 0; i < unit; i++ {
-		switch c := w[i]; {
-		case c >= '0' && c <= '9', strings.IndexByte("-:./,+", c) >= 0:
-		case (c == 'T' || c == 'Z') && i > 0 && w[i-1] >= '0' && w[i-1] <= '9':
-		default:
+		if !numberByte(w, i) {
 			return false
 		}
 	}
 	return true
+}
+
+// unitStart returns where the unit that ends w starts: up to four letters
+// or '%' ("KB", "ms", "%").
+func unitStart(w string) int {
+	unit := len(w)
+	for unit > 0 && len(w)-unit < 4 && (w[unit-1] >= 'a' && w[unit-1] <= 'z' || w[unit-1] >= 'A' && w[unit-1] <= 'Z' || w[unit-1] == '%') {
+		unit--
+	}
+	return unit
+}
+
+// numberByte reports whether w[i] belongs to a number: a digit, a
+// separator, or the T and Z of a time after a digit.
+func numberByte(w string, i int) bool {
+	switch c := w[i]; {
+	case c >= '0' && c <= '9', strings.IndexByte("-:./,+", c) >= 0:
+		return true
+	case (c == 'T' || c == 'Z') && i > 0 && w[i-1] >= '0' && w[i-1] <= '9':
+		return true
+	}
+	return false
 }
 
 var formatWords = setOf(

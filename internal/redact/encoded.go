@@ -45,68 +45,9 @@ func (e *encoded) value(depth int, onPath bool) {
 	e.space()
 	switch e.src[e.i] {
 	case '{':
-		e.out = append(e.out, '{')
-		e.i++
-		for n := 0; ; n++ {
-			e.space()
-			if e.src[e.i] == '}' {
-				break
-			}
-			if e.src[e.i] == ',' {
-				e.i++
-				e.space()
-			}
-			if n > 0 {
-				e.out = append(e.out, ',')
-			}
-			tok := e.str()
-			want := ""
-			if onPath && depth < len(e.find) {
-				want = e.find[depth]
-			}
-			name := unquote(tok)
-			sk, gone := scrubKey(name)
-			if gone {
-				q, _ := json.Marshal(sk) // a string always encodes
-				e.out = append(e.out, q...)
-			} else {
-				e.out = append(e.out, tok...)
-			}
-			e.out = append(e.out, ':')
-			e.space()
-			e.i++ // ':'
-			if gone {
-				e.out = append(e.out, `"`+Marker+`"`...)
-				e.skip()
-				continue
-			}
-			wanted := want != "" && name == want
-			if st := strengthOf(name); st != notSecret {
-				e.under(st, depth+1, wanted)
-				continue
-			}
-			e.value(depth+1, wanted)
-		}
-		e.out = append(e.out, '}')
-		e.i++
+		e.object(depth, onPath)
 	case '[':
-		e.out = append(e.out, '[')
-		e.i++
-		for n := 0; ; n++ {
-			e.space()
-			if e.src[e.i] == ']' {
-				break
-			}
-			if e.src[e.i] == ',' {
-				e.i++
-			}
-			if n > 0 {
-				e.out = append(e.out, ',')
-			}
-			e.value(depth+1, false)
-		}
-		e.out = append(e.out, ']')
-		e.i++
+		e.array(depth)
 	case '"':
 		e.string(e.str(), depth, onPath)
 	default: // a number, true, false or null
@@ -116,6 +57,78 @@ func (e *encoded) value(depth int, onPath bool) {
 		}
 		e.out = append(e.out, e.src[start:e.i]...)
 	}
+}
+
+// object copies the object at e.i, member by member.
+func (e *encoded) object(depth int, onPath bool) {
+	e.out = append(e.out, '{')
+	e.i++
+	for n := 0; ; n++ {
+		e.space()
+		if e.src[e.i] == '}' {
+			break
+		}
+		if e.src[e.i] == ',' {
+			e.i++
+			e.space()
+		}
+		if n > 0 {
+			e.out = append(e.out, ',')
+		}
+		e.member(depth, onPath)
+	}
+	e.out = append(e.out, '}')
+	e.i++
+}
+
+// member copies the member of an object whose key is at e.i. A key that
+// held a secret takes the value "[REDACTED]"; the value of a sensitive key
+// is judged by under, and any other copied by value.
+func (e *encoded) member(depth int, onPath bool) {
+	tok := e.str()
+	name := unquote(tok)
+	sk, gone := scrubKey(name)
+	if gone {
+		q, _ := json.Marshal(sk) // a string always encodes
+		e.out = append(e.out, q...)
+	} else {
+		e.out = append(e.out, tok...)
+	}
+	e.out = append(e.out, ':')
+	e.space()
+	e.i++ // ':'
+	if gone {
+		e.out = append(e.out, `"`+Marker+`"`...)
+		e.skip()
+		return
+	}
+	wanted := onPath && depth < len(e.find) && e.find[depth] != "" && name == e.find[depth]
+	if st := strengthOf(name); st != notSecret {
+		e.under(st, depth+1, wanted)
+		return
+	}
+	e.value(depth+1, wanted)
+}
+
+// array copies the array at e.i, element by element.
+func (e *encoded) array(depth int) {
+	e.out = append(e.out, '[')
+	e.i++
+	for n := 0; ; n++ {
+		e.space()
+		if e.src[e.i] == ']' {
+			break
+		}
+		if e.src[e.i] == ',' {
+			e.i++
+		}
+		if n > 0 {
+			e.out = append(e.out, ',')
+		}
+		e.value(depth+1, false)
+	}
+	e.out = append(e.out, ']')
+	e.i++
 }
 
 // string copies the string token tok, scrubbed.

@@ -50,10 +50,7 @@ func (e *valueEncoder) value(v any, depth int, onPath bool) bool {
 	case nil:
 		e.out = append(e.out, "null"...)
 	case string:
-		s := e.string(t)
-		if onPath && depth == len(e.find) {
-			e.found = s
-		}
+		e.text(t, depth, onPath)
 	case bool:
 		e.out = strconv.AppendBool(e.out, t)
 	case map[string]any:
@@ -69,10 +66,26 @@ func (e *valueEncoder) value(v any, depth int, onPath bool) bool {
 			e.out = append(e.out, "null"...)
 			return true
 		}
-		s := e.string(bytesText(t))
-		if onPath && depth == len(e.find) {
-			e.found = s
-		}
+		e.text(bytesText(t), depth, onPath)
+	default:
+		return e.number(v)
+	}
+	return true
+}
+
+// text appends the string s, scrubbed, and keeps it as found when it is
+// the string find names.
+func (e *valueEncoder) text(s string, depth int, onPath bool) {
+	t := e.string(s)
+	if onPath && depth == len(e.find) {
+		e.found = t
+	}
+}
+
+// number appends v when it is an integer or a finite float64, and reports
+// whether it was.
+func (e *valueEncoder) number(v any) bool {
+	switch t := v.(type) {
 	case float64:
 		return e.float(t)
 	case int, int8, int16, int32, int64:

@@ -120,26 +120,7 @@ func (w *walk) under(st strength, v any, inPlace bool) any {
 		}
 		return w.copy(t)
 	case []any:
-		id, ok := identity(t)
-		if ok {
-			if out, done := w.seen[id]; done {
-				if inPlace {
-					return t
-				}
-				return out
-			}
-		}
-		out := t
-		if !inPlace && t != nil {
-			out = make([]any, len(t))
-		}
-		if ok {
-			w.seen[id] = out
-		}
-		for i, val := range t {
-			out[i] = w.under(st, val, inPlace)
-		}
-		return out
+		return w.underList(st, t, inPlace)
 	}
 	if st == strongKey {
 		return Marker // a number, or a value Tree does not walk
@@ -148,6 +129,32 @@ func (w *walk) under(st strength, v any, inPlace bool) any {
 		return v
 	}
 	return copyLeaf(v)
+}
+
+// underList returns t, the value of a key of strength st, with each element
+// redacted by under: in place for Tree, a copy for Copy. A list met before
+// on the walk is what it became then, so that a cycle stays a cycle.
+func (w *walk) underList(st strength, t []any, inPlace bool) any {
+	id, ok := identity(t)
+	if ok {
+		if out, done := w.seen[id]; done {
+			if inPlace {
+				return t
+			}
+			return out
+		}
+	}
+	out := t
+	if !inPlace && t != nil {
+		out = make([]any, len(t))
+	}
+	if ok {
+		w.seen[id] = out
+	}
+	for i, val := range t {
+		out[i] = w.under(st, val, inPlace)
+	}
+	return out
 }
 
 // Copy returns a redacted deep copy of v and leaves v as it was, for a

@@ -156,29 +156,35 @@ func (sc *scanner) cookies(v int, set bool) int {
 	s := sc.s
 	i := v
 	for first := true; i < len(s); first = false {
-		n := i
-		for n < len(s) && s[n] != '=' && s[n] != ';' && !endsCookie(s, n) {
-			n++
-		}
-		if n == len(s) || s[n] != '=' {
-			i = n
-		} else {
-			e := n + 1
-			for e < len(s) && s[e] != ';' && s[e] != ',' && !endsCookie(s, e) {
-				e++
-			}
-			if first || !set {
-				sc.emit(n+1, e, false)
-			}
-			i = e
-		}
+		i = sc.cookie(i, first || !set)
 		if i == len(s) || s[i] != ';' {
 			break
 		}
-		for i++; i < len(s) && isBlank(s[i]); i++ {
-		}
+		i = skipBlanks(s, i+1)
 	}
 	return i
+}
+
+// cookie handles the pair, or the attribute, that starts at s[i] in a
+// cookie header: a pair's value is emitted when emit says so. It returns
+// where the pair ends.
+func (sc *scanner) cookie(i int, emit bool) int {
+	s := sc.s
+	n := i
+	for n < len(s) && s[n] != '=' && s[n] != ';' && !endsCookie(s, n) {
+		n++
+	}
+	if n == len(s) || s[n] != '=' {
+		return n
+	}
+	e := n + 1
+	for e < len(s) && s[e] != ';' && s[e] != ',' && !endsCookie(s, e) {
+		e++
+	}
+	if emit {
+		sc.emit(n+1, e, false)
+	}
+	return e
 }
 
 // endsCookie reports whether s[i] ends a cookie header's pair: a blank, a

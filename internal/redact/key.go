@@ -168,20 +168,7 @@ func classOf(b []byte) class {
 //
 // Key allocates nothing: the text scrubber calls it for every key it meets.
 func Key(name string) bool {
-	var buf [maxWordLen]byte
-	n, fits := 0, true
-	for _, r := range name {
-		r = toLower(r)
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			if n == len(buf) {
-				fits = false
-				break
-			}
-			buf[n] = byte(r)
-			n++
-		}
-	}
-	if fits && classOf(buf[:n])&(anyWord|lastWord|wholeKey) != 0 {
+	if joinedKey(name) {
 		return true
 	}
 	found := false
@@ -196,6 +183,24 @@ func Key(name string) bool {
 		return !found
 	})
 	return (found || prev&lastWord != 0) && !endsWithMetaWord(name)
+}
+
+// joinedKey reports whether the letters and digits of name, lower-cased and
+// joined ("API-Key" gives apikey), are a sensitive word by themselves.
+func joinedKey(name string) bool {
+	var buf [maxWordLen]byte
+	n := 0
+	for _, r := range name {
+		r = toLower(r)
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if n == len(buf) {
+				return false
+			}
+			buf[n] = byte(r)
+			n++
+		}
+	}
+	return classOf(buf[:n])&(anyWord|lastWord|wholeKey) != 0
 }
 
 // wordClassOf returns the class of w, lower-cased as strings.ToLower would

@@ -184,19 +184,7 @@ func literalsOf(re *syntax.Regexp) ([]literal, bool) {
 func literals(re *syntax.Regexp) ([]literal, bool) {
 	switch re.Op {
 	case syntax.OpLiteral:
-		// Parse stores a case-folded literal as the smallest rune of each
-		// fold orbit ('K' for k), so lower-case it back.
-		b := make([]byte, 0, len(re.Rune))
-		for _, r := range re.Rune {
-			if r >= utf8.RuneSelf {
-				return nil, false // only ASCII folds as foldASCII does
-			}
-			if 'A' <= r && r <= 'Z' {
-				r += 'a' - 'A'
-			}
-			b = append(b, byte(r))
-		}
-		return []literal{{string(b), true}}, true
+		return literalOf(re.Rune)
 	case syntax.OpEmptyMatch:
 		return []literal{{"", true}}, true
 	case syntax.OpCapture:
@@ -212,47 +200,80 @@ func literals(re *syntax.Regexp) ([]literal, bool) {
 			return inexact(literals(re.Sub[0]))
 		}
 	case syntax.OpConcat:
-		// When every part is exact and the product small, the product is
-		// exact: "no" then "t found" or " such" is "not found" or "no such".
-		product := []literal{{"", true}}
-		for _, sub := range re.Sub {
-			l, ok := literals(sub)
-			if !ok || !allExact(l) || len(product)*len(l) > maxProduct {
-				product = nil
-				break
-			}
-			var next []literal
-			for _, a := range product {
-				for _, b := range l {
-					next = append(next, literal{a.s + b.s, true})
-				}
-			}
-			product = next
-		}
-		if product != nil {
+		if product, ok := concatProduct(re.Sub); ok {
 			return product, true
 		}
-		// Otherwise every part is in every match: keep the part whose
-		// shortest literal is longest, the most selective.
-		var best []literal
-		for _, sub := range re.Sub {
-			if l, ok := literals(sub); ok && shortest(l) > 0 && (best == nil || shortest(l) > shortest(best)) {
-				best = l
-			}
-		}
-		return inexact(best, best != nil)
+		return inexact(mostSelective(re.Sub))
 	case syntax.OpAlternate:
-		var all []literal
-		for _, sub := range re.Sub {
-			l, ok := literals(sub)
-			if !ok {
-				return nil, false
-			}
-			all = append(all, l...)
-		}
-		return all, true
+		return alternateLiterals(re.Sub)
 	}
 	return nil, false
+}
+
+// literalOf returns the literal of an OpLiteral's runes, lower-cased.
+func literalOf(runes []rune) ([]literal, bool) {
+	// Parse stores a case-folded literal as the smallest rune of each
+	// fold orbit ('K' for k), so lower-case it back.
+	b := make([]byte, 0, len(runes))
+	for _, r := range runes {
+		if r >= utf8.RuneSelf {
+			return nil, false // only ASCII folds as foldASCII does
+		}
+		if 'A' <= r && r <= 'Z' {
+			r += 'a' - 'A'
+		}
+		b = append(b, byte(r))
+	}
+	return []literal{{string(b), true}}, true
+}
+
+// concatProduct returns the literals of a concatenation when every part
+// is exact and the product small: the product is exact then, "no" then
+// "t found" or " such" is "not found" or "no such".
+func concatProduct(subs []*syntax.Regexp) ([]literal, bool) {
+	product := []literal{{"", true}}
+	for _, sub := range subs {
+		l, ok := literals(sub)
+		if !ok || !allExact(l) || len(product)*len(l) > maxProduct {
+			return nil, false
+		}
+		var next []literal
+		for _, a := range product {
+			for _, b := range l {
+				next = append(next, literal{a.s + b.s, true})
+			}
+		}
+		product = next
+	}
+	return product, product != nil
+}
+
+// mostSelective returns the literals of the part of a concatenation whose
+// shortest literal is longest: every part is in every match, so any will
+// do, and that one is the most selective. ok is false when no part has
+// literals.
+func mostSelective(subs []*syntax.Regexp) ([]literal, bool) {
+	var best []literal
+	for _, sub := range subs {
+		if l, ok := literals(sub); ok && shortest(l) > 0 && (best == nil || shortest(l) > shortest(best)) {
+			best = l
+		}
+	}
+	return best, best != nil
+}
+
+// alternateLiterals returns the literals of an alternation: those of all
+// its branches, when each has some.
+func alternateLiterals(subs []*syntax.Regexp) ([]literal, bool) {
+	var all []literal
+	for _, sub := range subs {
+		l, ok := literals(sub)
+		if !ok {
+			return nil, false
+		}
+		all = append(all, l...)
+	}
+	return all, true
 }
 
 func allExact(lits []literal) bool {

@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -212,44 +211,57 @@ func FromResponse(resp *http.Response, opts ...ResponseOption) *Error {
 			opt.applyResponse(&cfg)
 		}
 	}
-
-	subject := cfg.service
-	var reqURL *url.URL
-	if resp != nil && resp.Request != nil {
-		reqURL = resp.Request.URL
-	}
-	if subject == "" && reqURL != nil {
-		subject = reqURL.Host
-	}
-	if subject == "" {
-		subject = "Upstream"
-	}
+	subject := responseSubject(cfg.service, resp)
 	if resp == nil {
 		return New(CodeInternalError, subject+" returned no HTTP response.", cfg.errOpts...)
 	}
-
-	status := resp.StatusCode
-	code, ok := Code(0), false
-	if cfg.override != nil {
-		code, ok = cfg.override(status)
-	}
-	if !ok {
-		code, ok = CodeForHTTPStatus(status)
-	}
-	if !ok {
-		code = CodeInternalError
-	}
-
+	code := cfg.code(resp.StatusCode)
 	text := statusText(resp)
-	msg := subject + " returned HTTP " + strconv.Itoa(status)
+	msg := subject + " returned HTTP " + strconv.Itoa(resp.StatusCode)
 	if text != "" {
 		msg += " " + text
 	}
 	msg += "."
+	data := responseData(resp, text, cfg.bodyLimit)
+	return New(code, msg, append([]Option{WithData(data)}, cfg.errOpts...)...)
+}
 
-	data := map[string]any{"status": status}
-	if reqURL != nil {
-		if u := redact.URL(reqURL); u != "" {
+// responseSubject returns who FromResponse's message says returned the
+// response: the [WithService] name, else the host of the request URL, else
+// "Upstream".
+func responseSubject(service string, resp *http.Response) string {
+	if service != "" {
+		return service
+	}
+	if resp != nil && resp.Request != nil && resp.Request.URL != nil && resp.Request.URL.Host != "" {
+		return resp.Request.URL.Host
+	}
+	return "Upstream"
+}
+
+// code returns the code of an upstream's HTTP status: the one the
+// [WithCodeOverride] function chooses, else the one [CodeForHTTPStatus]
+// gives, else [CodeInternalError].
+func (cfg *responseConfig) code(status int) Code {
+	if cfg.override != nil {
+		if code, ok := cfg.override(status); ok {
+			return code
+		}
+	}
+	if code, ok := CodeForHTTPStatus(status); ok {
+		return code
+	}
+	return CodeInternalError
+}
+
+// responseData returns the data FromResponse's error carries about resp,
+// whose status text is text, each key only when known (see
+// [FromResponse]); it reads at most limit+bodyLookahead bytes of the body,
+// and closes it.
+func responseData(resp *http.Response, text string, limit int) map[string]any {
+	data := map[string]any{"status": resp.StatusCode}
+	if resp.Request != nil && resp.Request.URL != nil {
+		if u := redact.URL(resp.Request.URL); u != "" {
 			data["url"] = u
 		}
 	}
@@ -257,7 +269,7 @@ func FromResponse(resp *http.Response, opts ...ResponseOption) *Error {
 		data["statusText"] = text
 	}
 	if resp.Body != nil {
-		if body, ok := readBodyHead(resp.Body, cfg.bodyLimit); ok {
+		if body, ok := readBodyHead(resp.Body, limit); ok {
 			data["body"] = body
 		}
 		resp.Body.Close()
@@ -266,8 +278,7 @@ func FromResponse(resp *http.Response, opts ...ResponseOption) *Error {
 		// Whole seconds, rounded up, whichever form the header took.
 		data["retryAfter"] = int64(math.Ceil(wait.Seconds()))
 	}
-
-	return New(code, msg, append([]Option{WithData(data)}, cfg.errOpts...)...)
+	return data
 }
 
 // statusText returns the reason phrase of resp: resp.Status without its

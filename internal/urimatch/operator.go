@@ -36,10 +36,16 @@ func unit(uri string, p int, reserved bool) int {
 	switch c := uri[p]; {
 	case unreserved(c), reserved && isReserved(c):
 		return 1
-	case c == '%' && p+2 < len(uri) && isHex(uri[p+1]) && isHex(uri[p+2]):
+	case pctEncoded(uri, p):
 		return 3
 	}
 	return 0
+}
+
+// pctEncoded reports whether a pct-encoded triplet, '%' and two
+// hexadecimal digits, starts at s[i].
+func pctEncoded(s string, i int) bool {
+	return s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2])
 }
 
 func unreserved(c byte) bool {

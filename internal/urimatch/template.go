@@ -116,14 +116,19 @@ func validVarname(name string) bool {
 	for i := 0; i < len(name); i++ {
 		switch c := name[i]; {
 		case c == '%':
-			if i+2 >= len(name) || !isHex(name[i+1]) || !isHex(name[i+2]) {
+			if !pctEncoded(name, i) {
 				return false
 			}
 			i += 2
-		case c == '.' || c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
-		default:
+		case c != '.' && !isVarchar(c):
 			return false
 		}
 	}
 	return true
+}
+
+// isVarchar reports whether c is a varchar that is not pct-encoded: ALPHA,
+// DIGIT or "_".
+func isVarchar(c byte) bool {
+	return c == '_' || '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 }

@@ -83,14 +83,7 @@ func (m *Matcher) reach(uri string, ends func(p int) bool) (*reachable, int) {
 			case open, close:
 				ok = r.can(s.next, p)
 			case readValue:
-				fewest := none
-				if r.can(s.next, p) {
-					fewest = 0
-				} else if w := unit(uri, p, s.reserved); w > 0 && r.least(s.value, p+w) != none {
-					fewest = r.least(s.value, p+w) + 1
-				}
-				r.fewest[p*r.values+s.value] = fewest
-				ok = fewest != none && (s.most == 0 || int(fewest) <= s.most)
+				ok = r.value(s, uri, p)
 			}
 			if ok {
 				r.bits[p*r.words+i/64] |= 1 << (i % 64)
@@ -98,6 +91,21 @@ func (m *Matcher) reach(uri string, ends func(p int) bool) (*reachable, int) {
 		}
 	}
 	return r, work
+}
+
+// value records how few characters the value step s must read from p,
+// the URI's rest being able to match after them, and reports whether it
+// can match there: in at most most characters, when a prefix modifier
+// bounds it.
+func (r *reachable) value(s *step, uri string, p int) bool {
+	fewest := none
+	if r.can(s.next, p) {
+		fewest = 0
+	} else if w := unit(uri, p, s.reserved); w > 0 && r.least(s.value, p+w) != none {
+		fewest = r.least(s.value, p+w) + 1
+	}
+	r.fewest[p*r.values+s.value] = fewest
+	return fewest != none && (s.most == 0 || int(fewest) <= s.most)
 }
 
 // follow is the forward pass, from the start step at the URI's start,

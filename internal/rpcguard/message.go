@@ -57,13 +57,7 @@ func parseMessage(raw []byte) *message {
 	m.request = mem[memMethod] != nil
 	m.params = mem[memParams]
 	hasResult, hasError := mem[memResult] != nil, mem[memError] != nil
-	idRaw, idPresent := mem[memID], mem[memID] != nil
-	var idFault string
-	if idPresent {
-		var null bool
-		m.id, null, idFault = parseID(idRaw)
-		m.hasID = idFault == "" && !null
-	}
+	idFault := m.readID(mem[memID])
 	// An answer may carry the id of a request only: a response's id names
 	// a request of the server, and the client would take an error under it
 	// for the answer to its own request with that id. An id given twice
@@ -77,17 +71,44 @@ func parseMessage(raw []byte) *message {
 	case idFault != "":
 		m.fault = invalidRequest(idFault)
 	case m.request:
-		method, ok := stringValue(mem[memMethod])
-		if !ok {
-			m.fault = invalidRequest(`"method" must be a string`)
-		}
-		m.method = method
-	case !m.hasID || hasResult == hasError:
-		m.fault = invalidRequest(`a request needs a string "method"; a response needs an "id" and exactly one of "result" and "error"`)
-	case hasError && !wireError(mem[memError]):
-		m.fault = invalidRequest(`"error" must be an object with an integer "code" and a string "message"`)
+		m.readMethod(mem[memMethod])
+	default:
+		m.fault = responseFault(m.hasID, hasResult, hasError, mem[memError])
 	}
 	return m
+}
+
+// readID reads the id member's value raw, when the message has one, and
+// returns what is wrong with it, or "".
+func (m *message) readID(raw []byte) string {
+	if raw == nil {
+		return ""
+	}
+	id, null, fault := parseID(raw)
+	m.id, m.hasID = id, fault == "" && !null
+	return fault
+}
+
+// readMethod reads the method member's value raw of a request.
+func (m *message) readMethod(raw []byte) {
+	method, ok := stringValue(raw)
+	if !ok {
+		m.fault = invalidRequest(`"method" must be a string`)
+	}
+	m.method = method
+}
+
+// responseFault returns what is wrong with a message that is not a
+// request, as a response, or nil: it needs an id and exactly one of result
+// and error, an error of the right shape.
+func responseFault(hasID, hasResult, hasError bool, errRaw []byte) *rpcError {
+	switch {
+	case !hasID || hasResult == hasError:
+		return invalidRequest(`a request needs a string "method"; a response needs an "id" and exactly one of "result" and "error"`)
+	case hasError && !wireError(errRaw):
+		return invalidRequest(`"error" must be an object with an integer "code" and a string "message"`)
+	}
+	return nil
 }
 
 // members sets vals[i] to the value of the member names[i] of the JSON

@@ -87,17 +87,9 @@ func FuzzToolWith(f *testing.F, srv *mcpcore.Server, tool string, opts *mcp.Clie
 		f.Fatalf("mcptest: connecting a client: %v", err)
 	}
 	f.Cleanup(closeSession)
-	var def *mcp.Tool
-	for t, err := range cs.Tools(ctx, nil) {
-		if err != nil {
-			f.Fatalf("mcptest: tools/list: %v", err)
-		}
-		if t.Name == tool {
-			def = t
-		}
-	}
-	if def == nil {
-		f.Fatalf("mcptest: the server has no tool %q", tool)
+	def, err := findTool(ctx, cs, tool)
+	if err != nil {
+		f.Fatalf("mcptest: %v", err)
 	}
 	output, err := outputValidator(def)
 	if err != nil {
@@ -106,40 +98,89 @@ func FuzzToolWith(f *testing.F, srv *mcpcore.Server, tool string, opts *mcp.Clie
 	for _, seed := range seeds(def.InputSchema) {
 		f.Add(seed)
 	}
+	z := &toolFuzz{ctx: ctx, cs: cs, tool: tool, output: output}
 	logs, _ := servers.Load(srv)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		if l, ok := logs.(*Logs); ok {
-			l.reset() // the check below reads this call's records only
-		}
-		var args any = json.RawMessage(data)
-		if !json.Valid(data) {
-			args = map[string]any{"raw": string(data)} // the client can only send JSON
-		}
-		callCtx, cancel := context.WithTimeout(ctx, callTimeout)
-		defer cancel()
-		res, err := cs.CallTool(callCtx, &mcp.CallToolParams{Name: tool, Arguments: args})
-		if callCtx.Err() != nil {
-			t.Fatalf("tools/call %s with %s: no answer within %v", tool, data, callTimeout)
-		}
+	z.logs, _ = logs.(*Logs)
+	f.Fuzz(z.call)
+}
+
+// findTool returns the definition of the tool the server of cs lists as
+// name.
+func findTool(ctx context.Context, cs *mcp.ClientSession, name string) (*mcp.Tool, error) {
+	var def *mcp.Tool
+	for t, err := range cs.Tools(ctx, nil) {
 		if err != nil {
-			if rpc, ok := errchain.As[*jsonrpc.Error](err); ok && (rpc.Code == jsonrpc.CodeInvalidParams || rpc.Code == int64(mcperr.CodeMissingClientCapability)) {
-				return
-			}
-			t.Fatalf("tools/call %s with %s: %v (the server must answer with a result)", tool, data, err)
+			return nil, fmt.Errorf("tools/list: %v", err)
 		}
-		if res.IsError {
-			checkFailure(t, res, data)
-			if l, ok := logs.(*Logs); ok {
-				checkClassified(t, l, tool, res, data)
-			}
+		if t.Name == name {
+			def = t
 		}
-		if output != nil && res.StructuredContent != nil {
-			if r := output.Check(jsonValue(res.StructuredContent)); !r.Valid() {
-				t.Fatalf("tools/call %s with %s: structuredContent does not validate against the advertised outputSchema: %s\nresult: %s",
-					tool, data, r.Summary(), mustJSON(res))
-			}
+	}
+	if def == nil {
+		return nil, fmt.Errorf("the server has no tool %q", name)
+	}
+	return def, nil
+}
+
+// A toolFuzz calls one tool with each input of the fuzzer, and checks the
+// answer as [FuzzTool] says.
+type toolFuzz struct {
+	ctx    context.Context
+	cs     *mcp.ClientSession
+	tool   string
+	output *schema.Validator // nil when the tool advertises no outputSchema
+	logs   *Logs             // nil when the server does not come from NewServer
+}
+
+// call is the fuzz function: it calls the tool with data as its
+// arguments.
+func (z *toolFuzz) call(t *testing.T, data []byte) {
+	if z.logs != nil {
+		z.logs.reset() // the check below reads this call's records only
+	}
+	var args any = json.RawMessage(data)
+	if !json.Valid(data) {
+		args = map[string]any{"raw": string(data)} // the client can only send JSON
+	}
+	callCtx, cancel := context.WithTimeout(z.ctx, callTimeout)
+	defer cancel()
+	res, err := z.cs.CallTool(callCtx, &mcp.CallToolParams{Name: z.tool, Arguments: args})
+	if callCtx.Err() != nil {
+		t.Fatalf("tools/call %s with %s: no answer within %v", z.tool, data, callTimeout)
+	}
+	if err != nil {
+		if protocolRefusal(err) {
+			return
 		}
-	})
+		t.Fatalf("tools/call %s with %s: %v (the server must answer with a result)", z.tool, data, err)
+	}
+	z.check(t, res, data)
+}
+
+// protocolRefusal reports whether err is one of the JSON-RPC errors the
+// protocol itself gives for a tool: InvalidParams (arguments that are not
+// an object) and MissingClientCapability.
+func protocolRefusal(err error) bool {
+	rpc, ok := errchain.As[*jsonrpc.Error](err)
+	return ok && (rpc.Code == jsonrpc.CodeInvalidParams || rpc.Code == int64(mcperr.CodeMissingClientCapability))
+}
+
+// check checks the result of the call with data: a failure is well formed
+// and, from a plain error or a panic, carries no data; the result
+// validates against the tool's outputSchema.
+func (z *toolFuzz) check(t *testing.T, res *mcp.CallToolResult, data []byte) {
+	if res.IsError {
+		checkFailure(t, res, data)
+		if z.logs != nil {
+			checkClassified(t, z.logs, z.tool, res, data)
+		}
+	}
+	if z.output != nil && res.StructuredContent != nil {
+		if r := z.output.Check(jsonValue(res.StructuredContent)); !r.Valid() {
+			t.Fatalf("tools/call %s with %s: structuredContent does not validate against the advertised outputSchema: %s\nresult: %s",
+				z.tool, data, r.Summary(), mustJSON(res))
+		}
+	}
 }
 
 // checkFailure checks that an error result is well formed.
@@ -254,45 +295,55 @@ func samplesOf(p map[string]any) []any {
 	if enum, ok := p["enum"].([]any); ok {
 		out = append(out, enum...)
 	}
-	types := []string{}
+	for _, t := range typesOf(p) {
+		out = append(out, samplesOfType(t, p)...)
+	}
+	// Values of the wrong type.
+	return append(out, nil, 7, "seven", true, []any{1}, map[string]any{"x": 1})
+}
+
+// typesOf returns the types a property's schema names: its "type", a
+// string or a list of them.
+func typesOf(p map[string]any) []string {
 	switch t := p["type"].(type) {
 	case string:
-		types = append(types, t)
+		return []string{t}
 	case []any:
+		var types []string
 		for _, x := range t {
 			if s, ok := x.(string); ok {
 				types = append(types, s)
 			}
 		}
+		return types
 	}
-	for _, t := range types {
-		switch t {
-		case "string":
-			out = append(out, "a", "", strings.Repeat("x", 300), "line\nbreak\x00", "../../etc/passwd")
-		case "integer":
-			out = append(out, 1, 0, -1, 1<<53, 1.5)
-		case "number":
-			out = append(out, 1.5, 0, -1, 1e308)
-		case "boolean":
-			out = append(out, true, false)
-		case "array":
-			item := any("a")
-			if items, ok := p["items"].(map[string]any); ok {
-				item = samplesOf(items)[0]
-			}
-			out = append(out, []any{item}, []any{}, []any{item, item, nil})
-		case "object":
-			out = append(out, map[string]any{}, map[string]any{"k": "v"})
-		case "null":
-			out = append(out, nil)
+	return nil
+}
+
+// samplesOfType returns values of the JSON type t for the property p: a
+// plausible one first, then edge cases.
+func samplesOfType(t string, p map[string]any) []any {
+	switch t {
+	case "string":
+		return []any{"a", "", strings.Repeat("x", 300), "line\nbreak\x00", "../../etc/passwd"}
+	case "integer":
+		return []any{1, 0, -1, 1 << 53, 1.5}
+	case "number":
+		return []any{1.5, 0, -1, 1e308}
+	case "boolean":
+		return []any{true, false}
+	case "array":
+		item := any("a")
+		if items, ok := p["items"].(map[string]any); ok {
+			item = samplesOf(items)[0]
 		}
+		return []any{[]any{item}, []any{}, []any{item, item, nil}}
+	case "object":
+		return []any{map[string]any{}, map[string]any{"k": "v"}}
+	case "null":
+		return []any{nil}
 	}
-	// Values of the wrong type.
-	out = append(out, nil, 7, "seven", true, []any{1}, map[string]any{"x": 1})
-	if len(out) == 0 {
-		out = append(out, "a")
-	}
-	return out
+	return nil
 }
 
 func mustJSON(v any) string {

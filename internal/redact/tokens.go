@@ -143,20 +143,19 @@ var formatsByFirst = func() (by [256][]*tokenFormat) {
 // prefix and min bytes, so that a scan that meets many is still linear.
 func tokenAt(s string, i int) (int, bool) {
 	for _, f := range formatsByFirst[s[i]] {
-		if e, ok := f.at(s, i); ok {
+		if i+len(f.prefix) > len(s) || s[i+1] != f.prefix[1] || s[i:i+len(f.prefix)] != f.prefix {
+			continue
+		}
+		if e, ok := f.tailAt(s, i+len(f.prefix)); ok {
 			return e, true
 		}
 	}
 	return unprefixedTokenAt(s, i)
 }
 
-// at reports whether a token of format f starts at s[i], and where it
-// ends.
-func (f *tokenFormat) at(s string, i int) (int, bool) {
-	if i+len(f.prefix) > len(s) || s[i+1] != f.prefix[1] || s[i:i+len(f.prefix)] != f.prefix {
-		return 0, false
-	}
-	start := i + len(f.prefix)
+// tailAt reports whether the tail of a token of format f starts at
+// s[start], after its prefix, and where it ends.
+func (f *tokenFormat) tailAt(s string, start int) (int, bool) {
 	e := start
 	for e < len(s) && f.tail[s[e]] {
 		e++

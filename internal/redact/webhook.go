@@ -68,7 +68,12 @@ func bareHost(host string) string {
 // prefix, but the token alone in api.telegram.org/bot<token>/getMe.
 func knownWebhookSecret(host, path string, p, end int) (start, stop int, ok bool) {
 	for _, w := range webhooks {
-		if !w.serves(host) || len(path) <= len(w.after) || !strings.EqualFold(path[:len(w.after)], w.after) {
+		// The host is w's, or one under it when w's starts with a dot.
+		if len(host) < len(w.host) || len(host) > len(w.host) && w.host[0] != '.' ||
+			!strings.EqualFold(host[len(host)-len(w.host):], w.host) {
+			continue
+		}
+		if len(path) <= len(w.after) || !strings.EqualFold(path[:len(w.after)], w.after) {
 			continue
 		}
 		start = p + len(w.after)
@@ -80,13 +85,6 @@ func knownWebhookSecret(host, path string, p, end int) (start, stop int, ok bool
 		return start, end, true
 	}
 	return 0, 0, false
-}
-
-// serves reports whether host is w's host or, when w's host starts with a
-// dot, a host under it.
-func (w webhook) serves(host string) bool {
-	return len(host) >= len(w.host) && (len(host) == len(w.host) || w.host[0] == '.') &&
-		strings.EqualFold(host[len(host)-len(w.host):], w.host)
 }
 
 // iftttKey precedes the key in the path of an IFTTT webhook URL.

@@ -168,39 +168,41 @@ func classOf(b []byte) class {
 //
 // Key allocates nothing: the text scrubber calls it for every key it meets.
 func Key(name string) bool {
-	if joinedKey(name) {
-		return true
+	var buf [maxWordLen]byte
+	n, fits := 0, true
+	for _, r := range name {
+		r = toLower(r)
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
+			if n == len(buf) {
+				fits = false
+				break
+			}
+			buf[n] = byte(r)
+			n++
+		}
+	}
+	if fits && classOf(buf[:n])&(anyWord|lastWord|wholeKey) != 0 {
+		return true // the letters and digits joined ("API-Key" is apikey)
 	}
 	found := false
 	var prev class
 	eachWord(name, func(start, end int) bool {
 		c := wordClassOf(name[start:end])
-		found = c&anyWord != 0 ||
-			c&keyNoun != 0 && prev&keyQualifier != 0 ||
-			c&tokensNoun != 0 && prev&tokensQualifier != 0 ||
-			hasSensitiveSuffix(name[start:end])
+		found = sensitiveWord(name[start:end], c, prev)
 		prev = c
 		return !found
 	})
 	return (found || prev&lastWord != 0) && !endsWithMetaWord(name)
 }
 
-// joinedKey reports whether the letters and digits of name, lower-cased and
-// joined ("API-Key" gives apikey), are a sensitive word by themselves.
-func joinedKey(name string) bool {
-	var buf [maxWordLen]byte
-	n := 0
-	for _, r := range name {
-		r = toLower(r)
-		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' {
-			if n == len(buf) {
-				return false
-			}
-			buf[n] = byte(r)
-			n++
-		}
-	}
-	return classOf(buf[:n])&(anyWord|lastWord|wholeKey) != 0
+// sensitiveWord reports whether w, a word of a key of class c after a word
+// of class prev, makes the key sensitive: by itself, as the noun of a
+// qualifier before it ("private key", "access tokens"), or by its suffix.
+func sensitiveWord(w string, c, prev class) bool {
+	return c&anyWord != 0 ||
+		c&keyNoun != 0 && prev&keyQualifier != 0 ||
+		c&tokensNoun != 0 && prev&tokensQualifier != 0 ||
+		hasSensitiveSuffix(w)
 }
 
 // wordClassOf returns the class of w, lower-cased as strings.ToLower would

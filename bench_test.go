@@ -92,14 +92,6 @@ func mcpcoreServer(b *testing.B) *mcp.Server {
 	return newBenchServer(b).MCPServer()
 }
 
-// mcpcoreUntraced is mcpcore without telemetry at all: the baseline of what
-// telemetry costs when no exporter is configured (server=mcpcore).
-func mcpcoreUntraced(b *testing.B) *mcp.Server {
-	srv := newBenchServer(b)
-	mcpcore.WithoutTelemetry(srv)
-	return srv.MCPServer()
-}
-
 func newBenchServer(b testing.TB) *mcpcore.Server {
 	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "bench"}, &mcpcore.ServerOptions{
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
@@ -118,7 +110,6 @@ func BenchmarkToolCall(b *testing.B) {
 		{"bare", func(*testing.B) *mcp.Server { return bareServer() }},
 		{"sdk", func(*testing.B) *mcp.Server { return sdkServer() }},
 		{"mcpcore", mcpcoreServer},
-		{"mcpcore-untraced", mcpcoreUntraced},
 	} {
 		for _, outcome := range []struct {
 			name string

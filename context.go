@@ -10,7 +10,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/internal/redact"
@@ -316,8 +315,8 @@ func (c *Context) requestAttrs() []slog.Attr {
 			attrs = append(attrs, slog.String("sessionId", redact.String(id)))
 		}
 	}
-	if sc := trace.SpanContextFromContext(c.ctx); sc.IsValid() {
-		attrs = append(attrs, slog.String("traceId", sc.TraceID().String()), slog.String("spanId", sc.SpanID().String()))
+	if traceID, spanID := c.traceIDs(); traceID != "" {
+		attrs = append(attrs, slog.String("traceId", traceID), slog.String("spanId", spanID))
 	}
 	return attrs
 }

@@ -11,7 +11,6 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -84,7 +83,7 @@ type callState struct {
 	// token is the call's place in s.inflight; 0 until it is admitted.
 	token      uint64
 	stopHangUp func() bool     // nil unless the call came over HTTP
-	span       *telemetry.Call // nil when nothing is recorded
+	observed   CallObservation // nil when nothing is recorded
 	// messages is the number of messages a prompt generated.
 	messages int
 }
@@ -162,21 +161,14 @@ func (s *Server) admit(c *callState) error {
 	if c.token = token; token == 0 {
 		return mcperr.ServiceUnavailable("The server is shutting down; retry the request on a new connection.")
 	}
-	// The SDK does not hand the JSON-RPC id to handlers: jsonrpc.request.id
-	// stays unset rather than carry another id.
-	info := telemetry.CallInfo{Kind: c.kind, Name: c.name, URI: cc.uri, Template: c.template,
-		Transport: s.transport, ProtocolVersion: c.version, Meta: c.meta, InputBytes: c.inputBytes}
-	if cc.session != nil {
-		info.SessionID = cc.session.ID()
-	}
 	if c.extra != nil {
-		info.Header = c.extra.Header
 		if post := s.endpoints.RequestContext(c.extra.Header); post != nil {
 			c.stopHangUp = context.AfterFunc(post, func() { c.cancel(errHungUp) })
 		}
 	}
-	ctx, span := s.telemetry.Start(cc.ctx, info)
-	c.span, cc.ctx = span, ctx
+	if s.observer != nil {
+		s.observe(c)
+	}
 	if busy != nil {
 		return s.busy(busy)
 	}
@@ -256,26 +248,10 @@ func (s *Server) end(c *callState, err error, outputBytes int) *wireError {
 		outputBytes = len(f.object)
 	}
 	s.complete(c, f, outputBytes)
-	if c.span != nil {
+	if c.observed != nil {
 		s.record(c, f, err, outputBytes)
 	}
 	return f
-}
-
-// record ends the call's span and metric points. A declared severity adds
-// mcp.error.severity to mcp.errors.classified and changes nothing else.
-func (s *Server) record(c *callState, f *wireError, original error, outputBytes int) {
-	defer func() { _ = recover() }() // telemetry is not worth a call
-	o := telemetry.Outcome{OutputBytes: outputBytes, Messages: c.messages}
-	if f != nil {
-		// The message the client got, as the log record has it: one
-		// scrubbed text on every surface.
-		o.Failed, o.Code, o.Message, o.Cause = true, f.err.Code(), f.message, original
-		if d, ok := declaredFailure(c.contract, f.err); ok && c.kind == "tool" && d.Severity != SeverityError {
-			o.Severity = string(d.Severity)
-		}
-	}
-	c.span.End(o)
 }
 
 // complete writes the call's completion record, at debug: with

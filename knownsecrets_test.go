@@ -28,6 +28,7 @@ import (
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/internal/wiretest/notes"
 	"github.com/seed417024ea/mcpcore/mcperr"
+	"github.com/seed417024ea/mcpcore/mcpotel"
 )
 
 // notesKey is the notes app's API key the server holds. No pattern could
@@ -84,7 +85,9 @@ func notesServer(t *testing.T) (*mcpcore.Server, *wiretest.LogBuffer, *tracetest
 		t.Fatal(err)
 	}
 	spans := tracetest.NewSpanRecorder()
-	srv, logs := newServer(t, &mcpcore.ServerOptions{TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans))},
+	srv, logs := newServer(t, &mcpcore.ServerOptions{Observer: otelObserver(t, mcpotel.Options{
+		TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)),
+	})},
 		readNoteTool(svc))
 	return srv, logs, spans
 }

@@ -229,20 +229,31 @@ func sessionErr(err error) error {
 // sessionStarted measures a session from its initialization to its end,
 // on any transport (mcp.server.session.duration).
 func (s *Server) sessionStarted(_ context.Context, req *mcp.InitializedRequest) {
-	span := s.telemetry.StartSession(s.transport)
-	if span == nil || req.Session == nil {
+	if s.observer == nil || req.Session == nil {
 		return
 	}
 	ss := req.Session
+	observed := s.startSession(SessionInfo{Transport: s.transport, ProtocolVersion: protocolVersion(ss)})
+	if observed == nil {
+		return
+	}
 	s.sessionsWG.Add(1)
 	go func() {
 		defer s.sessionsWG.Done()
+		defer func() { _ = recover() }() // telemetry is not worth a session
 		err := ss.Wait()
 		if errchain.Is(err, mcp.ErrConnectionClosed) {
 			err = nil
 		}
-		span.End(protocolVersion(ss), err)
+		observed.End(err)
 	}()
+}
+
+// startSession tells the Observer of a session; nil when it records
+// nothing of it, or panicked.
+func (s *Server) startSession(info SessionInfo) (observed SessionObservation) {
+	defer func() { _ = recover() }()
+	return s.observer.StartSession(info)
 }
 
 // protocolVersion is the version a session negotiated, or "".

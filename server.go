@@ -14,8 +14,6 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-	"go.opentelemetry.io/otel/metric"
-	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed417024ea/mcpcore/fleet"
 	"github.com/seed417024ea/mcpcore/internal/config"
@@ -23,7 +21,6 @@ import (
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/internal/repeats"
-	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -85,15 +82,13 @@ type ServerOptions struct {
 	// the rest counted). Zero means [DefaultRepeatWindow]; a negative value
 	// logs every failure.
 	RepeatWindow time.Duration
-	// MeterProvider and TracerProvider receive the server's metrics and
-	// spans; when nil, nothing is recorded and the call path pays almost
-	// nothing. The server neither installs them as OpenTelemetry's
-	// globals nor stops them: they are the program's (package app builds
-	// them from the OTEL_* variables, installs and stops them).
-	// [Server.TracerProvider] and [Server.MeterProvider] return the
-	// providers in use.
-	MeterProvider  metric.MeterProvider
-	TracerProvider trace.TracerProvider
+	// Observer is told of every call and session, to record their
+	// metrics and spans (see [Observer]): mcpotel.New of package
+	// github.com/seed417024ea/mcpcore/mcpotel records them with
+	// OpenTelemetry, and package app builds that one from the OTEL_*
+	// variables. When nil, nothing is recorded and the call path pays
+	// nothing for it.
+	Observer Observer
 	// Interceptors wrap the handler of every tool, resource and prompt,
 	// the first outermost (see [Interceptor]).
 	Interceptors []Interceptor
@@ -126,7 +121,7 @@ type Server struct {
 	mcp          *mcp.Server
 	inflight     *inflight
 	repeats      *repeats.Collapser
-	telemetry    *telemetry.Telemetry
+	observer     Observer  // nil: nothing is recorded
 	transport    string    // "stdio" or "http", as served; for network.transport
 	stateKeys    stateKeys // sign and verify requestState (see statekeys.go)
 	// maxResult bounds the bytes of one answer (see
@@ -242,10 +237,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	if cfg.Transport == config.HTTP {
 		s.transport = "http"
 	}
-	s.telemetry, err = telemetry.New(telemetry.Config{MeterProvider: opts.MeterProvider, TracerProvider: opts.TracerProvider})
-	if err != nil {
-		return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad telemetry configuration: "+err.Error(), mcperr.WithCause(err))
-	}
+	s.observer = opts.Observer
 	sdkOpts := &mcp.ServerOptions{Instructions: info.Instructions, Logger: sdkLogger(s.logger, s.repeats), InitializedHandler: s.sessionStarted}
 	for _, d := range defs {
 		if f, ok := d.(feature); ok {
@@ -338,15 +330,6 @@ func (s *Server) MCPServer() *mcp.Server { return s.mcp }
 
 // Logger returns the server's logger.
 func (s *Server) Logger() *slog.Logger { return s.logger }
-
-// TracerProvider returns the provider the server's spans go to:
-// [ServerOptions.TracerProvider], or a no-op one. A service can start its
-// spans from it when the OpenTelemetry globals are not the server's.
-func (s *Server) TracerProvider() trace.TracerProvider { return s.telemetry.TracerProvider() }
-
-// MeterProvider returns the provider the server's metrics go to, as
-// [Server.TracerProvider] says for spans.
-func (s *Server) MeterProvider() metric.MeterProvider { return s.telemetry.MeterProvider() }
 
 // LogOptions are the options of [NewLogHandler]. The zero value writes text
 // records at info and above.

@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/mcpotel"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 )
 
@@ -44,8 +45,8 @@ func TestShutdownServerProcess(t *testing.T) {
 		ShutdownTimeout: 200 * time.Millisecond,
 		// Sessions measured are sessions closed at the end: that must not
 		// wait for the stubborn handler either.
-		MeterProvider: sdkmetric.NewMeterProvider(),
-		Config:        mcpcore.Config{Transport: mcpcore.Transport(transport), HTTPPort: mcpcore.AnyPort},
+		Observer: otelObserver(t, mcpotel.Options{MeterProvider: sdkmetric.NewMeterProvider()}),
+		Config:   mcpcore.Config{Transport: mcpcore.Transport(transport), HTTPPort: mcpcore.AnyPort},
 	}, stubbornTools(started, make(chan struct{}))...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)

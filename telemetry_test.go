@@ -21,6 +21,7 @@ import (
 
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
+	"github.com/seed417024ea/mcpcore/mcpotel"
 	"github.com/seed417024ea/mcpcore/mcptest"
 )
 
@@ -35,10 +36,10 @@ type observed struct {
 func observe(t *testing.T, defs ...mcpcore.Definition) *observed {
 	t.Helper()
 	o := &observed{reader: sdkmetric.NewManualReader(), spans: tracetest.NewSpanRecorder()}
-	srv, logs := newServer(t, &mcpcore.ServerOptions{
+	srv, logs := newServer(t, &mcpcore.ServerOptions{Observer: otelObserver(t, mcpotel.Options{
 		MeterProvider:  sdkmetric.NewMeterProvider(sdkmetric.WithReader(o.reader)),
 		TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(o.spans)),
-	}, defs...)
+	})}, defs...)
 	o.logs = logs
 	o.cs = wiretest.Connect(t, srv.MCPServer())
 	return o
@@ -198,7 +199,9 @@ func TestConcurrentCallsKeepTheirIDs(t *testing.T) {
 func TestSessionDurationOverHTTP(t *testing.T) {
 	t.Parallel()
 	reader := sdkmetric.NewManualReader()
-	srv, _ := newServer(t, &mcpcore.ServerOptions{MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader))}, renderTool)
+	srv, _ := newServer(t, &mcpcore.ServerOptions{Observer: otelObserver(t, mcpotel.Options{
+		MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)),
+	})}, renderTool)
 	ts := httptest.NewServer(srv.Handler())
 	defer ts.Close()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c", Version: "1"}, nil).
@@ -217,4 +220,14 @@ func TestSessionDurationOverHTTP(t *testing.T) {
 		}
 		return false
 	})
+}
+
+// otelObserver is the OpenTelemetry observer on the providers of opts.
+func otelObserver(tb testing.TB, opts mcpotel.Options) *mcpotel.Observer {
+	tb.Helper()
+	obs, err := mcpotel.New(opts)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return obs
 }

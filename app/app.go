@@ -7,8 +7,12 @@ import (
 	"slices"
 	"time"
 
+	"go.opentelemetry.io/otel/metric"
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
+	"go.opentelemetry.io/otel/trace"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
+
 	"github.com/seed417024ea/mcpcore"
-	"github.com/seed417024ea/mcpcore/internal/otelsdk"
 )
 
 // An App is a server with what [New] built for it from the environment:
@@ -16,7 +20,7 @@ import (
 // stops after the server.
 type App struct {
 	srv    *mcpcore.Server
-	tel    *otelsdk.Providers
+	tel    *telemetry
 	shared *opened
 }
 
@@ -53,24 +57,44 @@ func New(info mcpcore.Info, cfg Config, opts *Options, defs ...mcpcore.Definitio
 		return nil, err
 	}
 	// A server that will never run stops what was started for it.
-	if a.shared, err = openShared(info, cfg, opts, &so); err != nil {
-		_ = a.tel.Shutdown(context.Background())
+	if a.shared, err = openShared(info, cfg, opts, &so, a.tel.meter); err != nil {
+		_ = a.tel.built.Shutdown(context.Background())
 		return nil, err
 	}
 	if a.srv, err = mcpcore.NewServer(info, &so, defs...); err != nil {
 		_ = a.shared.close()
-		_ = a.tel.Shutdown(context.Background())
+		_ = a.tel.built.Shutdown(context.Background())
 		return nil, err
 	}
-	a.tel.LogErrors(a.srv.Logger())
+	a.tel.built.LogErrors(a.srv.Logger())
 	if !opts.KeepOTelGlobals {
-		a.tel.InstallGlobals(propagator)
+		a.tel.built.InstallGlobals(propagator)
 	}
 	return a, nil
 }
 
 // Server returns the server New built.
 func (a *App) Server() *mcpcore.Server { return a.srv }
+
+// TracerProvider returns the provider the server's spans go to:
+// [Options].TracerProvider, the one New built from the environment, or,
+// with neither, a no-op one. A service can start its spans from it when
+// the OpenTelemetry globals are not the server's.
+func (a *App) TracerProvider() trace.TracerProvider {
+	if a.tel.tracer == nil {
+		return tracenoop.NewTracerProvider()
+	}
+	return a.tel.tracer
+}
+
+// MeterProvider returns the provider the server's metrics go to, as
+// [App.TracerProvider] says for spans.
+func (a *App) MeterProvider() metric.MeterProvider {
+	if a.tel.meter == nil {
+		return metricnoop.NewMeterProvider()
+	}
+	return a.tel.meter
+}
 
 // Run serves the server with mcpcore.Server.Run until ctx ends or the
 // process receives SIGINT or SIGTERM, then closes the app ([App.Close]).
@@ -102,7 +126,7 @@ func (a *App) Close(ctx context.Context) {
 	if err := a.shared.close(); err != nil {
 		log.Warn("mcpcore: closing the shared parts of the fleet failed", "error", err)
 	}
-	if err := a.tel.Shutdown(ctx); err != nil {
+	if err := a.tel.built.Shutdown(ctx); err != nil {
 		log.Warn("mcpcore: flushing telemetry failed", "error", err.Error())
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 
+	"go.opentelemetry.io/otel/metric"
+
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/fleet"
 )
@@ -23,14 +25,14 @@ type opened struct{ shared *fleet.Shared }
 // openShared opens cfg.RedisURL with opts.OpenRedis when so lacks a Bus or
 // a Limiter, and sets what it opened in so, named for the server's
 // start-up line.
-func openShared(info mcpcore.Info, cfg Config, opts *Options, so *mcpcore.ServerOptions) (*opened, error) {
+func openShared(info mcpcore.Info, cfg Config, opts *Options, so *mcpcore.ServerOptions, mp metric.MeterProvider) (*opened, error) {
 	if cfg.RedisURL == "" || (so.Bus != nil && so.Limiter != nil) {
 		return nil, nil
 	}
 	if opts.OpenRedis == nil {
 		return nil, badConfig(errNoRedisOpener)
 	}
-	sh, err := opts.OpenRedis(cfg.RedisURL, fleet.OpenOptions{Server: info.Name, Logger: so.Logger, MeterProvider: so.MeterProvider})
+	sh, err := opts.OpenRedis(cfg.RedisURL, fleet.OpenOptions{Server: info.Name, Logger: so.Logger, MeterProvider: mp})
 	if err != nil {
 		return nil, badConfig(fmt.Errorf("MCP_REDIS_URL: %w", err))
 	}

@@ -1,8 +1,10 @@
 package app
 
 import (
+	"go.opentelemetry.io/otel/metric"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/fleet"
@@ -13,11 +15,20 @@ import (
 // and opens no Redis.
 type Options struct {
 	// Server is the server's options, which New builds on: it replaces
-	// their Config with the one it is given, adds the providers it builds
-	// and the Bus and Limiter it opens where they are nil, and leaves the
-	// rest as they are. It is not changed; nil means the zero
-	// ServerOptions.
+	// their Config with the one it is given, adds the Observer of the
+	// providers it builds and the Bus and Limiter it opens where they are
+	// nil, and leaves the rest as they are. It is not changed; nil means
+	// the zero ServerOptions. An Observer of the program's own is kept:
+	// the server's calls are then recorded there, not on the providers.
 	Server *mcpcore.ServerOptions
+
+	// TracerProvider and MeterProvider are the program's own providers:
+	// the server's spans and metrics go to them (through the
+	// mcpotel.Observer New builds), and New builds none from the OTEL_*
+	// variables for that signal. New neither installs them as
+	// OpenTelemetry's globals nor stops them: they are the program's.
+	TracerProvider trace.TracerProvider
+	MeterProvider  metric.MeterProvider
 
 	// OpenRedis opens the Bus and Limiter at Config.RedisURL
 	// (MCP_REDIS_URL) when Server gives none: set it to redis.Open of

@@ -115,8 +115,8 @@ func TestServiceSpanNestsUnderTheCall(t *testing.T) {
 	read := make(chan struct{})
 	go func() { defer close(read); io.Copy(&out, r) }()
 
-	if _, ok := srv.TracerProvider().(*sdktrace.TracerProvider); !ok || otel.GetTracerProvider() != srv.TracerProvider() {
-		t.Fatalf("TracerProvider = %T, global %T; want the SDK provider built from the environment, installed", srv.TracerProvider(), otel.GetTracerProvider())
+	if _, ok := a.TracerProvider().(*sdktrace.TracerProvider); !ok || otel.GetTracerProvider() != a.TracerProvider() {
+		t.Fatalf("TracerProvider = %T, global %T; want the SDK provider built from the environment, installed", a.TracerProvider(), otel.GetTracerProvider())
 	}
 	if !slices.Contains(otel.GetTextMapPropagator().Fields(), "traceparent") {
 		t.Errorf("global propagator fields %v; want W3C Trace Context", otel.GetTextMapPropagator().Fields())
@@ -171,7 +171,7 @@ func TestGlobalsLeftAlone(t *testing.T) {
 		opts   app.Options
 		wantTP trace.TracerProvider // nil: an SDK provider of the app's
 	}{
-		"given providers": {opts: app.Options{Server: &mcpcore.ServerOptions{TracerProvider: tp, MeterProvider: mp}}, wantTP: tp},
+		"given providers": {opts: app.Options{TracerProvider: tp, MeterProvider: mp}, wantTP: tp},
 		"kept":            {opts: app.Options{KeepOTelGlobals: true}},
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -181,16 +181,15 @@ func TestGlobalsLeftAlone(t *testing.T) {
 			var a *app.App
 			quiet(t, func() { a = newApp(t, console, &opts, efetchTool) })
 			defer a.Close(context.Background())
-			srv := a.Server()
 			if otel.GetTracerProvider() != gtp || otel.GetMeterProvider() != gmp || otel.GetTextMapPropagator() != gprop {
 				t.Errorf("globals replaced: %T %T %T", otel.GetTracerProvider(), otel.GetMeterProvider(), otel.GetTextMapPropagator())
 			}
-			got := srv.TracerProvider()
+			got := a.TracerProvider()
 			if _, sdk := got.(*sdktrace.TracerProvider); (tc.wantTP != nil && got != tc.wantTP) || (tc.wantTP == nil && !sdk) {
 				t.Errorf("TracerProvider = %T %p, want %p", got, got, tc.wantTP)
 			}
-			if tc.wantTP != nil && srv.MeterProvider() != mp {
-				t.Errorf("MeterProvider = %T, want the given one", srv.MeterProvider())
+			if tc.wantTP != nil && a.MeterProvider() != mp {
+				t.Errorf("MeterProvider = %T, want the given one", a.MeterProvider())
 			}
 		})
 	}
@@ -198,14 +197,14 @@ func TestGlobalsLeftAlone(t *testing.T) {
 	t.Run("no exporter", func(t *testing.T) {
 		keepGlobals(t)
 		gtp, gmp := otel.GetTracerProvider(), otel.GetMeterProvider()
-		srv := newApp(t, app.Config{}, nil, efetchTool).Server()
+		a := newApp(t, app.Config{}, nil, efetchTool)
 		if otel.GetTracerProvider() != gtp || otel.GetMeterProvider() != gmp {
 			t.Error("globals replaced by a server that exports nothing")
 		}
-		if _, span := srv.TracerProvider().Tracer("x").Start(context.Background(), "y"); span.IsRecording() {
+		if _, span := a.TracerProvider().Tracer("x").Start(context.Background(), "y"); span.IsRecording() {
 			t.Error("the TracerProvider of a server without exporters records")
 		}
-		if srv.MeterProvider() == nil {
+		if a.MeterProvider() == nil {
 			t.Error("MeterProvider is nil")
 		}
 	})
@@ -232,12 +231,11 @@ func TestGlobalsLeftAlone(t *testing.T) {
 		var a *app.App
 		quiet(t, func() { a = newApp(t, console, nil, efetchTool) })
 		defer a.Close(context.Background())
-		srv := a.Server()
 		if otel.GetTracerProvider() != own {
 			t.Errorf("the program's own global tracer provider was replaced by %T", otel.GetTracerProvider())
 		}
 		// The meter provider, which the program left alone, is the app's.
-		if otel.GetMeterProvider() != srv.MeterProvider() {
+		if otel.GetMeterProvider() != a.MeterProvider() {
 			t.Errorf("global meter provider %T, want the server's", otel.GetMeterProvider())
 		}
 	})

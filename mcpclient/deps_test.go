@@ -25,7 +25,7 @@ func TestDoesNotLinkTheServer(t *testing.T) {
 		switch {
 		case pkg == "github.com/seed417024ea/mcpcore",
 			strings.HasPrefix(pkg, "github.com/seed417024ea/mcpcore/internal/httpserve"),
-			strings.HasPrefix(pkg, "github.com/seed417024ea/mcpcore/internal/telemetry"),
+			strings.HasPrefix(pkg, "github.com/seed417024ea/mcpcore/mcpotel"),
 			strings.Contains(pkg, "jwt"),
 			strings.Contains(pkg, "go.opentelemetry.io"):
 			t.Errorf("mcpclient links %s", pkg)

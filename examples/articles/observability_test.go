@@ -13,6 +13,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/mcpotel"
 	"github.com/seed417024ea/mcpcore/mcptest"
 )
 
@@ -54,10 +55,14 @@ func TestObservabilityOfEveryBranch(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			reader, spans := sdkmetric.NewManualReader(), tracetest.NewSpanRecorder()
-			c := mcptest.StartWith(t, info, &mcptest.Options{Server: &mcpcore.ServerOptions{
+			obs, err := mcpotel.New(mcpotel.Options{
 				MeterProvider:  sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)),
 				TracerProvider: sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(spans)),
-			}}, definitions()...)
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := mcptest.StartWith(t, info, &mcptest.Options{Server: &mcpcore.ServerOptions{Observer: obs}}, definitions()...)
 			tc.call(t, c)
 			c.WaitFor("the call's span", func() bool { return len(spans.Ended()) == 1 })
 

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/config"
-	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 )
 
@@ -27,7 +27,7 @@ func TestNoEnvIsNoop(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			p, tel := built(t, Config{ServiceName: "articles", Env: envOf(env)})
-			if p.Built() || p.Tracer != nil || p.Meter != nil || tel.Enabled() {
+			if p.Built() || p.Tracer != nil || p.Meter != nil || tel != nil {
 				t.Errorf("built %+v; want nothing", p)
 			}
 			if err := p.Shutdown(context.Background()); err != nil {
@@ -67,10 +67,10 @@ func TestConsole(t *testing.T) {
 		"OTEL_TRACES_EXPORTER":  "console",
 		"OTEL_METRICS_EXPORTER": "console",
 	})})
-	if p.Tracer == nil || p.Meter == nil || !tel.Enabled() {
+	if p.Tracer == nil || p.Meter == nil || tel == nil {
 		t.Fatalf("built %+v; want both providers", p)
 	}
-	_, c := tel.Start(context.Background(), toolCall)
+	_, c := tel.StartCall(context.Background(), toolCall)
 	c.End(notFound)
 	if s := out.String(); strings.Contains(s, "tools/call fetch_articles") {
 		t.Fatalf("the span was written before Shutdown; the test cannot show the flush:\n%s", s)
@@ -109,8 +109,8 @@ func TestServiceNameFromEnv(t *testing.T) {
 	p, tel := built(t, Config{ServiceName: "articles", Console: &out, Env: envOf(map[string]string{
 		"OTEL_TRACES_EXPORTER": "console", "OTEL_SERVICE_NAME": "articles-prod",
 	})})
-	_, c := tel.Start(context.Background(), toolCall)
-	c.End(telemetry.Outcome{})
+	_, c := tel.StartCall(context.Background(), toolCall)
+	c.End(mcpcore.CallOutcome{})
 	if err := p.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}

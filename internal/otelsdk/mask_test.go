@@ -9,8 +9,8 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
 
+	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/redact"
-	"github.com/seed417024ea/mcpcore/internal/telemetry"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -30,14 +30,14 @@ func init() {
 func TestExportMasksKeptSecrets(t *testing.T) {
 	var out wiretest.LogBuffer
 	p, tel := built(t, Config{ServiceName: "notes", Console: &out, Env: envOf(map[string]string{"OTEL_TRACES_EXPORTER": "console"})})
-	ctx, c := tel.Start(context.Background(), toolCall)
+	ctx, c := tel.StartCall(context.Background(), toolCall)
 	_, span := tel.TracerProvider().Tracer("notes/upstream").Start(ctx, "GET "+spanSecret)
 	span.SetAttributes(attribute.String("url.full", "https://api.notes.example/v1?key="+spanSecret),
 		attribute.StringSlice("args", []string{"x", spanSecret}), attribute.Int("n", 3))
 	span.RecordError(errors.New("the key `" + spanSecret + "` is not allowed"))
 	span.SetStatus(codes.Error, "400: "+spanSecret)
 	span.End()
-	c.End(telemetry.Outcome{Failed: true, Code: mcperr.CodeInvalidParams, Message: "refused: " + spanSecret, Cause: errors.New("x")})
+	c.End(mcpcore.CallOutcome{Failed: true, Code: mcperr.CodeInvalidParams, Message: "refused: " + spanSecret, Cause: errors.New("x")})
 	if err := p.Shutdown(context.Background()); err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,7 @@ import (
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 
-	"github.com/seed417024ea/mcpcore/internal/telemetry"
+	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 )
 
@@ -70,8 +70,8 @@ func TestOTLP(t *testing.T) {
 		"OTEL_EXPORTER_OTLP_ENDPOINT": "http://collector:4318/",
 		"OTEL_EXPORTER_OTLP_HEADERS":  "x-api-key=a%20b, broken",
 	})})
-	_, c := tel.Start(context.Background(), resourceCall)
-	c.End(telemetry.Outcome{OutputBytes: 3})
+	_, c := tel.StartCall(context.Background(), resourceCall)
+	c.End(mcpcore.CallOutcome{OutputBytes: 3})
 	for _, signal := range []string{"traces", "metrics"} {
 		if n := len(otlp.out[signal].String()); n != 0 {
 			t.Errorf("%s: %d bytes exported before Shutdown; want them batched", signal, n)

@@ -1,6 +1,8 @@
-package telemetry
+package mcpotel
 
 import (
+	"github.com/seed417024ea/mcpcore"
+
 	"context"
 	"fmt"
 	"net/http"
@@ -60,10 +62,10 @@ func TestTraceContext(t *testing.T) {
 			h := newHarness(t)
 			info := toolCall
 			info.Meta, info.Header = tt.meta, tt.header
-			ctx, c := h.tel.Start(tt.ctx, info)
+			ctx, c := h.tel.start(tt.ctx, info)
 			_, child := h.tp.Tracer("handler").Start(ctx, "query")
 			child.End()
-			c.End(Outcome{})
+			c.End(mcpcore.CallOutcome{})
 
 			spans := h.spans.Ended()
 			if len(spans) != 2 {
@@ -97,8 +99,8 @@ func TestTraceStateAndBaggage(t *testing.T) {
 	h := newHarness(t)
 	info := toolCall
 	info.Meta = map[string]any{"traceparent": traceparent(metaTrace, metaSpan), "tracestate": "vendor=1", "baggage": "tenant=acme"}
-	ctx, c := h.tel.Start(context.Background(), info)
-	defer c.End(Outcome{})
+	ctx, c := h.tel.start(context.Background(), info)
+	defer c.End(mcpcore.CallOutcome{})
 	if got := baggage.FromContext(ctx).Member("tenant").Value(); got != "acme" {
 		t.Errorf("baggage tenant = %q, want acme", got)
 	}
@@ -111,15 +113,15 @@ func TestTraceStateAndBaggage(t *testing.T) {
 // where Start on the other side reads it.
 func TestInject(t *testing.T) {
 	h := newHarness(t)
-	ctx, c := h.tel.Start(context.Background(), toolCall)
+	ctx, c := h.tel.start(context.Background(), toolCall)
 	meta := map[string]any{}
 	h.tel.Inject(ctx, meta)
-	c.End(Outcome{})
+	c.End(mcpcore.CallOutcome{})
 
 	info := promptCall
 	info.Meta = meta
-	_, c2 := h.tel.Start(context.Background(), info)
-	c2.End(Outcome{})
+	_, c2 := h.tel.start(context.Background(), info)
+	c2.End(mcpcore.CallOutcome{})
 	spans := h.spans.Ended()
 	if spans[1].Parent().SpanID() != spans[0].SpanContext().SpanID() {
 		t.Errorf("the injected context is not the second call's parent; meta = %v", meta)
@@ -137,8 +139,8 @@ func TestConcurrentCalls(t *testing.T) {
 			info := toolCall
 			info.RequestID = fmt.Sprint(i)
 			info.Meta = map[string]any{"traceparent": traceparent(fmt.Sprintf("%032x", i+1), metaSpan)}
-			_, c := h.tel.Start(context.Background(), info)
-			c.End(Outcome{})
+			_, c := h.tel.start(context.Background(), info)
+			c.End(mcpcore.CallOutcome{})
 		})
 	}
 	wg.Wait()
@@ -162,4 +164,19 @@ func TestConcurrentCalls(t *testing.T) {
 	if got := h.points(t)["mcp.tool.calls"]["mcp.tool.name=fetch_articles,mcp.tool.success=true"]; got != fmt.Sprint(n) {
 		t.Errorf("mcp.tool.calls = %s, want %d", got, n)
 	}
+}
+
+// TestTraceIDs: the ids of the call's span, for its log records; none
+// outside a span.
+func TestTraceIDs(t *testing.T) {
+	h := newHarness(t)
+	if tr, sp := h.tel.TraceIDs(context.Background()); tr != "" || sp != "" {
+		t.Errorf("TraceIDs outside a span = %q, %q", tr, sp)
+	}
+	ctx, c := h.tel.StartCall(context.Background(), toolCall)
+	sc := trace.SpanContextFromContext(ctx)
+	if tr, sp := h.tel.TraceIDs(ctx); tr != sc.TraceID().String() || sp != sc.SpanID().String() || !sc.IsValid() {
+		t.Errorf("TraceIDs = %q, %q; want %s, %s", tr, sp, sc.TraceID(), sc.SpanID())
+	}
+	c.End(mcpcore.CallOutcome{})
 }

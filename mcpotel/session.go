@@ -1,4 +1,4 @@
-package telemetry
+package mcpotel
 
 import (
 	"context"
@@ -8,34 +8,41 @@ import (
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/semconv/v1.41.0/mcpconv"
 
+	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
-// A Session is one MCP session being observed, for
-// mcp.server.session.duration. A nil *Session is valid: its End does
-// nothing.
-type Session struct {
-	t         *Telemetry
-	transport string
-	start     time.Time
+// An observedSession is one MCP session being observed, for
+// mcp.server.session.duration. A nil *observedSession is valid: its End
+// does nothing.
+type observedSession struct {
+	t     *Observer
+	info  mcpcore.SessionInfo
+	start time.Time
 }
 
-// StartSession begins observing a session served over transport ("stdio" or
-// "http"). It returns nil when no metric is recorded.
-func (t *Telemetry) StartSession(transport string) *Session {
+// StartSession begins observing a session. It returns nil when no metric
+// is recorded.
+func (t *Observer) StartSession(info mcpcore.SessionInfo) mcpcore.SessionObservation {
+	if s := t.startSession(info); s != nil {
+		return s
+	}
+	return nil // not a nil *observedSession in an interface
+}
+
+func (t *Observer) startSession(info mcpcore.SessionInfo) *observedSession {
 	if t == nil || !t.metering {
 		return nil
 	}
-	return &Session{t: t, transport: transport, start: time.Now()}
+	return &observedSession{t: t, info: info, start: time.Now()}
 }
 
-// End records the session's duration, once. protocolVersion is the version
-// the session negotiated ("" if it never initialized). err is why it ended:
+// End records the session's duration, once. err is why it ended:
 // nil, io.EOF and context.Canceled are a normal close; anything else sets
 // error.type, to the code's name for an *mcperr.Error and to _OTHER
 // otherwise.
-func (s *Session) End(protocolVersion string, err error) {
+func (s *observedSession) End(err error) {
 	if s == nil || s.t == nil {
 		return
 	}
@@ -43,14 +50,14 @@ func (s *Session) End(protocolVersion string, err error) {
 	s.t = nil
 	inst := t.inst.session
 	attrs := make([]attribute.KeyValue, 0, 4)
-	switch s.transport {
+	switch s.info.Transport {
 	case "stdio":
 		attrs = append(attrs, inst.AttrNetworkTransport(mcpconv.NetworkTransportPipe))
 	case "http":
 		attrs = append(attrs, inst.AttrNetworkTransport(mcpconv.NetworkTransportTCP), inst.AttrNetworkProtocolName("http"))
 	}
-	if protocolVersion != "" {
-		attrs = append(attrs, inst.AttrProtocolVersion(protocolVersion))
+	if s.info.ProtocolVersion != "" {
+		attrs = append(attrs, inst.AttrProtocolVersion(s.info.ProtocolVersion))
 	}
 	if err != nil && !errchain.Is(err, io.EOF) && !errchain.Is(err, context.Canceled) {
 		errType := mcpconv.ErrorTypeOther

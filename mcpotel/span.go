@@ -1,8 +1,7 @@
-package telemetry
+package mcpotel
 
 import (
 	"context"
-	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -11,48 +10,16 @@ import (
 	"go.opentelemetry.io/otel/propagation"
 	"go.opentelemetry.io/otel/trace"
 
+	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/redact"
 )
 
-// CallInfo describes a call as the dispatch admits it.
-type CallInfo struct {
-	// Kind is "tool", "resource" or "prompt".
-	Kind string
-	// Name is the definition's name: a tool's or prompt's name, a
-	// resource's name (or its URI template). It is the metric attribute,
-	// so it must come from the definition, never from the request.
-	Name string
-	// URI is the URI a resources/read asked for. Its user information,
-	// query and fragment are dropped before it is recorded anywhere.
-	URI string
-	// Template is a resource's URI template, what mcp.resource.uri is on
-	// the metric: the URIs read are unbounded.
-	Template string
-	// SessionID is the MCP session's id; "" when the transport has none.
-	SessionID string
-	// RequestID is the JSON-RPC id, as a string.
-	RequestID string
-	// Transport is "stdio" or "http": network.transport pipe or tcp.
-	Transport string
-	// ProtocolVersion is the MCP protocol version the session negotiated;
-	// "" when unknown.
-	ProtocolVersion string
-	// Meta is the request's params._meta, where a client puts its trace
-	// context (traceparent, tracestate) as the MCP conventions recommend.
-	Meta map[string]any
-	// Header holds the HTTP request's headers, another place for the trace
-	// context; nil on stdio.
-	Header http.Header
-	// InputBytes is the size of the arguments, in bytes of JSON.
-	InputBytes int
-}
-
-// A Call is one call being observed, from [Telemetry.Start] to [Call.End].
-// A nil *Call is valid: its End does nothing.
-type Call struct {
-	t     *Telemetry
+// An observedCall is one call being observed, from [Observer.StartCall]
+// to its End. A nil *observedCall is valid: its End does nothing.
+type observedCall struct {
+	t     *Observer
 	kind  kind
-	info  CallInfo
+	info  mcpcore.CallInfo
 	ctx   context.Context
 	span  trace.Span
 	start time.Time
@@ -79,7 +46,7 @@ func kindOf(s string) (kind, bool) {
 	return 0, false
 }
 
-// Start begins observing one call. It reads the client's trace context from
+// StartCall begins observing one call. It reads the client's trace context from
 // c.Header, then from c.Meta (so _meta wins, as the conventions say),
 // falling back to whatever span ctx already carries, and starts the SERVER
 // span "<method> <target>": "tools/call fetch_articles",
@@ -87,20 +54,26 @@ func kindOf(s string) (kind, bool) {
 // the span, so spans a handler starts, and calls it makes through
 // instrumented clients, nest under it.
 //
-// When nothing is recorded (no exporter, no provider given), or for an
-// unknown kind, Start returns ctx and a nil *Call at once.
-func (t *Telemetry) Start(ctx context.Context, c CallInfo) (context.Context, *Call) {
-	if t == nil {
-		return ctx, nil // no telemetry at all: the baseline of benchmarks
+// When nothing is recorded (no provider given), or for an unknown kind,
+// StartCall returns ctx and nil at once.
+func (t *Observer) StartCall(ctx context.Context, c mcpcore.CallInfo) (context.Context, mcpcore.CallObservation) {
+	ctx, call := t.start(ctx, c)
+	if call == nil {
+		return ctx, nil // not a nil *observedCall in an interface
 	}
-	if !t.Enabled() {
+	return ctx, call
+}
+
+// start is StartCall with the concrete type.
+func (t *Observer) start(ctx context.Context, c mcpcore.CallInfo) (context.Context, *observedCall) {
+	if t == nil || !t.enabled() {
 		return ctx, nil
 	}
 	k, ok := kindOf(c.Kind)
 	if !ok {
 		return ctx, nil
 	}
-	call := &Call{t: t, kind: k, info: c, start: time.Now()}
+	call := &observedCall{t: t, kind: k, info: c, start: time.Now()}
 	if t.metering {
 		t.inst.active.Add(ctx, 1)
 	}
@@ -130,7 +103,7 @@ func (t *Telemetry) Start(ctx context.Context, c CallInfo) (context.Context, *Ca
 // spanName is "<mcp.method.name> <target>": the tool's or prompt's name.
 // A resource's span is named by its method alone, as the conventions
 // advise: a URI is unbounded, and may hold what should not be in a name.
-func (c *Call) spanName() string {
+func (c *observedCall) spanName() string {
 	if c.kind == kindResource {
 		return methods[c.kind]
 	}
@@ -143,7 +116,7 @@ func (c *Call) spanName() string {
 //
 // A resource's mcp.resource.uri is the URI read (scrubbed) on the span, and
 // its template on the metric, whose series must stay bounded.
-func (c *Call) operationAttrs(attrs []attribute.KeyValue, metric bool) []attribute.KeyValue {
+func (c *observedCall) operationAttrs(attrs []attribute.KeyValue, metric bool) []attribute.KeyValue {
 	switch c.kind {
 	case kindTool:
 		attrs = append(attrs, keyToolName.String(c.info.Name), keyOperationName.String(executeTool))
@@ -223,6 +196,6 @@ func (m metaCarrier) Keys() []string {
 // Inject writes the trace context of ctx into meta, under traceparent and
 // tracestate: what a server that calls another MCP server puts in its
 // request's _meta.
-func (t *Telemetry) Inject(ctx context.Context, meta map[string]any) {
+func (t *Observer) Inject(ctx context.Context, meta map[string]any) {
 	t.prop.Inject(ctx, metaCarrier(meta))
 }

@@ -1,6 +1,10 @@
-package telemetry
+package mcpotel
 
 import (
+	"github.com/seed417024ea/mcpcore"
+
+	"context"
+
 	"go.opentelemetry.io/otel/metric"
 	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	"go.opentelemetry.io/otel/propagation"
@@ -9,10 +13,11 @@ import (
 	tracenoop "go.opentelemetry.io/otel/trace/noop"
 )
 
-// Config configures [New]. The zero value is valid: no-op providers.
-type Config struct {
+// Options configure [New]. The zero value is valid: it records nothing.
+type Options struct {
 	// MeterProvider and TracerProvider receive the metrics and spans; nil
-	// records nothing, and then Start and End skip building attributes.
+	// records nothing of that signal, and when both are nil the server's
+	// calls pay for nothing but a method call.
 	// They belong to the caller, which builds and stops them (package app
 	// builds them from the OTEL_* variables).
 	MeterProvider  metric.MeterProvider
@@ -24,15 +29,17 @@ type Config struct {
 	Propagator propagation.TextMapPropagator
 }
 
-// Telemetry holds a server's instruments and tracer. Build it once per
+// An Observer records the calls and sessions of a server with
+// OpenTelemetry: give it in mcpcore.ServerOptions.Observer. Build one per
 // server with [New]; it is safe for concurrent use.
-type Telemetry struct {
+type Observer struct {
 	tracer trace.Tracer
 	prop   propagation.TextMapPropagator
 	inst   *instruments
 
 	// tracing and metering are false when no provider was given: then
-	// Start and End skip building attributes, which is most of their cost.
+	// StartCall and End skip building attributes, which is most of their
+	// cost.
 	tracing, metering bool
 
 	// tp and mp are the providers in use.
@@ -42,9 +49,9 @@ type Telemetry struct {
 
 // New builds the instruments and the tracer on the providers of cfg, or
 // on no-op ones where it gives none: then the call path costs almost
-// nothing.
-func New(cfg Config) (*Telemetry, error) {
-	t := &Telemetry{prop: cfg.Propagator, tp: cfg.TracerProvider, mp: cfg.MeterProvider, tracing: true, metering: true}
+// nothing. It fails only when the meter provider refuses an instrument.
+func New(cfg Options) (*Observer, error) {
+	t := &Observer{prop: cfg.Propagator, tp: cfg.TracerProvider, mp: cfg.MeterProvider, tracing: true, metering: true}
 	if t.prop == nil {
 		t.prop = propagation.NewCompositeTextMapPropagator(propagation.TraceContext{}, propagation.Baggage{})
 	}
@@ -62,14 +69,14 @@ func New(cfg Config) (*Telemetry, error) {
 	return t, nil
 }
 
-// Enabled reports whether anything is recorded at all: false when both
-// signals fell back to no-op providers. The root may use it to skip
-// measuring input and output sizes.
-func (t *Telemetry) Enabled() bool { return t.tracing || t.metering }
+// enabled reports whether anything is recorded at all: false when both
+// signals fell back to no-op providers.
+func (t *Observer) enabled() bool { return t.tracing || t.metering }
 
 // TracerProvider returns the provider the server's spans go to: the
-// caller's or a no-op one.
-func (t *Telemetry) TracerProvider() trace.TracerProvider {
+// caller's or a no-op one. A service can start its spans from it when the
+// OpenTelemetry globals are not the server's.
+func (t *Observer) TracerProvider() trace.TracerProvider {
 	if t == nil {
 		return tracenoop.NewTracerProvider()
 	}
@@ -78,9 +85,21 @@ func (t *Telemetry) TracerProvider() trace.TracerProvider {
 
 // MeterProvider returns the provider the server's metrics go to: the
 // caller's or a no-op one.
-func (t *Telemetry) MeterProvider() metric.MeterProvider {
+func (t *Observer) MeterProvider() metric.MeterProvider {
 	if t == nil {
 		return metricnoop.NewMeterProvider()
 	}
 	return t.mp
 }
+
+// TraceIDs returns the ids of the trace and span ctx carries, for the
+// traceId and spanId of the server's log records; "" when it carries none.
+func (t *Observer) TraceIDs(ctx context.Context) (traceID, spanID string) {
+	sc := trace.SpanContextFromContext(ctx)
+	if !sc.IsValid() {
+		return "", ""
+	}
+	return sc.TraceID().String(), sc.SpanID().String()
+}
+
+var _ mcpcore.Observer = (*Observer)(nil)

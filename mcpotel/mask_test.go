@@ -1,6 +1,8 @@
-package telemetry
+package mcpotel
 
 import (
+	"github.com/seed417024ea/mcpcore"
+
 	"errors"
 	"strings"
 	"testing"
@@ -25,8 +27,8 @@ func init() {
 func TestSpanMasksKeptSecrets(t *testing.T) {
 	h := newHarness(t)
 	quote := "the key `" + spanSecret + "` is not allowed to read this file"
-	h.call(toolCall, Outcome{Failed: true, Code: mcperr.CodeInvalidParams, Message: quote, Cause: errors.New(quote)})
-	h.call(CallInfo{Kind: "resource", Name: "note", URI: "notes://" + spanSecret + "/1", Transport: "stdio"}, Outcome{})
+	h.call(toolCall, mcpcore.CallOutcome{Failed: true, Code: mcperr.CodeInvalidParams, Message: quote, Cause: errors.New(quote)})
+	h.call(mcpcore.CallInfo{Kind: "resource", Name: "note", URI: "notes://" + spanSecret + "/1", Transport: "stdio"}, mcpcore.CallOutcome{})
 	spans := h.ended()
 	if len(spans) != 2 {
 		t.Fatalf("%d spans", len(spans))

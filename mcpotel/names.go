@@ -1,4 +1,4 @@
-package telemetry
+package mcpotel
 
 import (
 	"go.opentelemetry.io/otel/attribute"

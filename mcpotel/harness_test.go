@@ -1,6 +1,8 @@
-package telemetry
+package mcpotel
 
 import (
+	"github.com/seed417024ea/mcpcore"
+
 	"context"
 	"fmt"
 	"maps"
@@ -18,7 +20,7 @@ import (
 // harness is a Telemetry whose output the test reads: metrics through a
 // ManualReader, spans through a SpanRecorder.
 type harness struct {
-	tel    *Telemetry
+	tel    *Observer
 	reader *sdkmetric.ManualReader
 	spans  *tracetest.SpanRecorder
 	tp     *sdktrace.TracerProvider
@@ -29,7 +31,7 @@ func newHarness(tb testing.TB) *harness {
 	h := &harness{reader: sdkmetric.NewManualReader(), spans: tracetest.NewSpanRecorder()}
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(h.reader))
 	h.tp = sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(h.spans))
-	tel, err := New(Config{MeterProvider: mp, TracerProvider: h.tp})
+	tel, err := New(Options{MeterProvider: mp, TracerProvider: h.tp})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -37,10 +39,11 @@ func newHarness(tb testing.TB) *harness {
 	return h
 }
 
-// call runs one call through Start and End.
-func (h *harness) call(info CallInfo, o Outcome) {
-	_, c := h.tel.Start(context.Background(), info)
-	c.End(o)
+// call runs one call through StartCall and End, as the server does.
+func (h *harness) call(info mcpcore.CallInfo, o mcpcore.CallOutcome) {
+	if _, c := h.tel.StartCall(context.Background(), info); c != nil {
+		c.End(o)
+	}
 }
 
 // collect reads every metric point.

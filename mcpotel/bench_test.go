@@ -1,4 +1,4 @@
-package telemetry
+package mcpotel
 
 import (
 	"context"
@@ -22,12 +22,12 @@ func handlerWork(b *testing.B) {
 }
 
 // BenchmarkStartEnd measures what observing a call costs. Base is the call
-// without telemetry; Noop is the same call through Start and End with no
+// without telemetry; Noop is the same call through StartCall and End with no
 // exporter configured, the case issue 8 holds to 3 %; Recording uses the
 // SDK providers (a manual reader, a span recorder), for scale; NoopAlone is
 // Start and End alone.
 //
-//	go test -run '^$' -bench StartEnd -count 10 ./internal/telemetry | benchstat -col /mode -
+//	go test -run '^$' -bench StartEnd -count 10 ./mcpotel | benchstat -col /mode -
 func BenchmarkStartEnd(b *testing.B) {
 	info := toolCall
 	info.Meta = map[string]any{"traceparent": traceparent(metaTrace, metaSpan), "progressToken": 1}
@@ -40,13 +40,13 @@ func BenchmarkStartEnd(b *testing.B) {
 		}
 	})
 	b.Run("mode=Noop", func(b *testing.B) {
-		tel, err := New(Config{})
+		tel, err := New(Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.ReportAllocs()
 		for b.Loop() {
-			_, c := tel.Start(ctx, info)
+			_, c := tel.start(ctx, info)
 			handlerWork(b)
 			c.End(notFound)
 		}
@@ -54,13 +54,13 @@ func BenchmarkStartEnd(b *testing.B) {
 	// Alone: Start and End with no exporter and nothing around them, the
 	// absolute cost a call pays.
 	b.Run("mode=NoopAlone", func(b *testing.B) {
-		tel, err := New(Config{})
+		tel, err := New(Options{})
 		if err != nil {
 			b.Fatal(err)
 		}
 		b.ReportAllocs()
 		for b.Loop() {
-			_, c := tel.Start(ctx, info)
+			_, c := tel.start(ctx, info)
 			c.End(notFound)
 		}
 	})
@@ -68,7 +68,7 @@ func BenchmarkStartEnd(b *testing.B) {
 		h := newHarness(b)
 		b.ReportAllocs()
 		for b.Loop() {
-			_, c := h.tel.Start(ctx, info)
+			_, c := h.tel.start(ctx, info)
 			handlerWork(b)
 			c.End(notFound)
 		}

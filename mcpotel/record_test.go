@@ -1,6 +1,8 @@
-package telemetry
+package mcpotel
 
 import (
+	"github.com/seed417024ea/mcpcore"
+
 	"context"
 	"errors"
 	"reflect"
@@ -16,15 +18,15 @@ import (
 
 // The calls of the table: one success and one failure of each kind.
 var (
-	toolCall = CallInfo{Kind: "tool", Name: "fetch_articles", SessionID: "s-1", RequestID: "7",
+	toolCall = mcpcore.CallInfo{Kind: "tool", Name: "fetch_articles", SessionID: "s-1", RequestID: "7",
 		Transport: "stdio", ProtocolVersion: "2025-06-18", InputBytes: 42}
-	resourceCall = CallInfo{Kind: "resource", Name: "article", URI: "articles://user:pw@host/123?api_key=k#top", Template: "articles://host/{id}",
+	resourceCall = mcpcore.CallInfo{Kind: "resource", Name: "article", URI: "articles://user:pw@host/123?api_key=k#top", Template: "articles://host/{id}",
 		SessionID: "s-2", RequestID: "\"abc\"", Transport: "http", InputBytes: 5}
-	promptCall = CallInfo{Kind: "prompt", Name: "summarize", RequestID: "9", Transport: "stdio", InputBytes: 17}
+	promptCall = mcpcore.CallInfo{Kind: "prompt", Name: "summarize", RequestID: "9", Transport: "stdio", InputBytes: 17}
 
 	// A failure whose cause holds a secret: the exception event has the
 	// client's message, not the cause's text.
-	notFound = Outcome{Failed: true, Code: mcperr.CodeNotFound, Message: "None of 2 PMIDs returned data",
+	notFound = mcpcore.CallOutcome{Failed: true, Code: mcperr.CodeNotFound, Message: "None of 2 PMIDs returned data",
 		Cause: errors.New("upstream refused: token=s3cr3t-value")}
 	scrubbed = `exception exception.message=None of 2 PMIDs returned data,exception.type=*errors.errorString`
 )
@@ -34,14 +36,14 @@ var (
 func TestEnd(t *testing.T) {
 	tests := []struct {
 		name    string
-		info    CallInfo
-		outcome Outcome
+		info    mcpcore.CallInfo
+		outcome mcpcore.CallOutcome
 		points  map[string]map[string]string
 		span    spanView
 	}{{
 		name:    "tool success",
 		info:    toolCall,
-		outcome: Outcome{OutputBytes: 100},
+		outcome: mcpcore.CallOutcome{OutputBytes: 100},
 		points: map[string]map[string]string{
 			"mcp.tool.calls":        {"mcp.tool.name=fetch_articles,mcp.tool.success=true": "1"},
 			"mcp.tool.duration":     {"mcp.tool.name=fetch_articles,mcp.tool.success=true": "n=1"},
@@ -73,7 +75,7 @@ func TestEnd(t *testing.T) {
 	}, {
 		name:    "resource success",
 		info:    resourceCall,
-		outcome: Outcome{OutputBytes: 2048},
+		outcome: mcpcore.CallOutcome{OutputBytes: 2048},
 		points: map[string]map[string]string{
 			"mcp.resource.reads":        {"mcp.resource.name=article,mcp.resource.success=true": "1"},
 			"mcp.resource.duration":     {"mcp.resource.name=article,mcp.resource.success=true": "n=1"},
@@ -87,7 +89,7 @@ func TestEnd(t *testing.T) {
 	}, {
 		name: "resource failure",
 		info: resourceCall,
-		outcome: Outcome{Failed: true, Code: mcperr.CodeNotFound, Message: "No article 123.",
+		outcome: mcpcore.CallOutcome{Failed: true, Code: mcperr.CodeNotFound, Message: "No article 123.",
 			Cause: mcperr.NotFound("No article 123.")},
 		points: map[string]map[string]string{
 			"mcp.resource.reads":    {"mcp.resource.name=article,mcp.resource.success=false": "1"},
@@ -104,7 +106,7 @@ func TestEnd(t *testing.T) {
 	}, {
 		name:    "prompt success",
 		info:    promptCall,
-		outcome: Outcome{OutputBytes: 300, Messages: 2},
+		outcome: mcpcore.CallOutcome{OutputBytes: 300, Messages: 2},
 		points: map[string]map[string]string{
 			"mcp.prompt.generations":   {"mcp.prompt.name=summarize,mcp.prompt.success=true": "1"},
 			"mcp.prompt.duration":      {"mcp.prompt.name=summarize,mcp.prompt.success=true": "n=1"},
@@ -120,7 +122,7 @@ func TestEnd(t *testing.T) {
 	}, {
 		name: "prompt failure without a cause",
 		info: promptCall,
-		outcome: Outcome{Failed: true, Code: mcperr.CodeInternalError,
+		outcome: mcpcore.CallOutcome{Failed: true, Code: mcperr.CodeInternalError,
 			Message: "An internal error occurred in prompt summarize."},
 		points: map[string]map[string]string{
 			"mcp.prompt.generations": {"mcp.prompt.name=summarize,mcp.prompt.success=false": "1"},
@@ -254,8 +256,8 @@ func TestSeverityInvariant(t *testing.T) {
 // Telemetry, records nothing.
 func TestEndOnce(t *testing.T) {
 	h := newHarness(t)
-	_, c := h.tel.Start(context.Background(), toolCall)
-	c.End(Outcome{})
+	_, c := h.tel.start(context.Background(), toolCall)
+	c.End(mcpcore.CallOutcome{})
 	c.End(notFound)
 	if got := h.points(t)["mcp.tool.calls"]; len(got) != 1 {
 		t.Errorf("mcp.tool.calls = %v, want one success", got)
@@ -263,7 +265,7 @@ func TestEndOnce(t *testing.T) {
 	if n := len(h.spans.Ended()); n != 1 {
 		t.Errorf("%d spans ended, want 1", n)
 	}
-	var nilCall *Call
+	var nilCall *observedCall
 	nilCall.End(notFound) // must not panic
 }
 
@@ -276,9 +278,9 @@ func (p *panicky) Error() string { return *p.msg }
 // type, and the call's span still ends.
 func TestExceptionNeverPanics(t *testing.T) {
 	h := newHarness(t)
-	h.call(toolCall, Outcome{Failed: true, Code: mcperr.CodeInternalError, Message: "x", Cause: (*panicky)(nil)})
+	h.call(toolCall, mcpcore.CallOutcome{Failed: true, Code: mcperr.CodeInternalError, Message: "x", Cause: (*panicky)(nil)})
 	spans := h.ended()
-	if len(spans) != 1 || len(spans[0].Events) != 1 || spans[0].Events[0] != "exception exception.message=x,exception.type=*telemetry.panicky" {
+	if len(spans) != 1 || len(spans[0].Events) != 1 || spans[0].Events[0] != "exception exception.message=x,exception.type=*mcpotel.panicky" {
 		t.Errorf("spans = %+v", spans)
 	}
 }
@@ -288,23 +290,23 @@ func TestExceptionNeverPanics(t *testing.T) {
 func TestUnknownKind(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
-	got, c := h.tel.Start(ctx, CallInfo{Kind: "completion", Name: "x"})
+	got, c := h.tel.start(ctx, mcpcore.CallInfo{Kind: "completion", Name: "x"})
 	if c != nil || got != ctx {
 		t.Errorf("Start = %v, %v; want ctx, nil", got, c)
 	}
-	c.End(Outcome{})
+	c.End(mcpcore.CallOutcome{})
 }
 
 // TestSession records mcp.server.session.duration with its attributes; a
 // normal close has no error.type.
 func TestSession(t *testing.T) {
 	h := newHarness(t)
-	h.tel.StartSession("stdio").End("2025-06-18", context.Canceled)
-	h.tel.StartSession("http").End("", mcperr.Timeout("slow"))
-	h.tel.StartSession("http").End("", errors.New("connection reset"))
-	s := h.tel.StartSession("stdio")
-	s.End("", nil)
-	s.End("", errors.New("twice")) // ignored
+	h.tel.StartSession(mcpcore.SessionInfo{Transport: "stdio", ProtocolVersion: "2025-06-18"}).End(context.Canceled)
+	h.tel.StartSession(mcpcore.SessionInfo{Transport: "http"}).End(mcperr.Timeout("slow"))
+	h.tel.StartSession(mcpcore.SessionInfo{Transport: "http"}).End(errors.New("connection reset"))
+	s := h.tel.StartSession(mcpcore.SessionInfo{Transport: "stdio"})
+	s.End(nil)
+	s.End(errors.New("twice")) // ignored
 	want := map[string]string{
 		"mcp.protocol.version=2025-06-18,network.transport=pipe":              "n=1",
 		"network.transport=pipe":                                              "n=1",

@@ -8,6 +8,7 @@ import (
 
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/fleet"
+	"github.com/seed417024ea/mcpcore/fleet/opener"
 )
 
 // redisPackage is the package whose Open a program sets
@@ -20,7 +21,7 @@ var errNoRedisOpener = errors.New(`MCP_REDIS_URL is set, but this program gives 
 	`set app.Options.OpenRedis to redis.Open of package ` + redisPackage + ` in its main package (or unset MCP_REDIS_URL)`)
 
 // opened is what openShared opened; nil when nothing.
-type opened struct{ shared *fleet.Shared }
+type opened struct{ shared *opener.Shared }
 
 // openShared opens cfg.RedisURL with opts.OpenRedis when so lacks a Bus or
 // a Limiter, and sets what it opened in so, named for the server's
@@ -32,7 +33,7 @@ func openShared(info mcpcore.Info, cfg Config, opts *Options, so *mcpcore.Server
 	if opts.OpenRedis == nil {
 		return nil, badConfig(errNoRedisOpener)
 	}
-	sh, err := opts.OpenRedis(cfg.RedisURL, fleet.OpenOptions{Server: info.Name, Logger: so.Logger, MeterProvider: mp})
+	sh, err := opts.OpenRedis(cfg.RedisURL, opener.Options{Server: info.Name, Logger: so.Logger, MeterProvider: mp})
 	if err != nil {
 		return nil, badConfig(fmt.Errorf("MCP_REDIS_URL: %w", err))
 	}

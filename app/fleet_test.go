@@ -13,6 +13,7 @@ import (
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/app"
 	"github.com/seed417024ea/mcpcore/fleet"
+	"github.com/seed417024ea/mcpcore/fleet/opener"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 )
 
@@ -55,12 +56,12 @@ func TestOpenRedisOpensTheURL(t *testing.T) {
 	var got []string
 	var closed int
 	limiter := &fleet.Local{}
-	open := func(u string, o fleet.OpenOptions) (*fleet.Shared, error) {
+	open := func(u string, o opener.Options) (*opener.Shared, error) {
 		got = append(got, u+" "+o.Server)
 		if o.Logger == nil {
-			t.Errorf("OpenOptions without a logger: %+v", o)
+			t.Errorf("opener.Options without a logger: %+v", o)
 		}
-		return &fleet.Shared{Limiter: limiter, Describe: "fake", Close: func() error { closed++; return nil }}, nil
+		return &opener.Shared{Limiter: limiter, Describe: "fake", Close: func() error { closed++; return nil }}, nil
 	}
 	cfg := app.Config{RedisURL: url}
 	a, err := app.New(mcpcore.Info{Name: "quota"}, cfg, &app.Options{OpenRedis: open}, limitedTool("one", mcpcore.RateLimit{Calls: 1, Per: time.Hour}))
@@ -109,8 +110,8 @@ func (nopBus) Listen(func(fleet.Event)) (stop func()) { return func() {} }
 func TestStartLineNamesWhatWasOpened(t *testing.T) {
 	t.Parallel()
 	const describe = "redis 10.0.0.5:6379/0 (notifications, rate limits)"
-	open := func(string, fleet.OpenOptions) (*fleet.Shared, error) {
-		return &fleet.Shared{Bus: nopBus{}, Limiter: &fleet.Local{}, Describe: describe}, nil
+	open := func(string, opener.Options) (*opener.Shared, error) {
+		return &opener.Shared{Bus: nopBus{}, Limiter: &fleet.Local{}, Describe: describe}, nil
 	}
 	logs := &wiretest.LogBuffer{}
 	cfg := app.Config{Config: mcpcore.Config{Transport: mcpcore.TransportHTTP, HTTPPort: mcpcore.AnyPort},

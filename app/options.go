@@ -7,7 +7,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"github.com/seed417024ea/mcpcore"
-	"github.com/seed417024ea/mcpcore/fleet"
+	"github.com/seed417024ea/mcpcore/fleet/opener"
 )
 
 // Options are what a program gives [New] and [Main] besides the
@@ -35,7 +35,7 @@ type Options struct {
 	// package github.com/seed417024ea/mcpcore/redis, a module of its own
 	// so that a server run as one replica links no Redis client. Given a
 	// RedisURL and no OpenRedis, New refuses to start, saying so.
-	OpenRedis fleet.Opener
+	OpenRedis opener.Func
 
 	// OTLP makes the OTLP exporters Config.Telemetry asks for: set it to
 	// otlp.HTTP{} of package github.com/seed417024ea/mcpcore/otlp, a

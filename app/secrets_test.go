@@ -11,6 +11,7 @@ import (
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/app"
 	"github.com/seed417024ea/mcpcore/fleet"
+	"github.com/seed417024ea/mcpcore/fleet/opener"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -45,8 +46,8 @@ func TestSecretsOfTheEnvironment(t *testing.T) {
 		"OTEL_EXPORTER_OTLP_METRICS_HEADERS": "x-team=blue-team-name",
 	})
 	cfg.Telemetry.TracesExporter, cfg.Telemetry.MetricsExporter = "none", "none"
-	open := func(string, fleet.OpenOptions) (*fleet.Shared, error) {
-		return &fleet.Shared{Bus: nopBus{}, Limiter: &fleet.Local{}}, nil
+	open := func(string, opener.Options) (*opener.Shared, error) {
+		return &opener.Shared{Bus: nopBus{}, Limiter: &fleet.Local{}}, nil
 	}
 	a := newApp(t, cfg, &app.Options{OpenRedis: open}, echo)
 	defer a.Close(context.Background())

@@ -7,7 +7,8 @@
 // A server uses neither unless it is given them: through
 // [github.com/seed417024ea/mcpcore.ServerOptions] (Bus and Limiter), or, for
 // Redis, by MCP_REDIS_URL in a program that gives package
-// github.com/seed417024ea/mcpcore/app an [Opener] (redis.Open of package
+// github.com/seed417024ea/mcpcore/app an opener.Func of package
+// github.com/seed417024ea/mcpcore/fleet/opener (redis.Open of package
 // github.com/seed417024ea/mcpcore/redis). Without them a server's notifications reach its own
 // subscribers only and its rate limits count in its own process, with
 // [Local].

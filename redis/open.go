@@ -11,7 +11,7 @@ import (
 
 	goredis "github.com/redis/go-redis/v9"
 
-	"github.com/seed417024ea/mcpcore/fleet"
+	"github.com/seed417024ea/mcpcore/fleet/opener"
 	"github.com/seed417024ea/mcpcore/internal/errchain"
 )
 
@@ -23,14 +23,14 @@ const (
 	ioTimeout   = 500 * time.Millisecond
 )
 
-// Open is the [fleet.Opener] of Redis: set app.Options.OpenRedis to it,
+// Open is the [opener.Func] of Redis: set app.Options.OpenRedis to it,
 // and the app opens MCP_REDIS_URL (redis:// or rediss://) as it starts
 // and closes the connection as it stops. It makes a client for rawURL,
 // with short timeouts where the URL sets none, and a [Fleet] that owns it.
 // Redis being away is no error: the server starts, with a warning, and the
 // Fleet keeps trying in the background. A URL that does not parse is an
 // error that does not repeat its credentials.
-func Open(rawURL string, o fleet.OpenOptions) (*fleet.Shared, error) {
+func Open(rawURL string, o opener.Options) (*opener.Shared, error) {
 	opt, err := goredis.ParseURL(rawURL)
 	if err != nil {
 		return nil, urlError(rawURL, err)
@@ -68,7 +68,7 @@ func Open(rawURL string, o fleet.OpenOptions) (*fleet.Shared, error) {
 		f.log.Warn("Redis is unreachable at start: the server starts without it and keeps trying; until it answers, notifications reach this replica's subscribers only and rate limits count per replica",
 			"redis", where, "error", err)
 	}
-	return &fleet.Shared{
+	return &opener.Shared{
 		Bus:      f.Bus(),
 		Limiter:  f.Limiter(),
 		Describe: "redis " + where + " (notifications, rate limits)",

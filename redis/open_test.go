@@ -8,10 +8,11 @@ import (
 	"testing"
 
 	"github.com/seed417024ea/mcpcore/fleet"
+	"github.com/seed417024ea/mcpcore/fleet/opener"
 )
 
 // Open is what app.Options.OpenRedis takes.
-var _ fleet.Opener = Open
+var _ opener.Func = Open
 
 // A URL that does not parse is an error that does not repeat its password.
 func TestBadURLHidesThePassword(t *testing.T) {
@@ -24,7 +25,7 @@ func TestBadURLHidesThePassword(t *testing.T) {
 		"admin:hunter2@localhost",
 		"redis://admin:hunter2@localhost/0?bogus=hunter2",
 	} {
-		sh, err := Open(u, fleet.OpenOptions{Server: "weather"})
+		sh, err := Open(u, opener.Options{Server: "weather"})
 		if err == nil {
 			sh.Close()
 			t.Errorf("%q parsed", u)
@@ -41,7 +42,7 @@ func TestBadURLHidesThePassword(t *testing.T) {
 func TestOpen(t *testing.T) {
 	m := startRedis(t)
 	m.RequireUserAuth("mcp", "hunter2")
-	sh, err := Open("redis://mcp:hunter2@"+m.Addr()+"/0", fleet.OpenOptions{Server: "weather"})
+	sh, err := Open("redis://mcp:hunter2@"+m.Addr()+"/0", opener.Options{Server: "weather"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestOpenWithRedisAway(t *testing.T) {
 	addr := l.Addr().String()
 	l.Close() // a port nobody listens on
 	logs := &logRecorder{}
-	sh, err := Open("rediss://"+addr, fleet.OpenOptions{Server: "weather", Logger: slog.New(logs)})
+	sh, err := Open("rediss://"+addr, opener.Options{Server: "weather", Logger: slog.New(logs)})
 	if err != nil {
 		t.Fatalf("open failed with Redis away: %v", err)
 	}

@@ -12,6 +12,9 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/mcperr"
+	"github.com/seed417024ea/mcpcore/mcpotel"
+	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 )
 
 // The benchmarks below run one tools/call round trip over in-memory
@@ -92,10 +95,25 @@ func mcpcoreServer(b *testing.B) *mcp.Server {
 	return newBenchServer(b).MCPServer()
 }
 
+// mcpcoreOTel is mcpcore recording its spans and metrics with the
+// OpenTelemetry SDK (spans dropped as they end, metrics kept by a reader
+// never collected): what telemetry costs a call when it is on.
+func mcpcoreOTel(b *testing.B) *mcp.Server {
+	obs := otelObserver(b, mcpotel.Options{
+		TracerProvider: sdktrace.NewTracerProvider(),
+		MeterProvider:  sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader())),
+	})
+	return newBenchServerWith(b, &mcpcore.ServerOptions{Observer: obs}).MCPServer()
+}
+
 func newBenchServer(b testing.TB) *mcpcore.Server {
-	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "bench"}, &mcpcore.ServerOptions{
-		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
-	}, benchTool)
+	return newBenchServerWith(b, &mcpcore.ServerOptions{})
+}
+
+// newBenchServerWith is the benchmarks' server on opts, logging nowhere.
+func newBenchServerWith(b testing.TB, opts *mcpcore.ServerOptions) *mcpcore.Server {
+	opts.Logger = slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "bench"}, opts, benchTool)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -110,6 +128,7 @@ func BenchmarkToolCall(b *testing.B) {
 		{"bare", func(*testing.B) *mcp.Server { return bareServer() }},
 		{"sdk", func(*testing.B) *mcp.Server { return sdkServer() }},
 		{"mcpcore", mcpcoreServer},
+		{"mcpcore-otel", mcpcoreOTel},
 	} {
 		for _, outcome := range []struct {
 			name string

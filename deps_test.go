@@ -9,9 +9,9 @@ import (
 // TestLinksNoHeavyIntegration: a server built on the root package links
 // none of OpenTelemetry (its API included: the server reports to an
 // Observer, and package mcpotel is the OpenTelemetry one), no Redis
-// client, gRPC or protobuf: package app builds those from the environment
-// (and the OTLP and Redis modules bring theirs), as values a program
-// passes.
+// client, gRPC or protobuf, no JWT or JWKS library: package app builds
+// those from the environment (and the OTLP and Redis modules bring theirs,
+// package mcphttp the bearer tokens), as values a program passes.
 func TestLinksNoHeavyIntegration(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs go list")
@@ -31,6 +31,8 @@ func TestLinksNoHeavyIntegration(t *testing.T) {
 			strings.HasPrefix(pkg, "github.com/seed417024ea/mcpcore/fleet/opener"),
 			strings.HasPrefix(pkg, "github.com/seed417024ea/mcpcore/app"),
 			strings.HasPrefix(pkg, "github.com/seed417024ea/mcpcore/internal/otelsdk"),
+			strings.HasPrefix(pkg, "github.com/seed417024ea/mcpcore/mcphttp"),
+			strings.Contains(pkg, "jwt"), strings.Contains(pkg, "jwkset"),
 			strings.Contains(pkg, "redis"),
 			strings.HasPrefix(pkg, "google.golang.org/"):
 			t.Errorf("the root package links %s", pkg)

@@ -213,9 +213,11 @@ func TestRateLimits(t *testing.T) {
 // Each caller, named by the token's subject, has a quota of its own.
 func TestRateLimitsArePerCaller(t *testing.T) {
 	t.Parallel()
-	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "quota"}, &mcpcore.ServerOptions{Config: mcpcore.Config{
+	opts := &mcpcore.ServerOptions{Config: mcpcore.Config{
 		Auth: mcpcore.AuthConfig{Mode: mcpcore.AuthJWT, SecretKey: testSecret},
-	}}, limitedTool("once", mcpcore.RateLimit{Calls: 1, Per: time.Hour}))
+	}}
+	withAuth(t, opts)
+	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "quota"}, opts, limitedTool("once", mcpcore.RateLimit{Calls: 1, Per: time.Hour}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -25,9 +25,11 @@ import (
 //  3. waits, a second at most, for the answers of the calls that returned
 //     to be written, then ends every session, which ends their GET streams;
 //  4. writes the summaries of the log records it collapsed and stops the
-//     refresh of the OAuth issuer's keys: no goroutine the server started
+//     work the server does on its own: no goroutine the server started
 //     outlives it, but those of handlers that ignore their cancellation,
-//     which run on until they return.
+//     which run on until they return. The refresh of an OAuth issuer's
+//     keys belongs to its [HTTPAuth], which ends with the context it was
+//     given (package app's Close ends it).
 //
 // It returns nil when every call finished in time, and ctx's error when
 // calls had to be cancelled. Shutdown is safe to call at any time, from

@@ -6,10 +6,8 @@ import (
 	"errors"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"runtime/pprof"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -191,59 +189,5 @@ func TestShutdownCancelsWhenItsContextEnds(t *testing.T) {
 	defer cancelClose()
 	if err := hs.Shutdown(closeCtx); err != nil {
 		t.Errorf("http.Server.Shutdown = %v after srv.Shutdown, want nil", err)
-	}
-}
-
-// TestShutdownStopsTheKeyRefresh checks that the refresh of an OAuth
-// issuer's keys, which runs for the server's life, ends with Shutdown: no
-// goroutine started by NewServer outlives it, and the issuer is asked no
-// more.
-func TestShutdownStopsTheKeyRefresh(t *testing.T) {
-	t.Parallel()
-	var fetches atomic.Int64
-	issuer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
-		fetches.Add(1)
-		// No usable key: the server retries in a second, then two, ….
-		w.Header().Set("Content-Type", "application/json")
-		w.Write([]byte(`{"keys":[]}`))
-	}))
-	defer issuer.Close()
-	var srv *mcpcore.Server
-	pprof.Do(context.Background(), pprof.Labels("test", t.Name()), func(context.Context) {
-		srv, _ = newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{
-			"MCP_TRANSPORT_TYPE": "http",
-			"MCP_AUTH_MODE":      "oauth",
-			"OAUTH_ISSUER_URL":   issuer.URL,
-			"OAUTH_JWKS_URI":     issuer.URL + "/jwks",
-			"OAUTH_AUDIENCE":     "https://mcp.example.com",
-		})}, searchTool)
-	})
-	mcptest.WaitFor(t, "the first fetch", func() bool { return fetches.Load() > 0 })
-	refreshing := func() bool {
-		for _, g := range labelled(t.Name()) {
-			if strings.Contains(g, "jwksCache") {
-				return true
-			}
-		}
-		return false
-	}
-	// The first fetch may be answered before the refresher's goroutine is
-	// seen in the profile.
-	mcptest.WaitFor(t, "a goroutine to refresh the keys before Shutdown", refreshing)
-
-	if err := srv.Shutdown(context.Background()); err != nil {
-		t.Errorf("Shutdown = %v, want nil", err)
-	}
-	deadline := time.Now().Add(5 * time.Second)
-	for len(labelled(t.Name())) > 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if g := labelled(t.Name()); len(g) > 0 {
-		t.Errorf("goroutines NewServer started outlive Shutdown:\n%s", strings.Join(g, "\n\n"))
-	}
-	after := fetches.Load()
-	time.Sleep(1500 * time.Millisecond) // past the first retry
-	if n := fetches.Load(); n != after {
-		t.Errorf("the issuer was asked %d more times after Shutdown", n-after)
 	}
 }

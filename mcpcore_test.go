@@ -5,6 +5,7 @@ package mcpcore_test
 // asserts what the client receives.
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"strings"
@@ -16,6 +17,7 @@ import (
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/app"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
+	"github.com/seed417024ea/mcpcore/mcphttp"
 )
 
 // configOf returns the server's Config the environment m gives, as
@@ -47,11 +49,28 @@ func newServer(t testing.TB, opts *mcpcore.ServerOptions, defs ...mcpcore.Defini
 		// covers the default.
 		opts.RepeatWindow = -1
 	}
+	withAuth(t, opts)
 	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "test-server", Version: "0.0.1"}, opts, defs...)
 	if err != nil {
 		t.Fatalf("NewServer: %v", err)
 	}
 	return srv, logs
+}
+
+// withAuth gives opts the bearer authentication of its Config.Auth, as
+// package app does, where it has none; its key refresh ends with the test.
+func withAuth(t testing.TB, opts *mcpcore.ServerOptions) {
+	t.Helper()
+	if opts.HTTPAuth != nil || opts.Config.Auth.Mode == "" || opts.Config.Auth.Mode == mcpcore.AuthNone {
+		return
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	a, err := mcphttp.NewAuth(ctx, opts.Config.Auth, opts.Logger)
+	if err != nil {
+		t.Fatalf("mcphttp.NewAuth: %v", err)
+	}
+	opts.HTTPAuth = a
 }
 
 // connect builds a server for defs and connects a client to it.

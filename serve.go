@@ -30,7 +30,7 @@ const (
 	// while the calls in flight finish.
 	ReadinessPath = httpserve.ReadinessPath
 	// ResourceMetadataPath serves the protected-resource metadata of RFC
-	// 9728 when MCP_AUTH_MODE is jwt or oauth.
+	// 9728 when the server has an [HTTPAuth] (MCP_AUTH_MODE jwt or oauth).
 	ResourceMetadataPath = httpserve.MetadataPath
 	// CardPath serves the server card.
 	CardPath = httpserve.CardPath
@@ -266,7 +266,8 @@ func protocolVersion(ss *mcp.ServerSession) string {
 
 // Handler returns the HTTP surface of the server: the Streamable HTTP
 // endpoint [HTTPPath] in the session mode of MCP_SESSION_MODE, behind the
-// origin check, the bounds on bodies, the authentication of MCP_AUTH_MODE,
+// origin check, the bounds on bodies, the authentication of
+// [ServerOptions].HTTPAuth,
 // the session cap and each token subject's share of it
 // (MCP_HTTP_MAX_SESSIONS_PER_SUBJECT), and the idle timeout of sessions,
 // which an open GET stream holds off; and beside it, outside authentication, the probes
@@ -313,10 +314,12 @@ func (s *Server) Handler() http.Handler {
 		KeepAlive:      s.cfg.StreamKeepAlive,
 		Draining:       s.inflight.isDraining,
 		Posts:          &s.posts,
-		Auth:           s.auth,
 		Landing:        httpserve.Landing(catalog, s.logger),
 		Card:           httpserve.Card(catalog, s.logger),
 		Endpoints:      &s.endpoints,
+	}
+	if s.auth != nil {
+		opts.Authenticate, opts.Routes = s.auth.Protect, s.auth.Routes(HTTPPath, s.scopes)
 	}
 	if !s.cfg.Stateless {
 		opts.MaxSessions, opts.Sessions = s.cfg.MaxSessions, s.sessionCount

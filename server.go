@@ -41,6 +41,12 @@ type ServerOptions struct {
 	// the defaults. NewServer reads no environment: package
 	// github.com/seed417024ea/mcpcore/app fills Config from it.
 	Config Config
+	// HTTPAuth authenticates the callers of the HTTP endpoint (see
+	// [HTTPAuth]): package github.com/seed417024ea/mcpcore/mcphttp builds
+	// the one Config.Auth asks for, and package app passes it. Nil lets
+	// every caller in, which NewServer refuses when Config.Auth.Mode is
+	// jwt or oauth.
+	HTTPAuth HTTPAuth
 	// Secrets are values the server holds that must never leave the
 	// process, such as the API key of an upstream its tools call: no
 	// pattern can tell that an upstream's "the key abc… is not allowed"
@@ -130,7 +136,7 @@ type Server struct {
 	// bodyTimeout bounds the read of an HTTP request's body.
 	bodyTimeout time.Duration
 	// auth authenticates HTTP callers; nil in mode none.
-	auth *httpserve.Auth
+	auth HTTPAuth
 	// endpoints are the HTTP endpoints Handler built, where each call
 	// finds the POST that carried it.
 	endpoints httpserve.Endpoints
@@ -151,8 +157,8 @@ type Server struct {
 	// The server's life (see lifecycle.go): stopping is closed when
 	// Shutdown begins, which wakes the transports served; stopped when it
 	// has ended, with stopErr its result. background ends with Shutdown:
-	// the work the server does on its own (the refresh of the OAuth
-	// issuer's keys) runs in it. transports counts the guarded sessions of
+	// the work the server does on its own (the listener of the fleet's
+	// bus) runs in it. transports counts the guarded sessions of
 	// ServeTransport still to drain, and posts the HTTP POSTs being
 	// answered: Shutdown waits for their answers before it ends sessions.
 	stopping      chan struct{}
@@ -279,11 +285,10 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	if err := errors.Join(errs...); err != nil {
 		return nil, mcperr.New(mcperr.CodeInitializationFailed, "mcpcore: invalid server definition: "+err.Error(), mcperr.WithCause(err))
 	}
-	// The issuer's keys are refreshed until Shutdown.
 	s.background, s.endBackground = context.WithCancel(context.Background())
-	if s.auth, err = httpserve.NewAuth(s.background, cfg.Auth, s.scopes, s.logger, s.repeats); err != nil {
+	if s.auth = opts.HTTPAuth; s.auth == nil && cfg.Auth.Mode != config.AuthNone {
 		s.endBackground()
-		return nil, badConfig(err)
+		return nil, badConfig(fmt.Errorf("MCP_AUTH_MODE=%s needs ServerOptions.HTTPAuth: pass mcphttp.NewAuth's, or serve with package app", cfg.Auth.Mode))
 	}
 	s.openShared(opts)
 	return s, nil

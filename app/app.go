@@ -22,6 +22,8 @@ type App struct {
 	srv    *mcpcore.Server
 	tel    *telemetry
 	shared *opened
+	// endAuth stops the refresh of an OAuth issuer's keys.
+	endAuth context.CancelFunc
 }
 
 // New builds the server of cfg: it adds the secrets of cfg (the Redis
@@ -52,16 +54,22 @@ func New(info mcpcore.Info, cfg Config, opts *Options, defs ...mcpcore.Definitio
 		// The server's own default, made here for what opens before it.
 		so.Logger = slog.New(mcpcore.NewLogHandler(os.Stderr, &mcpcore.LogOptions{Level: cfg.LogLevel, JSON: cfg.LogJSON}))
 	}
-	a := &App{}
+	a := &App{endAuth: func() {}}
+	if err = a.buildAuth(cfg, &so); err != nil {
+		return nil, err
+	}
 	if a.tel, err = buildTelemetry(info, cfg, opts, &so); err != nil {
+		a.endAuth()
 		return nil, err
 	}
 	// A server that will never run stops what was started for it.
 	if a.shared, err = openShared(info, cfg, opts, &so, a.tel.meter); err != nil {
+		a.endAuth()
 		_ = a.tel.built.Shutdown(context.Background())
 		return nil, err
 	}
 	if a.srv, err = mcpcore.NewServer(info, &so, defs...); err != nil {
+		a.endAuth()
 		_ = a.shared.close()
 		_ = a.tel.built.Shutdown(context.Background())
 		return nil, err
@@ -123,6 +131,7 @@ const closeTimeout = 5 * time.Second
 func (a *App) Close(ctx context.Context) {
 	log := a.srv.Logger()
 	_ = a.srv.Shutdown(ctx)
+	a.endAuth()
 	if err := a.shared.close(); err != nil {
 		log.Warn("mcpcore: closing the shared parts of the fleet failed", "error", err)
 	}

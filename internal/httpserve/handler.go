@@ -42,8 +42,13 @@ type Options struct {
 	// Posts, when not nil, counts the POSTs to Path being served, whose
 	// answers shutdown waits for before it ends their sessions.
 	Posts *atomic.Int64
-	// Auth authenticates the callers of Path; nil lets everyone in.
-	Auth *Auth
+	// Authenticate, when not nil, stands between the checks of a request's
+	// form and its session: it lets the request through or answers it (see
+	// [RefusalsOf], [RequestID], [WriteRPCError]). Nil lets everyone in.
+	Authenticate func(http.Handler) http.Handler
+	// Routes are served beside Path, outside Authenticate, keyed by their
+	// http.ServeMux patterns (the protected-resource metadata).
+	Routes map[string]http.Handler
 	// MaxSessions caps the sessions that Sessions counts; with a nil
 	// Sessions (a stateless server) there is no cap.
 	MaxSessions int
@@ -94,8 +99,8 @@ func New(o Options) (http.Handler, error) {
 		guardBody(o.MaxBodyBytes, o.BodyTimeout, o.Stateless, log),
 		guardVersion(log),
 	}
-	if o.Auth != nil {
-		chain = append(chain, o.Auth.protect)
+	if o.Authenticate != nil {
+		chain = append(chain, withRefusals(log, o.Authenticate))
 	}
 	var table *sessionTable
 	if !o.Stateless && o.Session != nil {
@@ -114,8 +119,8 @@ func New(o Options) (http.Handler, error) {
 	root := boundStrayBodies(o.Path, o.BodyTimeout, mux)
 	mux.Handle(o.Path, endpoint)
 	probes(mux, o.Draining)
-	if o.Auth != nil {
-		o.Auth.metadata(mux, o.Path)
+	for pattern, h := range o.Routes {
+		mux.Handle(pattern, h)
 	}
 	if o.Landing != nil {
 		mux.Handle("GET /{$}", o.Landing)

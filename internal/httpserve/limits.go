@@ -24,7 +24,7 @@ import (
 // only: streams that stay open by design, and long calls, are not cut.)
 // Every refusal behind it, the SDK's included, becomes a JSON-RPC error
 // (see jsonRPCAnswers).
-func guardBody(limit int64, timeout time.Duration, stateless bool, log *refusals) func(http.Handler) http.Handler {
+func guardBody(limit int64, timeout time.Duration, stateless bool, log *Refusals) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			if r.Method != http.MethodPost && r.Body != nil && r.Body != http.NoBody {
@@ -34,7 +34,7 @@ func guardBody(limit int64, timeout time.Duration, stateless bool, log *refusals
 				if c := cut(method, 32); len(c) < len(method) {
 					method = c + "…"
 				}
-				log.refused(r, "stray_body", "a body on a "+method)
+				log.Refused(r, "stray_body", "a body on a "+method)
 				w.Header().Set("Connection", "close")
 				writeRPCError(w, http.StatusBadRequest, errorAnswer(nil, mcperr.CodeInvalidRequest,
 					"Invalid request: a "+method+" to this endpoint carries no body."))
@@ -46,7 +46,7 @@ func guardBody(limit int64, timeout time.Duration, stateless bool, log *refusals
 				return
 			}
 			if r.ContentLength > limit {
-				log.refused(r, "body_too_large", "request body over the limit", "limit", limit, "declared", r.ContentLength)
+				log.Refused(r, "body_too_large", "request body over the limit", "limit", limit, "declared", r.ContentLength)
 				writeRPCError(w, http.StatusRequestEntityTooLarge, rpcguard.TooLarge(limit))
 				return
 			}
@@ -61,13 +61,13 @@ func guardBody(limit int64, timeout time.Duration, stateless bool, log *refusals
 			if err != nil {
 				w.Header().Set("Connection", "close")
 				if _, tooLarge := errchain.As[*http.MaxBytesError](err); tooLarge {
-					log.refused(r, "body_too_large", "request body over the limit", "limit", limit)
+					log.Refused(r, "body_too_large", "request body over the limit", "limit", limit)
 					writeRPCError(w, http.StatusRequestEntityTooLarge, rpcguard.TooLarge(limit))
 					return
 				}
 				// A body too slow, or a client gone mid-body: the
 				// connection is unusable; answer for whoever still reads.
-				log.refused(r, "body_timeout", "request body too slow or cut", "timeout", timeout.String())
+				log.Refused(r, "body_timeout", "request body too slow or cut", "timeout", timeout.String())
 				writeRPCError(w, http.StatusRequestTimeout, errorAnswer(nil, mcperr.CodeInvalidRequest,
 					"The request body did not arrive in time, or the connection broke while it was read."))
 				return
@@ -105,7 +105,7 @@ func requireSession(next http.Handler) http.Handler {
 // session holds memory until it ends or idles out, and a client that
 // initializes in a loop must not take it all. Initializes are admitted one
 // at a time, so that two at once cannot both take the last place.
-func limitSessions(max int, count func() int, log *refusals) func(http.Handler) http.Handler {
+func limitSessions(max int, count func() int, log *Refusals) func(http.Handler) http.Handler {
 	var mu sync.Mutex
 	return func(next http.Handler) http.Handler {
 		if max <= 0 || count == nil {
@@ -120,7 +120,7 @@ func limitSessions(max int, count func() int, log *refusals) func(http.Handler) 
 			mu.Lock()
 			defer mu.Unlock()
 			if n := count(); n >= max {
-				log.refused(r, "session_limit", "session limit reached", "sessions", n, "limit", max)
+				log.Refused(r, "session_limit", "session limit reached", "sessions", n, "limit", max)
 				w.Header().Set("Retry-After", "60")
 				writeRPCError(w, http.StatusServiceUnavailable, errorAnswer(c.id, mcperr.CodeServiceUnavailable,
 					fmt.Sprintf("Server busy: it already serves the most sessions it allows (%d). Retry later, or end a session you no longer use (HTTP DELETE with its Mcp-Session-Id).", max)))
@@ -131,7 +131,7 @@ func limitSessions(max int, count func() int, log *refusals) func(http.Handler) 
 	}
 }
 
-// refusals logs the refusals of the HTTP surface, at warning, through the
+// Refusals logs the refusals of the HTTP surface, at warning, through the
 // server's collapser of repeats: the first of each distinct refusal at
 // once, and the ones that follow within its window in one record with
 // their count, so that a flood of refused requests costs no flood of
@@ -139,16 +139,16 @@ func limitSessions(max int, count func() int, log *refusals) func(http.Handler) 
 // their messages or the attributes that say why they were refused differ
 // (why, status, missing scopes, origin, limit): an expired token's refusal
 // is never counted under another's "lacks a required claim".
-type refusals struct {
+type Refusals struct {
 	logger  *slog.Logger
 	repeats *repeats.Collapser
 }
 
-func newRefusals(logger *slog.Logger, r *repeats.Collapser) *refusals {
+func newRefusals(logger *slog.Logger, r *repeats.Collapser) *Refusals {
 	if logger == nil {
 		logger = slog.New(slog.DiscardHandler)
 	}
-	return &refusals{logger: logger, repeats: r}
+	return &Refusals{logger: logger, repeats: r}
 }
 
 // ofTheRequest names the attributes of a refusal that describe the one
@@ -157,12 +157,12 @@ func newRefusals(logger *slog.Logger, r *repeats.Collapser) *refusals {
 // them out rather than show the first request's.
 var ofTheRequest = map[string]bool{"remote": true, "path": true, "declared": true, "sessions": true}
 
-// refused logs one refusal of kind, unless the collapser counts it in a
+// Refused logs one refusal of kind, unless the collapser counts it in a
 // summary. args are the refusal's attributes, as slog's key-value pairs.
 // Their texts, which may be the client's (an Origin header), are bounded
 // (repeats.Bounded), as are those of the request, so that no record holds
 // more than a few hundred bytes of what a client sent.
-func (l *refusals) refused(r *http.Request, kind, msg string, args ...any) {
+func (l *Refusals) Refused(r *http.Request, kind, msg string, args ...any) {
 	var rec slog.Record
 	rec.Add(args...)
 	attrs := make([]slog.Attr, 0, rec.NumAttrs()+3)

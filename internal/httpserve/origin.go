@@ -14,7 +14,7 @@ import (
 // browser headers (Origin, Sec-Fetch-Site), as other clients send them,
 // pass: there is nothing to protect them from. The SDK's own DNS-rebinding
 // protection stays on behind it.
-func originGuard(allowed []string, log *refusals) (func(http.Handler) http.Handler, error) {
+func originGuard(allowed []string, log *Refusals) (func(http.Handler) http.Handler, error) {
 	p := http.NewCrossOriginProtection()
 	for _, o := range allowed {
 		if err := p.AddTrustedOrigin(o); err != nil {
@@ -22,7 +22,7 @@ func originGuard(allowed []string, log *refusals) (func(http.Handler) http.Handl
 		}
 	}
 	p.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		log.refused(r, "foreign_origin", "a browser request from another origin", "origin", r.Header.Get("Origin"))
+		log.Refused(r, "foreign_origin", "a browser request from another origin", "origin", r.Header.Get("Origin"))
 		writeRPCError(w, http.StatusForbidden, errorAnswer(nil, mcperr.CodeForbidden,
 			"Forbidden: requests from this origin are not allowed; list it in the server's MCP_ALLOWED_ORIGINS to let it in."))
 	}))

@@ -25,13 +25,13 @@ type jsonRPCAnswers struct {
 	rewrote bool
 	status  int // the status written, once it is
 	// log and r log each refusal (nil log: not logged).
-	log *refusals
+	log *Refusals
 	r   *http.Request
 }
 
 // answerRefusals turns on the JSON-RPC answers of w, the endpoint's
 // answerWriter (see New), for the request r whose call the body guard read.
-func answerRefusals(w http.ResponseWriter, r *http.Request, c call, log *refusals) {
+func answerRefusals(w http.ResponseWriter, r *http.Request, c call, log *Refusals) {
 	if aw, ok := w.(*answerWriter); ok {
 		aw.answers = jsonRPCAnswers{on: true, call: c, log: log, r: r}
 	}
@@ -178,7 +178,7 @@ func (a *jsonRPCAnswers) answer(w *answerWriter, text string) {
 		}
 	}
 	if a.log != nil {
-		a.log.refused(a.r, kind, strings.ReplaceAll(kind, "_", " "), "status", status)
+		a.log.Refused(a.r, kind, strings.ReplaceAll(kind, "_", " "), "status", status)
 	}
 	body := errorAnswer(a.call.id, code, msg)
 	h := w.Header()

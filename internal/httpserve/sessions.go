@@ -41,7 +41,7 @@ type sessionTable struct {
 	idle       time.Duration // 0: sessions never idle out
 	perSubject int           // 0: no share
 	lookup     func(id string) Session
-	log        *refusals
+	log        *Refusals
 
 	// initMu admits initializes one at a time, so that two at once cannot
 	// both take a subject's last place.
@@ -65,7 +65,7 @@ type tracked struct {
 	gen int
 }
 
-func newSessionTable(idle time.Duration, perSubject int, lookup func(string) Session, log *refusals) *sessionTable {
+func newSessionTable(idle time.Duration, perSubject int, lookup func(string) Session, log *Refusals) *sessionTable {
 	return &sessionTable{idle: idle, perSubject: perSubject, lookup: lookup, log: log,
 		byID: map[string]*tracked{}, bySubject: map[string]int{}}
 }
@@ -100,7 +100,7 @@ func trackSessions(t *sessionTable) func(http.Handler) http.Handler {
 			t.initMu.Lock()
 			defer t.initMu.Unlock()
 			if n := t.open(subject); subject != "" && t.perSubject > 0 && n >= t.perSubject {
-				t.log.refused(r, "session_share", "the subject's share of sessions is taken", "sessions", n, "limit", t.perSubject)
+				t.log.Refused(r, "session_share", "the subject's share of sessions is taken", "sessions", n, "limit", t.perSubject)
 				w.Header().Set("Retry-After", "60")
 				writeRPCError(w, http.StatusTooManyRequests, errorAnswerData(c.id, mcperr.CodeRateLimited,
 					fmt.Sprintf("Too many sessions: this token's subject already holds the most sessions one subject may open (%d, MCP_HTTP_MAX_SESSIONS_PER_SUBJECT). End one you no longer use (HTTP DELETE with its Mcp-Session-Id), or wait for an idle one to time out.", t.perSubject),

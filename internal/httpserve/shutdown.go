@@ -44,7 +44,7 @@ func countPosts(n *atomic.Int64) func(http.Handler) http.Handler {
 // an error result would have failed for its client in the second between
 // SIGTERM and the balancer's next health check. The client retries
 // elsewhere (the readiness probe already says 503).
-func refuseWhileDraining(draining func() bool, stateless bool, log *refusals) func(http.Handler) http.Handler {
+func refuseWhileDraining(draining func() bool, stateless bool, log *Refusals) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		if draining == nil {
 			return next
@@ -59,7 +59,7 @@ func refuseWhileDraining(draining func() bool, stateless bool, log *refusals) fu
 				next.ServeHTTP(w, r)
 				return
 			}
-			log.refused(r, "shutting_down", "the server is shutting down")
+			log.Refused(r, "shutting_down", "the server is shutting down")
 			w.Header().Set("Retry-After", "1")
 			writeRPCError(w, http.StatusServiceUnavailable, errorAnswer(c.id, mcperr.CodeServiceUnavailable,
 				"The server is shutting down; retry the request on a new connection."))

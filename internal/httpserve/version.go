@@ -27,7 +27,7 @@ const versionHeader = "Mcp-Protocol-Version"
 // logged as every other one, collapsed when repeated. A well-formed date
 // that the server does not support goes on to the SDK, whose answer lists
 // the versions it does.
-func guardVersion(log *refusals) func(http.Handler) http.Handler {
+func guardVersion(log *Refusals) func(http.Handler) http.Handler {
 	versions := mcp.SupportedProtocolVersions()
 	supported := strings.Join(versions, ",")
 	return func(next http.Handler) http.Handler {
@@ -38,7 +38,7 @@ func guardVersion(log *refusals) func(http.Handler) http.Handler {
 				next.ServeHTTP(w, r)
 				return
 			}
-			log.refused(r, "protocol_version", "malformed protocol version header", "bytes", len(strings.Join(v, "")), "values", len(v))
+			log.Refused(r, "protocol_version", "malformed protocol version header", "bytes", len(strings.Join(v, "")), "values", len(v))
 			requested := strings.Join(v, ",")
 			msg := "Unsupported protocol version " + clip(requested, 32) + " in the Mcp-Protocol-Version header: send one version, such as 2025-11-25 (supported versions: " + supported + ")."
 			data := map[string]any{"supported": versions, "requested": cut(requested, 32)}

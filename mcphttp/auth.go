@@ -1,4 +1,4 @@
-package httpserve
+package mcphttp
 
 import (
 	"context"
@@ -11,27 +11,16 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
+	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/config"
-	"github.com/seed417024ea/mcpcore/internal/repeats"
+	"github.com/seed417024ea/mcpcore/internal/httpserve"
+	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
 // MetadataPath is where the protected-resource metadata of RFC 9728 is
 // served, and where WWW-Authenticate sends clients that lack a token.
-const MetadataPath = "/.well-known/oauth-protected-resource"
-
-// The keys of auth.TokenInfo.Extra that the verifiers fill from a token's
-// claims, besides TokenInfo.UserID and Scopes. UserID is the name a
-// session is bound to: the sub claim, "client:" + the client id when
-// there is no sub, and "sub:" + sub for a sub that begins with "client:"
-// or "sub:", so that no two callers share it (see userID). ExtraSubject is
-// the sub claim as the token has it, "" when there is none.
-const (
-	ExtraSubject  = "sub"
-	ExtraClientID = "client_id" // client_id, or else azp or cid
-	ExtraTenantID = "tenant_id" // tid, or else tenant_id
-	ExtraIssuer   = "iss"
-)
+const MetadataPath = httpserve.MetadataPath
 
 // Auth authenticates the callers of the MCP endpoint with bearer tokens,
 // through the SDK's auth middleware.
@@ -39,49 +28,67 @@ type Auth struct {
 	verify   auth.TokenVerifier
 	resource string // MCP_SERVER_RESOURCE_IDENTIFIER; "" derives it from each request
 	issuer   string // the authorization server clients are sent to, if known
-	scopes   []string
 	required []string
-	log      *refusals
 	keys     *jwksCache // the OAuth issuer's keys; nil in jwt mode
 }
 
-// NewAuth returns the authentication that cfg configures, or nil for mode
-// none. scopes are the scopes the server's definitions declare, published
-// as scopes_supported. ctx ends the background refresh of an OAuth
-// issuer's keys. Refused tokens are logged to logger through r.
+// NewAuth returns the authentication that cfg configures (its zero
+// settings take their defaults, as [mcpcore.NewServer] gives them), or nil
+// for mode none; pass it as [mcpcore.ServerOptions].HTTPAuth. ctx ends the
+// background refresh of an OAuth issuer's keys, whose fetches are logged
+// to logger (nil: not logged), through the redaction of the server's own
+// records. Refused tokens are logged by the endpoint it protects,
+// collapsed with its other refusals. A configuration it cannot serve is
+// an error with code ConfigurationError that names the variable.
 //
 // NewAuth does not wait for an OAuth issuer: its keys are fetched in the
 // background, and tokens are refused, saying why, until they arrive.
-func NewAuth(ctx context.Context, cfg config.AuthConfig, scopes []string, logger *slog.Logger, r *repeats.Collapser) (*Auth, error) {
-	return newAuth(ctx, cfg, scopes, logger, r, jwksOptions{})
+func NewAuth(ctx context.Context, cfg mcpcore.AuthConfig, logger *slog.Logger) (*Auth, error) {
+	r, err := config.Resolve(config.Config{Auth: config.AuthConfig{
+		Mode: config.AuthMode(cfg.Mode), SecretKey: cfg.SecretKey, PublicKey: cfg.PublicKey, Issuer: cfg.Issuer, Audience: cfg.Audience,
+		JWKSURI: cfg.JWKSURI, ResourceIdentifier: cfg.ResourceIdentifier, RequiredScopes: cfg.RequiredScopes,
+	}})
+	if err == nil {
+		if logger != nil {
+			logger = slog.New(redact.Handler(logger.Handler()))
+		}
+		var a *Auth
+		if a, err = newAuth(ctx, r.Auth, logger, jwksOptions{}); err == nil {
+			return a, nil
+		}
+	}
+	return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad configuration: "+err.Error(), mcperr.WithCause(err))
 }
 
-// newAuth is NewAuth with the bounds of the JWKS fetches, which tests
-// shorten.
-func newAuth(ctx context.Context, cfg config.AuthConfig, scopes []string, logger *slog.Logger, r *repeats.Collapser, jwks jwksOptions) (*Auth, error) {
-	a := &Auth{resource: cfg.ResourceIdentifier, required: cfg.RequiredScopes, log: newRefusals(logger, r)}
+// newAuth is NewAuth on a resolved configuration, with the bounds of the
+// JWKS fetches, which tests shorten.
+func newAuth(ctx context.Context, cfg config.AuthConfig, logger *slog.Logger, jwks jwksOptions) (*Auth, error) {
+	a := &Auth{resource: cfg.ResourceIdentifier, required: cfg.RequiredScopes}
 	var err error
 	switch cfg.Mode {
 	case config.AuthJWT:
-		a.verify, err = jwtVerifier(cfg, a.log)
+		a.verify, err = jwtVerifier(cfg)
 	case config.AuthOAuth:
 		a.issuer = cfg.Issuer
-		a.verify, a.keys, err = oauthVerifier(ctx, cfg, jwks, a.log, logger)
+		a.verify, a.keys, err = oauthVerifier(ctx, cfg, jwks, logger)
 	default:
 		return nil, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	a.scopes = slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(scopes), cfg.RequiredScopes...))))
 	return a, nil
 }
 
-// protect lets a request through only with a valid bearer token that holds
+// Protect lets a request through only with a valid bearer token that holds
 // the required scopes. The SDK's middleware answers a missing or invalid
 // token (401, WWW-Authenticate with resource_metadata) and puts the
-// token's auth.TokenInfo in the request's context for the handlers.
-func (a *Auth) protect(next http.Handler) http.Handler {
+// token's auth.TokenInfo in the request's context for the handlers. A
+// nil Auth (mode none) lets every request through.
+func (a *Auth) Protect(next http.Handler) http.Handler {
+	if a == nil {
+		return next
+	}
 	scoped := a.requireScopes(next)
 	if a.resource != "" {
 		return auth.RequireBearerToken(a.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: a.metadataURL(nil), ClockSkew: leeway})(scoped)
@@ -114,27 +121,31 @@ func (a *Auth) requireScopes(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		a.log.refused(r, "insufficient_scope", "token without the required scopes", "missing", missing)
+		httpserve.RefusalsOf(r).Refused(r, "insufficient_scope", "token without the required scopes", "missing", missing)
 		w.Header().Set("WWW-Authenticate", fmt.Sprintf("Bearer error=%q, scope=%q, resource_metadata=%q",
 			"insufficient_scope", strings.Join(a.required, " "), a.metadataURL(r)))
-		writeRPCError(w, http.StatusForbidden, errorAnswer(callOf(w).id, mcperr.CodeForbidden,
-			"Forbidden: the token lacks the scopes this server requires ("+strings.Join(missing, ", ")+"). Ask the authorization server for a token with them."))
+		httpserve.WriteRPCError(w, http.StatusForbidden, httpserve.RequestID(w), mcperr.CodeForbidden,
+			"Forbidden: the token lacks the scopes this server requires ("+strings.Join(missing, ", ")+"). Ask the authorization server for a token with them.")
 	})
 }
 
-// metadata serves the protected-resource metadata, at MetadataPath and, as
-// RFC 9728 derives it for the resource path, at MetadataPath + path.
-func (a *Auth) metadata(mux *http.ServeMux, path string) {
+// Routes serve the protected-resource metadata of the endpoint at path, at
+// MetadataPath and, as RFC 9728 derives it for the resource path, at
+// MetadataPath + path.
+func (a *Auth) Routes(path string, scopes []string) map[string]http.Handler {
+	if a == nil {
+		return nil
+	}
+	supported := slices.Compact(slices.Sorted(slices.Values(slices.Concat(scopes, a.required))))
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		auth.ProtectedResourceMetadataHandler(&oauthex.ProtectedResourceMetadata{
 			Resource:               a.resourceOf(r, path),
 			AuthorizationServers:   nonEmpty(a.issuer),
-			ScopesSupported:        a.scopes,
+			ScopesSupported:        supported,
 			BearerMethodsSupported: []string{"header"},
 		}).ServeHTTP(w, r)
 	})
-	mux.Handle(MetadataPath, h)
-	mux.Handle(MetadataPath+path, h)
+	return map[string]http.Handler{MetadataPath: h, MetadataPath + path: h}
 }
 
 // resourceOf is the server's resource identifier: the configured one, or

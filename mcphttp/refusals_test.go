@@ -1,4 +1,4 @@
-package httpserve
+package mcphttp
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/seed417024ea/mcpcore/internal/config"
+	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/internal/repeats"
 )
 
@@ -59,11 +60,11 @@ func TestRefusalsOfAKindKeepWhy(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
 	cfg := config.AuthConfig{Mode: config.AuthJWT, SecretKey: testSecret, Audience: testResource, ResourceIdentifier: testResource}
-	a, err := NewAuth(ctx, cfg, nil, logger, collapser)
+	a, err := newAuth(ctx, cfg, logger, jwksOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(Options{MCP: echoToken, Path: "/mcp", Stateless: true, Auth: a, MaxBodyBytes: 1 << 20, BodyTimeout: time.Second,
+	h, err := httpserve.New(httpserve.Options{MCP: echoToken, Path: "/mcp", Stateless: true, Authenticate: a.Protect, MaxBodyBytes: 1 << 20, BodyTimeout: time.Second,
 		Logger: logger, Repeats: collapser})
 	if err != nil {
 		t.Fatal(err)

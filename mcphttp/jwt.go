@@ -1,4 +1,4 @@
-package httpserve
+package mcphttp
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 
 	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/errchain"
+	"github.com/seed417024ea/mcpcore/internal/httpserve"
 )
 
 // leeway is the clock skew tolerated on exp, nbf and iat.
@@ -25,7 +26,7 @@ const leeway = 30 * time.Second
 // jwtVerifier verifies tokens signed with the configured HS256 secret or
 // RS256 public key (MCP_AUTH_MODE=jwt). Only the configured algorithms are
 // accepted, so that a token cannot choose how it is checked.
-func jwtVerifier(cfg config.AuthConfig, log *refusals) (auth.TokenVerifier, error) {
+func jwtVerifier(cfg config.AuthConfig) (auth.TokenVerifier, error) {
 	var methods []string
 	var public *rsa.PublicKey
 	if cfg.PublicKey != "" {
@@ -55,7 +56,7 @@ func jwtVerifier(cfg config.AuthConfig, log *refusals) (auth.TokenVerifier, erro
 	parser := jwt.NewParser(opts...)
 	need := required{issuer: cfg.Issuer != "", audience: cfg.Audience != ""}
 	return func(_ context.Context, token string, r *http.Request) (*auth.TokenInfo, error) {
-		return verifyToken(parser, need, token, key, r, log)
+		return verifyToken(parser, need, token, key, r)
 	}, nil
 }
 
@@ -65,7 +66,7 @@ func jwtVerifier(cfg config.AuthConfig, log *refusals) (auth.TokenVerifier, erro
 // arrive tokens are refused with a reason that says so. Issuer, audience
 // (the server's own resource) and expiry are required. opts bounds the
 // fetches; its zero value takes the defaults of jwks.go.
-func oauthVerifier(ctx context.Context, cfg config.AuthConfig, opts jwksOptions, log *refusals, logger *slog.Logger) (auth.TokenVerifier, *jwksCache, error) {
+func oauthVerifier(ctx context.Context, cfg config.AuthConfig, opts jwksOptions, logger *slog.Logger) (auth.TokenVerifier, *jwksCache, error) {
 	if cfg.JWKSURI == "" {
 		return nil, nil, errors.New("OAUTH_JWKS_URI: no URL")
 	}
@@ -76,7 +77,7 @@ func oauthVerifier(ctx context.Context, cfg config.AuthConfig, opts jwksOptions,
 		jwt.WithIssuer(cfg.Issuer), jwt.WithAudience(cfg.Audience),
 		jwt.WithExpirationRequired(), jwt.WithLeeway(leeway))
 	return func(ctx context.Context, token string, r *http.Request) (*auth.TokenInfo, error) {
-		return verifyToken(parser, required{issuer: true, audience: true}, token, keys.keyfunc(ctx), r, log)
+		return verifyToken(parser, required{issuer: true, audience: true}, token, keys.keyfunc(ctx), r)
 	}, keys, nil
 }
 
@@ -148,7 +149,8 @@ var errCritical = errors.New("the token's header lists critical extensions (crit
 // as critical an extension the recipient does not understand, and this
 // server understands none. The check comes before any key is looked up,
 // so such a token never causes a fetch of the issuer's keys.
-func verifyToken(p *jwt.Parser, need required, token string, key jwt.Keyfunc, r *http.Request, log *refusals) (*auth.TokenInfo, error) {
+func verifyToken(p *jwt.Parser, need required, token string, key jwt.Keyfunc, r *http.Request) (*auth.TokenInfo, error) {
+	log := httpserve.RefusalsOf(r)
 	var c claims
 	checked := func(t *jwt.Token) (any, error) {
 		if _, ok := t.Header["crit"]; ok {
@@ -158,23 +160,23 @@ func verifyToken(p *jwt.Parser, need required, token string, key jwt.Keyfunc, r 
 	}
 	if _, err := p.ParseWithClaims(token, &c, checked); err != nil {
 		why := refusalOf(err, need.missing(&c))
-		log.refused(r, "invalid_token", "invalid bearer token", "why", why)
+		log.Refused(r, "invalid_token", "invalid bearer token", "why", why)
 		return nil, fmt.Errorf("%w: %s", auth.ErrInvalidToken, why)
 	}
 	clientID := firstOf(c.ClientID, c.AZP, c.CID)
 	user := userID(c.Subject, clientID)
 	if user == "" {
-		log.refused(r, "invalid_token", "invalid bearer token", "why", "no subject")
+		log.Refused(r, "invalid_token", "invalid bearer token", "why", "no subject")
 		return nil, fmt.Errorf("%w: the token names no subject (sub) and no client (client_id)", auth.ErrInvalidToken)
 	}
 	info := &auth.TokenInfo{
 		UserID: user,
 		Scopes: slices.Compact(slices.Sorted(slices.Values(slices.Concat(c.Scp, c.Scope, c.ToolScopes)))),
 		Extra: map[string]any{
-			ExtraSubject:  c.Subject,
-			ExtraClientID: clientID,
-			ExtraTenantID: firstOf(c.TID, c.TenantID),
-			ExtraIssuer:   c.Issuer,
+			httpserve.ExtraSubject:  c.Subject,
+			httpserve.ExtraClientID: clientID,
+			httpserve.ExtraTenantID: firstOf(c.TID, c.TenantID),
+			httpserve.ExtraIssuer:   c.Issuer,
 		},
 	}
 	if c.ExpiresAt != nil {

@@ -1,4 +1,4 @@
-package httpserve
+package mcphttp
 
 import (
 	"bytes"
@@ -22,6 +22,7 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/seed417024ea/mcpcore/internal/config"
+	"github.com/seed417024ea/mcpcore/internal/httpserve"
 )
 
 const (
@@ -188,11 +189,12 @@ func surfaceWith(t *testing.T, cfg config.AuthConfig, opts jwksOptions, logger *
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	a, err := newAuth(ctx, cfg, []string{"articles:read", "articles:write"}, logger, nil, opts)
+	a, err := newAuth(ctx, cfg, logger, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := New(Options{MCP: echoToken, Path: "/mcp", Stateless: true, Auth: a, MaxBodyBytes: 1 << 20, BodyTimeout: time.Second})
+	h, err := httpserve.New(httpserve.Options{MCP: echoToken, Path: "/mcp", Stateless: true, MaxBodyBytes: 1 << 20, BodyTimeout: time.Second,
+		Logger: logger, Authenticate: a.Protect, Routes: a.Routes("/mcp", []string{"articles:read", "articles:write"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -305,7 +307,7 @@ func TestTokenInfo(t *testing.T) {
 		t.Fatalf("HTTP %d %s", got.status, got.body)
 	}
 	if !slices.Equal(ti.Scopes, []string{"a", "b", "c", "d"}) || ti.UserID != "user-1" ||
-		ti.Extra[ExtraClientID] != "app-2" || ti.Extra[ExtraTenantID] != "t-9" || ti.Extra[ExtraIssuer] != testIssuer || ti.Expiration.IsZero() {
+		ti.Extra[httpserve.ExtraClientID] != "app-2" || ti.Extra[httpserve.ExtraTenantID] != "t-9" || ti.Extra[httpserve.ExtraIssuer] != testIssuer || ti.Expiration.IsZero() {
 		t.Errorf("TokenInfo = %+v", ti)
 	}
 }
@@ -374,7 +376,7 @@ func TestProtectedResourceMetadata(t *testing.T) {
 func TestProbesStayOpen(t *testing.T) {
 	t.Parallel()
 	h := surface(t, config.AuthConfig{Mode: config.AuthJWT, SecretKey: testSecret})
-	for _, path := range []string{LivenessPath, ReadinessPath} {
+	for _, path := range []string{httpserve.LivenessPath, httpserve.ReadinessPath} {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
 		if w.Code != 200 {
@@ -527,8 +529,8 @@ func TestUserIDsAreDistinct(t *testing.T) {
 			if err := json.Unmarshal([]byte(got.body), &ti); err != nil || got.status != 200 {
 				t.Fatalf("HTTP %d %s", got.status, got.body)
 			}
-			if ti.UserID != tc.user || ti.Extra[ExtraSubject] != tc.subClaim {
-				t.Errorf("UserID %q, Extra[sub] %q; want %q, %q", ti.UserID, ti.Extra[ExtraSubject], tc.user, tc.subClaim)
+			if ti.UserID != tc.user || ti.Extra[httpserve.ExtraSubject] != tc.subClaim {
+				t.Errorf("UserID %q, Extra[sub] %q; want %q, %q", ti.UserID, ti.Extra[httpserve.ExtraSubject], tc.user, tc.subClaim)
 			}
 		})
 	}

@@ -1,0 +1,20 @@
+package mcpcore
+
+import "net/http"
+
+// An HTTPAuth authenticates the callers of the Streamable HTTP endpoint
+// ([ServerOptions].HTTPAuth). Package
+// github.com/seed417024ea/mcpcore/mcphttp has the bearer tokens of
+// MCP_AUTH_MODE jwt and oauth; the core links no JWT library.
+type HTTPAuth interface {
+	// Protect stands in front of the endpoint after the checks of a
+	// request's form (origin, body, protocol version) and before its
+	// session is admitted: it answers a caller it refuses, and lets the
+	// others through with their auth.TokenInfo in the request's context,
+	// whose UserID the session is bound to and counted under.
+	Protect(next http.Handler) http.Handler
+	// Routes are served beside the endpoint at path, outside Protect (the
+	// protected-resource metadata), given the scopes the server's
+	// definitions declare; keyed by their http.ServeMux patterns.
+	Routes(path string, scopes []string) map[string]http.Handler
+}

@@ -11,7 +11,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed417024ea/mcpcore/contract"
-	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -41,7 +40,7 @@ func (s *Server) catalog() *httpserve.Catalog {
 		Endpoint:         HTTPPath,
 		ProtocolVersions: mcp.SupportedProtocolVersions(),
 		Capabilities:     mustJSON(s.capabilities()),
-		Authentication:   authentication(s.cfg.Auth),
+		Authentication:   authentication(s.auth),
 		Tools:            []httpserve.Tool{},
 		Resources:        []httpserve.Resource{},
 		Prompts:          []httpserve.Prompt{},
@@ -121,15 +120,13 @@ func (s *Server) capabilities() *mcp.ServerCapabilities {
 	return caps
 }
 
-// authentication is what the card says of MCP_AUTH_MODE.
-func authentication(a config.AuthConfig) *httpserve.Authentication {
-	switch a.Mode {
-	case config.AuthJWT:
-		return &httpserve.Authentication{Required: true, Schemes: []string{"bearer"}}
-	case config.AuthOAuth:
-		return &httpserve.Authentication{Required: true, Schemes: []string{"oauth2"}}
+// authentication is what the card says of the endpoint's authentication
+// (MCP_AUTH_MODE).
+func authentication(a HTTPAuth) *httpserve.Authentication {
+	if a == nil {
+		return &httpserve.Authentication{Required: false}
 	}
-	return &httpserve.Authentication{Required: false}
+	return &httpserve.Authentication{Required: true, Schemes: []string{a.Scheme()}}
 }
 
 // catalogContract is the contract as published in tools/list, with each

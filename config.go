@@ -95,8 +95,12 @@ type Config struct {
 	// zero is none.
 	RateLimit RateLimit
 
-	// Auth is how the HTTP transport authenticates its callers.
-	Auth AuthConfig
+	// AllowUnauthenticated (MCP_AUTH_ALLOW_UNAUTHENTICATED=true) lets a
+	// server without [ServerOptions].HTTPAuth serve HTTP on a host other
+	// than loopback, when something in front of it authenticates:
+	// NewServer refuses it otherwise, since anyone who reaches the port
+	// could call every tool.
+	AllowUnauthenticated bool
 }
 
 // Transport names how a server talks to its clients (see
@@ -112,51 +116,6 @@ const (
 // AnyPort is the [Config.HTTPPort] that asks the system for a free port,
 // as MCP_HTTP_PORT=0 does: the zero HTTPPort means the default, 3010.
 const AnyPort = config.AnyPort
-
-// AuthMode says how the HTTP transport authenticates its callers (see
-// [AuthConfig.Mode]).
-type AuthMode string
-
-// The modes of MCP_AUTH_MODE.
-const (
-	AuthNone  AuthMode = "none"  // no authentication (loopback only, unless AllowUnauthenticated)
-	AuthJWT   AuthMode = "jwt"   // bearer JWTs signed with SecretKey or PublicKey
-	AuthOAuth AuthMode = "oauth" // bearer JWTs of an OAuth issuer, verified with its JWKS
-)
-
-// AuthConfig is the authentication of the HTTP transport. The zero value is
-// mode none, which serves loopback hosts only.
-type AuthConfig struct {
-	// Mode (MCP_AUTH_MODE) is "" or [AuthNone], [AuthJWT] or [AuthOAuth].
-	Mode AuthMode
-	// AllowUnauthenticated (MCP_AUTH_ALLOW_UNAUTHENTICATED=true) lets mode
-	// none serve on a host other than loopback, when something in front
-	// authenticates.
-	AllowUnauthenticated bool
-	// SecretKey (MCP_AUTH_SECRET_KEY, jwt) verifies HS256 tokens; at least
-	// 32 characters.
-	SecretKey string
-	// PublicKey (MCP_AUTH_PUBLIC_KEY, jwt) is a PEM RSA public key that
-	// verifies RS256 tokens, instead of or beside SecretKey.
-	PublicKey string
-	// Issuer (OAUTH_ISSUER_URL) is required in mode oauth, and checked as
-	// the tokens' iss in mode jwt when set.
-	Issuer string
-	// Audience (OAUTH_AUDIENCE) is required as the tokens' aud; ""
-	// means ResourceIdentifier.
-	Audience string
-	// JWKSURI (OAUTH_JWKS_URI, oauth) is where the issuer's keys are
-	// fetched; "" means <Issuer>/.well-known/jwks.json.
-	JWKSURI string
-	// ResourceIdentifier (MCP_SERVER_RESOURCE_IDENTIFIER) is the server's
-	// own resource URI, such as https://mcp.example.com/mcp, published in
-	// the protected-resource metadata.
-	ResourceIdentifier string
-	// RequiredScopes (MCP_AUTH_REQUIRED_SCOPES, separated by spaces or
-	// commas) are needed by every request to the endpoint; a token without
-	// them gets 403 insufficient_scope.
-	RequiredScopes []string
-}
 
 // resolve gives every zero setting its default (config.Resolve holds them)
 // and checks the whole, as NewServer needs it.
@@ -176,15 +135,10 @@ func badConfig(err error) error {
 // internal is the internal configuration of c, which resolves and checks
 // it; app.ConfigFromEnv converts the other way.
 func (c Config) internal() config.Config {
-	a := c.Auth
 	return config.Config{
 		Transport: config.Transport(c.Transport), HTTPHost: c.HTTPHost, HTTPPort: c.HTTPPort, Stateless: c.Stateless,
 		LogLevel: c.LogLevel, LogJSON: c.LogJSON, AllowedOrigins: c.AllowedOrigins, StateKeys: c.StateKeys,
-		Auth: config.AuthConfig{
-			Mode: config.AuthMode(a.Mode), SecretKey: a.SecretKey, PublicKey: a.PublicKey, Issuer: a.Issuer, Audience: a.Audience,
-			JWKSURI: a.JWKSURI, ResourceIdentifier: a.ResourceIdentifier, RequiredScopes: a.RequiredScopes,
-			AllowUnauthenticated: a.AllowUnauthenticated,
-		},
+		Auth:         config.AuthConfig{AllowUnauthenticated: c.AllowUnauthenticated},
 		MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsPerSubject: c.MaxSessionsPerSubject,
 		SessionIdleTimeout: c.SessionIdleTimeout, StreamKeepAlive: c.StreamKeepAlive, MaxCallsPerSession: c.MaxCallsPerSession, MaxResultBytes: c.MaxResultBytes,
 		MaxCallsInFlight: c.MaxCallsInFlight, RateLimit: c.RateLimit,

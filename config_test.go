@@ -44,8 +44,6 @@ func TestNewServerRefusesBadConfig(t *testing.T) {
 	}{
 		{mcpcore.Config{HTTPPort: 70000}, "MCP_HTTP_PORT"},
 		{mcpcore.Config{Transport: mcpcore.TransportHTTP, HTTPHost: "0.0.0.0"}, "MCP_AUTH_ALLOW_UNAUTHENTICATED=true"},
-		{mcpcore.Config{Auth: mcpcore.AuthConfig{Mode: "basic"}}, "MCP_AUTH_MODE"},
-		{mcpcore.Config{Auth: mcpcore.AuthConfig{Mode: mcpcore.AuthJWT}}, "MCP_AUTH_SECRET_KEY"},
 		{mcpcore.Config{AllowedOrigins: []string{"not a url"}}, "MCP_ALLOWED_ORIGINS"},
 	} {
 		_, err := mcpcore.NewServer(mcpcore.Info{Name: "cfg"}, &mcpcore.ServerOptions{Config: tc.cfg}, renderTool)

@@ -100,7 +100,7 @@ var retract = mcpcore.Tool[struct {
 
 func TestScopesOverHTTP(t *testing.T) {
 	t.Parallel()
-	srv, logs := newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{"MCP_AUTH_MODE": "jwt", "MCP_AUTH_SECRET_KEY": testSecret})}, retract)
+	srv, logs := newServer(t, authedOptions(t, map[string]string{"MCP_AUTH_MODE": "jwt", "MCP_AUTH_SECRET_KEY": testSecret}), retract)
 	endpoint := serveHTTP(t, srv)
 
 	if _, err := dial(t, endpoint, ""); err == nil || !strings.Contains(err.Error(), "Unauthorized") {

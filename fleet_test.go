@@ -18,6 +18,7 @@ import (
 
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/fleet"
+	"github.com/seed417024ea/mcpcore/mcphttp"
 	"github.com/seed417024ea/mcpcore/mcptest"
 )
 
@@ -213,10 +214,7 @@ func TestRateLimits(t *testing.T) {
 // Each caller, named by the token's subject, has a quota of its own.
 func TestRateLimitsArePerCaller(t *testing.T) {
 	t.Parallel()
-	opts := &mcpcore.ServerOptions{Config: mcpcore.Config{
-		Auth: mcpcore.AuthConfig{Mode: mcpcore.AuthJWT, SecretKey: testSecret},
-	}}
-	withAuth(t, opts)
+	opts := withAuth(t, &mcpcore.ServerOptions{}, mcphttp.AuthConfig{Mode: mcphttp.AuthJWT, SecretKey: testSecret})
 	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "quota"}, opts, limitedTool("once", mcpcore.RateLimit{Calls: 1, Per: time.Hour}))
 	if err != nil {
 		t.Fatal(err)

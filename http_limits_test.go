@@ -213,10 +213,10 @@ func TestAnOpenGETStreamKeepsItsSession(t *testing.T) {
 // ends one, it may open one again.
 func TestEachSubjectHasAShareOfSessions(t *testing.T) {
 	t.Parallel()
-	srv, logs := newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{
+	srv, logs := newServer(t, authedOptions(t, map[string]string{
 		"MCP_AUTH_MODE": "jwt", "MCP_AUTH_SECRET_KEY": testSecret,
 		"MCP_HTTP_MAX_SESSIONS": "10", "MCP_HTTP_MAX_SESSIONS_PER_SUBJECT": "2",
-	})}, searchTool)
+	}), searchTool)
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()
 	alice := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath, token: tokenFor(t, "alice")}
@@ -263,9 +263,9 @@ func TestEachSubjectHasAShareOfSessions(t *testing.T) {
 func TestAGreedySubjectLeavesSessionsToOthers(t *testing.T) {
 	t.Parallel()
 	const limit = 20
-	srv, _ := newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{
+	srv, _ := newServer(t, authedOptions(t, map[string]string{
 		"MCP_AUTH_MODE": "jwt", "MCP_AUTH_SECRET_KEY": testSecret, "MCP_HTTP_MAX_SESSIONS": fmt.Sprint(limit),
-	})}, searchTool)
+	}), searchTool)
 	hs := httptest.NewServer(srv.Handler())
 	defer hs.Close()
 	greedy := rawClient{t: t, endpoint: hs.URL + mcpcore.HTTPPath, token: tokenFor(t, "greedy")}

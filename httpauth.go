@@ -3,7 +3,8 @@ package mcpcore
 import "net/http"
 
 // An HTTPAuth authenticates the callers of the Streamable HTTP endpoint
-// ([ServerOptions].HTTPAuth). Package
+// ([ServerOptions].HTTPAuth). A server with one may listen beyond
+// loopback (see [Config].AllowUnauthenticated). Package
 // github.com/seed417024ea/mcpcore/mcphttp has the bearer tokens of
 // MCP_AUTH_MODE jwt and oauth; the core links no JWT library.
 type HTTPAuth interface {
@@ -17,4 +18,7 @@ type HTTPAuth interface {
 	// protected-resource metadata), given the scopes the server's
 	// definitions declare; keyed by their http.ServeMux patterns.
 	Routes(path string, scopes []string) map[string]http.Handler
+	// Scheme names the authentication in the server card's
+	// "authentication": "bearer" or "oauth2".
+	Scheme() string
 }

@@ -28,6 +28,7 @@ import (
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/internal/wiretest/notes"
 	"github.com/seed417024ea/mcpcore/mcperr"
+	"github.com/seed417024ea/mcpcore/mcphttp"
 	"github.com/seed417024ea/mcpcore/mcpotel"
 )
 
@@ -259,10 +260,14 @@ func TestKnownSecretsHTTP(t *testing.T) {
 func TestKnownSecretsOfTheConfiguration(t *testing.T) {
 	const stateKey = "state-key-of-the-fleet-0123456789abcdef"
 	const jwtKey = "jwt-key-of-the-fleet-0123456789abcdef"
-	cfg := mcpcore.Config{StateKeys: []string{stateKey}, Auth: mcpcore.AuthConfig{Mode: mcpcore.AuthJWT, SecretKey: jwtKey}}
+	cfg := mcpcore.Config{StateKeys: []string{stateKey}}
 	echo := mcpcore.Tool[noteIn, noteOut]{Name: "echo", Description: "Send the path back.",
 		Handler: func(_ *mcpcore.Context, in noteIn) (noteOut, error) { return noteOut{Text: in.Path}, nil }}
-	srv, _ := newServer(t, &mcpcore.ServerOptions{Config: cfg, Secrets: []string{"go-declared-secret-1"}}, echo)
+	// mcphttp.NewAuth keeps the key of mode jwt, as NewServer keeps the
+	// state keys.
+	opts := withAuth(t, &mcpcore.ServerOptions{Config: cfg, Secrets: []string{"go-declared-secret-1"}},
+		mcphttp.AuthConfig{Mode: mcphttp.AuthJWT, SecretKey: jwtKey})
+	srv, _ := newServer(t, opts, echo)
 	s := openStream(t, srv.ServeTransport)
 	s.handshake(t, "2025-06-18")
 	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"path":"` +

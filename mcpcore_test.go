@@ -49,7 +49,6 @@ func newServer(t testing.TB, opts *mcpcore.ServerOptions, defs ...mcpcore.Defini
 		// covers the default.
 		opts.RepeatWindow = -1
 	}
-	withAuth(t, opts)
 	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "test-server", Version: "0.0.1"}, opts, defs...)
 	if err != nil {
 		t.Fatalf("NewServer: %v", err)
@@ -57,20 +56,37 @@ func newServer(t testing.TB, opts *mcpcore.ServerOptions, defs ...mcpcore.Defini
 	return srv, logs
 }
 
-// withAuth gives opts the bearer authentication of its Config.Auth, as
-// package app does, where it has none; its key refresh ends with the test.
-func withAuth(t testing.TB, opts *mcpcore.ServerOptions) {
+// withAuth gives opts the bearer authentication of cfg, as package app
+// does; its key refresh ends with the test.
+func withAuth(t testing.TB, opts *mcpcore.ServerOptions, cfg mcphttp.AuthConfig) *mcpcore.ServerOptions {
 	t.Helper()
-	if opts.HTTPAuth != nil || opts.Config.Auth.Mode == "" || opts.Config.Auth.Mode == mcpcore.AuthNone {
-		return
-	}
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	a, err := mcphttp.NewAuth(ctx, opts.Config.Auth, opts.Logger)
+	a, err := mcphttp.NewAuth(ctx, cfg, opts.Logger)
 	if err != nil {
 		t.Fatalf("mcphttp.NewAuth: %v", err)
 	}
 	opts.HTTPAuth = a
+	return opts
+}
+
+// appConfigOf is the whole configuration the environment m gives, as
+// package app reads it.
+func appConfigOf(t testing.TB, m map[string]string) app.Config {
+	t.Helper()
+	c, err := app.ConfigFromEnv(func(k string) string { return m[k] })
+	if err != nil {
+		t.Fatalf("ConfigFromEnv(%v): %v", m, err)
+	}
+	return c
+}
+
+// authedOptions are the server options of the environment m with the
+// authentication it asks for, as package app builds them.
+func authedOptions(t testing.TB, m map[string]string) *mcpcore.ServerOptions {
+	t.Helper()
+	c := appConfigOf(t, m)
+	return withAuth(t, &mcpcore.ServerOptions{Config: c.Config}, c.Auth)
 }
 
 // connect builds a server for defs and connects a client to it.

@@ -33,8 +33,8 @@ func tokenFor(t testing.TB, sub string) string {
 // refused with -32602; its own subject resumes it.
 func TestRequestStateIsBoundToItsSubject(t *testing.T) {
 	t.Parallel()
-	srv, _ := newServer(t, &mcpcore.ServerOptions{Config: configOf(t, map[string]string{
-		"MCP_AUTH_MODE": "jwt", "MCP_AUTH_SECRET_KEY": testSecret, "MCP_SESSION_MODE": "stateless"})}, greet)
+	srv, _ := newServer(t, authedOptions(t, map[string]string{
+		"MCP_AUTH_MODE": "jwt", "MCP_AUTH_SECRET_KEY": testSecret, "MCP_SESSION_MODE": "stateless"}), greet)
 	url := serveHTTP(t, srv)
 	ctx := context.Background()
 	session := func(sub string) *mcp.ClientSession {

@@ -43,9 +43,9 @@ type ServerOptions struct {
 	Config Config
 	// HTTPAuth authenticates the callers of the HTTP endpoint (see
 	// [HTTPAuth]): package github.com/seed417024ea/mcpcore/mcphttp builds
-	// the one Config.Auth asks for, and package app passes it. Nil lets
-	// every caller in, which NewServer refuses when Config.Auth.Mode is
-	// jwt or oauth.
+	// the one MCP_AUTH_MODE asks for, and package app passes it. Nil lets
+	// every caller in, on a loopback host only unless
+	// Config.AllowUnauthenticated.
 	HTTPAuth HTTPAuth
 	// Secrets are values the server holds that must never leave the
 	// process, such as the API key of an upstream its tools call: no
@@ -57,7 +57,7 @@ type ServerOptions struct {
 	// (results, errors, notifications, progress, log notifications), in
 	// every log record of the server's logger, and in the spans it
 	// records. NewServer adds the secrets of Config itself: the
-	// Auth.SecretKey of mode jwt and the StateKeys. Package app adds
+	// StateKeys (package mcphttp keeps the key of MCP_AUTH_MODE=jwt). Package app adds
 	// those of the environment here (the password of MCP_REDIS_URL, the
 	// values of the variables MCP_SECRET_VARS names and the credentials
 	// in the OTLP exporters' headers). A service that reads its own
@@ -200,7 +200,10 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	if opts == nil {
 		opts = &ServerOptions{}
 	}
-	cfg, err := resolve(opts.Config.internal())
+	in := opts.Config.internal()
+	// An authenticated endpoint may listen beyond loopback.
+	in.Auth.AllowUnauthenticated = in.Auth.AllowUnauthenticated || opts.HTTPAuth != nil
+	cfg, err := resolve(in)
 	if err != nil {
 		return nil, badConfig(err)
 	}
@@ -286,10 +289,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		return nil, mcperr.New(mcperr.CodeInitializationFailed, "mcpcore: invalid server definition: "+err.Error(), mcperr.WithCause(err))
 	}
 	s.background, s.endBackground = context.WithCancel(context.Background())
-	if s.auth = opts.HTTPAuth; s.auth == nil && cfg.Auth.Mode != config.AuthNone {
-		s.endBackground()
-		return nil, badConfig(fmt.Errorf("MCP_AUTH_MODE=%s needs ServerOptions.HTTPAuth: pass mcphttp.NewAuth's, or serve with package app", cfg.Auth.Mode))
-	}
+	s.auth = opts.HTTPAuth
 	s.openShared(opts)
 	return s, nil
 }

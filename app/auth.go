@@ -11,7 +11,7 @@ import (
 // (MCP_AUTH_MODE jwt or oauth), where so has none; the refresh of an OAuth
 // issuer's keys runs until the app closes.
 func (a *App) buildAuth(cfg Config, so *mcpcore.ServerOptions) error {
-	if so.HTTPAuth != nil || cfg.Auth.Mode == "" || cfg.Auth.Mode == mcpcore.AuthNone {
+	if so.HTTPAuth != nil || cfg.Auth.Mode == "" || cfg.Auth.Mode == mcphttp.AuthNone {
 		return nil
 	}
 	ctx, cancel := context.WithCancel(context.Background())

@@ -9,6 +9,7 @@ import (
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/internal/otelsdk"
 	"github.com/seed417024ea/mcpcore/mcperr"
+	"github.com/seed417024ea/mcpcore/mcphttp"
 )
 
 // Config is the configuration the environment gives a server program: the
@@ -19,6 +20,11 @@ type Config struct {
 	// Config is the server's settings, which New hands to
 	// mcpcore.NewServer as they are.
 	mcpcore.Config
+
+	// Auth (MCP_AUTH_MODE and the variables of its modes) is the bearer
+	// authentication of the HTTP endpoint, which New builds with
+	// mcphttp.NewAuth as mcpcore.ServerOptions.HTTPAuth.
+	Auth mcphttp.AuthConfig
 
 	// RedisURL (MCP_REDIS_URL), such as redis://:password@10.0.0.5:6379/0
 	// (rediss:// for TLS), is the Redis the replicas of a fleet share
@@ -125,11 +131,12 @@ func fromInternal(c config.Config, t otelsdk.Env) Config {
 			MaxResultBytes: c.MaxResultBytes, MaxCallsInFlight: c.MaxCallsInFlight, MaxCallsPerSession: c.MaxCallsPerSession,
 			MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsPerSubject: c.MaxSessionsPerSubject,
 			SessionIdleTimeout: c.SessionIdleTimeout, StreamKeepAlive: c.StreamKeepAlive, RateLimit: c.RateLimit,
-			Auth: mcpcore.AuthConfig{
-				Mode: mcpcore.AuthMode(a.Mode), AllowUnauthenticated: a.AllowUnauthenticated, SecretKey: a.SecretKey, PublicKey: a.PublicKey,
-				Issuer: a.Issuer, Audience: a.Audience, JWKSURI: a.JWKSURI, ResourceIdentifier: a.ResourceIdentifier,
-				RequiredScopes: a.RequiredScopes,
-			},
+			AllowUnauthenticated: a.AllowUnauthenticated,
+		},
+		Auth: mcphttp.AuthConfig{
+			Mode: mcphttp.AuthMode(a.Mode), SecretKey: a.SecretKey, PublicKey: a.PublicKey,
+			Issuer: a.Issuer, Audience: a.Audience, JWKSURI: a.JWKSURI, ResourceIdentifier: a.ResourceIdentifier,
+			RequiredScopes: a.RequiredScopes,
 		},
 		RedisURL:  c.RedisURL,
 		Secrets:   c.Secrets,

@@ -11,6 +11,7 @@ import (
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/app"
 	"github.com/seed417024ea/mcpcore/mcperr"
+	"github.com/seed417024ea/mcpcore/mcphttp"
 )
 
 // configOf returns the Config the environment m gives.
@@ -104,12 +105,12 @@ func TestConfigFromEnvReadsEveryVariable(t *testing.T) {
 		Transport: mcpcore.TransportHTTP, HTTPHost: "0.0.0.0", HTTPPort: mcpcore.AnyPort, Stateless: true,
 		LogLevel: mcpcore.LevelNotice, LogJSON: true, AllowedOrigins: []string{"https://app.example.com"},
 		MaxResultBytes: 1, MaxCallsInFlight: 2, MaxCallsPerSession: 3, MaxBodyBytes: 4, MaxSessions: 5, MaxSessionsPerSubject: 6,
-		SessionIdleTimeout: 7 * time.Second,
-		Auth: mcpcore.AuthConfig{Mode: mcpcore.AuthOAuth, AllowUnauthenticated: true, SecretKey: "s", PublicKey: "p",
-			Issuer: "https://id.example.com", Audience: "aud", JWKSURI: "https://id.example.com/keys",
-			ResourceIdentifier: "https://mcp.example.com/mcp", RequiredScopes: []string{"a", "b"}},
+		SessionIdleTimeout: 7 * time.Second, AllowUnauthenticated: true,
 		RateLimit: mcpcore.RateLimit{Calls: 10, Per: time.Second},
 	},
+		Auth: mcphttp.AuthConfig{Mode: mcphttp.AuthOAuth, SecretKey: "s", PublicKey: "p",
+			Issuer: "https://id.example.com", Audience: "aud", JWKSURI: "https://id.example.com/keys",
+			ResourceIdentifier: "https://mcp.example.com/mcp", RequiredScopes: []string{"a", "b"}},
 		RedisURL: "redis://:r3dis-pass@10.0.0.5:6379/0", Secrets: []string{"nk_live_4f9Qm2Zx"},
 		Telemetry: app.TelemetryConfig{Disabled: true, TracesExporter: "console", MetricsExporter: "none",
 			Endpoint: "http://c:4318", TracesEndpoint: "http://t", MetricsEndpoint: "http://m",

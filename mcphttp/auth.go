@@ -18,6 +18,15 @@ import (
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
+// Scheme names the authentication in the server card: "bearer" for mode
+// jwt, "oauth2" for mode oauth.
+func (a *Auth) Scheme() string {
+	if a.keys != nil {
+		return "oauth2"
+	}
+	return "bearer"
+}
+
 // MetadataPath is where the protected-resource metadata of RFC 9728 is
 // served, and where WWW-Authenticate sends clients that lack a token.
 const MetadataPath = httpserve.MetadataPath
@@ -33,8 +42,8 @@ type Auth struct {
 }
 
 // NewAuth returns the authentication that cfg configures (its zero
-// settings take their defaults, as [mcpcore.NewServer] gives them), or nil
-// for mode none; pass it as [mcpcore.ServerOptions].HTTPAuth. ctx ends the
+// settings take their defaults), or nil for mode none; pass it as
+// [mcpcore.ServerOptions].HTTPAuth. ctx ends the
 // background refresh of an OAuth issuer's keys, whose fetches are logged
 // to logger (nil: not logged), through the redaction of the server's own
 // records. Refused tokens are logged by the endpoint it protects,
@@ -43,17 +52,26 @@ type Auth struct {
 //
 // NewAuth does not wait for an OAuth issuer: its keys are fetched in the
 // background, and tokens are refused, saying why, until they arrive.
-func NewAuth(ctx context.Context, cfg mcpcore.AuthConfig, logger *slog.Logger) (*Auth, error) {
+func NewAuth(ctx context.Context, cfg AuthConfig, logger *slog.Logger) (mcpcore.HTTPAuth, error) {
 	r, err := config.Resolve(config.Config{Auth: config.AuthConfig{
 		Mode: config.AuthMode(cfg.Mode), SecretKey: cfg.SecretKey, PublicKey: cfg.PublicKey, Issuer: cfg.Issuer, Audience: cfg.Audience,
 		JWKSURI: cfg.JWKSURI, ResourceIdentifier: cfg.ResourceIdentifier, RequiredScopes: cfg.RequiredScopes,
 	}})
+	if err == nil {
+		// The key verifies tokens, and would forge them.
+		if r.Auth.Mode == config.AuthJWT && r.Auth.SecretKey != "" {
+			err = redact.Keep(r.Auth.SecretKey)
+		}
+	}
 	if err == nil {
 		if logger != nil {
 			logger = slog.New(redact.Handler(logger.Handler()))
 		}
 		var a *Auth
 		if a, err = newAuth(ctx, r.Auth, logger, jwksOptions{}); err == nil {
+			if a == nil {
+				return nil, nil // no typed nil, which would read as an authentication
+			}
 			return a, nil
 		}
 	}

@@ -12,8 +12,10 @@ type HTTPAuth interface {
 	// request's form (origin, body, protocol version) and before its
 	// session is admitted: it answers a caller it refuses, and lets the
 	// others through with their auth.TokenInfo in the request's context,
-	// whose UserID the session is bound to and counted under.
-	Protect(next http.Handler) http.Handler
+	// whose UserID the session is bound to and counted under. It logs
+	// each refusal to log, which collapses them with the endpoint's other
+	// refusals.
+	Protect(next http.Handler, log RefusalLog) http.Handler
 	// Routes are served beside the endpoint at path, outside Protect (the
 	// protected-resource metadata), given the scopes the server's
 	// definitions declare; keyed by their http.ServeMux patterns.
@@ -21,4 +23,15 @@ type HTTPAuth interface {
 	// Scheme names the authentication in the server card's
 	// "authentication": "bearer" or "oauth2".
 	Scheme() string
+}
+
+// A RefusalLog logs the refusals of the HTTP endpoint, at warning, each
+// distinct one at once and its repeats collapsed into one record with
+// their count (see [ServerOptions].RepeatWindow).
+type RefusalLog interface {
+	// Refused logs the refusal of r, of kind (the "refusal" attribute,
+	// such as invalid_token), with msg and args, slog's key-value pairs
+	// that say why: two refusals of a kind are distinct when these
+	// differ. The texts a client chose are bounded in the record.
+	Refused(r *http.Request, kind, msg string, args ...any)
 }

@@ -319,7 +319,8 @@ func (s *Server) Handler() http.Handler {
 		Endpoints:      &s.endpoints,
 	}
 	if s.auth != nil {
-		opts.Authenticate, opts.Routes = s.auth.Protect, s.auth.Routes(HTTPPath, s.scopes)
+		opts.Authenticate = func(next http.Handler, log *httpserve.Refusals) http.Handler { return s.auth.Protect(next, log) }
+		opts.Routes = s.auth.Routes(HTTPPath, s.scopes)
 	}
 	if !s.cfg.Stateless {
 		opts.MaxSessions, opts.Sessions = s.cfg.MaxSessions, s.sessionCount

@@ -34,7 +34,7 @@ const MetadataPath = httpserve.MetadataPath
 // Auth authenticates the callers of the MCP endpoint with bearer tokens,
 // through the SDK's auth middleware.
 type Auth struct {
-	verify   auth.TokenVerifier
+	verify   verifier
 	resource string // MCP_SERVER_RESOURCE_IDENTIFIER; "" derives it from each request
 	issuer   string // the authorization server clients are sent to, if known
 	required []string
@@ -101,26 +101,30 @@ func newAuth(ctx context.Context, cfg config.AuthConfig, logger *slog.Logger, jw
 // Protect lets a request through only with a valid bearer token that holds
 // the required scopes. The SDK's middleware answers a missing or invalid
 // token (401, WWW-Authenticate with resource_metadata) and puts the
-// token's auth.TokenInfo in the request's context for the handlers. A
-// nil Auth (mode none) lets every request through.
-func (a *Auth) Protect(next http.Handler) http.Handler {
+// token's auth.TokenInfo in the request's context for the handlers.
+// Refusals are logged to log. A nil Auth (mode none) lets every request
+// through.
+func (a *Auth) Protect(next http.Handler, log mcpcore.RefusalLog) http.Handler {
 	if a == nil {
 		return next
 	}
-	scoped := a.requireScopes(next)
+	scoped := a.requireScopes(next, log)
+	verify := func(ctx context.Context, token string, r *http.Request) (*auth.TokenInfo, error) {
+		return a.verify(ctx, token, r, log)
+	}
 	if a.resource != "" {
-		return auth.RequireBearerToken(a.verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: a.metadataURL(nil), ClockSkew: leeway})(scoped)
+		return auth.RequireBearerToken(verify, &auth.RequireBearerTokenOptions{ResourceMetadataURL: a.metadataURL(nil), ClockSkew: leeway})(scoped)
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		opts := &auth.RequireBearerTokenOptions{ResourceMetadataURL: a.metadataURL(r), ClockSkew: leeway}
-		auth.RequireBearerToken(a.verify, opts)(scoped).ServeHTTP(w, r)
+		auth.RequireBearerToken(verify, opts)(scoped).ServeHTTP(w, r)
 	})
 }
 
 // requireScopes refuses a token without the scopes every request needs,
 // with 403 and the challenge of RFC 6750 (error="insufficient_scope"),
 // which the SDK's own scope check does not send.
-func (a *Auth) requireScopes(next http.Handler) http.Handler {
+func (a *Auth) requireScopes(next http.Handler, log mcpcore.RefusalLog) http.Handler {
 	if len(a.required) == 0 {
 		return next
 	}
@@ -139,7 +143,7 @@ func (a *Auth) requireScopes(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		httpserve.RefusalsOf(r).Refused(r, "insufficient_scope", "token without the required scopes", "missing", missing)
+		log.Refused(r, "insufficient_scope", "token without the required scopes", "missing", missing)
 		w.Header().Set("WWW-Authenticate", fmt.Sprintf("Bearer error=%q, scope=%q, resource_metadata=%q",
 			"insufficient_scope", strings.Join(a.required, " "), a.metadataURL(r)))
 		httpserve.WriteRPCError(w, http.StatusForbidden, httpserve.RequestID(w), mcperr.CodeForbidden,

@@ -194,7 +194,7 @@ func surfaceWith(t *testing.T, cfg config.AuthConfig, opts jwksOptions, logger *
 		t.Fatal(err)
 	}
 	h, err := httpserve.New(httpserve.Options{MCP: echoToken, Path: "/mcp", Stateless: true, MaxBodyBytes: 1 << 20, BodyTimeout: time.Second,
-		Logger: logger, Authenticate: a.Protect, Routes: a.Routes("/mcp", []string{"articles:read", "articles:write"})})
+		Logger: logger, Authenticate: protectWith(a), Routes: a.Routes("/mcp", []string{"articles:read", "articles:write"})})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -564,4 +564,9 @@ func TestClaimNamesAreExact(t *testing.T) {
 	if err := json.Unmarshal([]byte(got.body), &ti); err != nil || got.status != 200 || ti.UserID != "client:app" {
 		t.Errorf("HTTP %d %s, want the client's UserID", got.status, got.body)
 	}
+}
+
+// protectWith is a's Protect in the endpoint's slot.
+func protectWith(a *Auth) func(http.Handler, *httpserve.Refusals) http.Handler {
+	return func(next http.Handler, log *httpserve.Refusals) http.Handler { return a.Protect(next, log) }
 }

@@ -15,10 +15,15 @@ import (
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
+	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
 )
+
+// A verifier is a token verifier of the SDK's auth middleware that logs
+// the tokens it refuses to log.
+type verifier func(ctx context.Context, token string, r *http.Request, log mcpcore.RefusalLog) (*auth.TokenInfo, error)
 
 // leeway is the clock skew tolerated on exp, nbf and iat.
 const leeway = 30 * time.Second
@@ -26,7 +31,7 @@ const leeway = 30 * time.Second
 // jwtVerifier verifies tokens signed with the configured HS256 secret or
 // RS256 public key (MCP_AUTH_MODE=jwt). Only the configured algorithms are
 // accepted, so that a token cannot choose how it is checked.
-func jwtVerifier(cfg config.AuthConfig) (auth.TokenVerifier, error) {
+func jwtVerifier(cfg config.AuthConfig) (verifier, error) {
 	var methods []string
 	var public *rsa.PublicKey
 	if cfg.PublicKey != "" {
@@ -55,8 +60,8 @@ func jwtVerifier(cfg config.AuthConfig) (auth.TokenVerifier, error) {
 	}
 	parser := jwt.NewParser(opts...)
 	need := required{issuer: cfg.Issuer != "", audience: cfg.Audience != ""}
-	return func(_ context.Context, token string, r *http.Request) (*auth.TokenInfo, error) {
-		return verifyToken(parser, need, token, key, r)
+	return func(_ context.Context, token string, r *http.Request, log mcpcore.RefusalLog) (*auth.TokenInfo, error) {
+		return verifyToken(parser, need, token, key, r, log)
 	}, nil
 }
 
@@ -66,7 +71,7 @@ func jwtVerifier(cfg config.AuthConfig) (auth.TokenVerifier, error) {
 // arrive tokens are refused with a reason that says so. Issuer, audience
 // (the server's own resource) and expiry are required. opts bounds the
 // fetches; its zero value takes the defaults of jwks.go.
-func oauthVerifier(ctx context.Context, cfg config.AuthConfig, opts jwksOptions, logger *slog.Logger) (auth.TokenVerifier, *jwksCache, error) {
+func oauthVerifier(ctx context.Context, cfg config.AuthConfig, opts jwksOptions, logger *slog.Logger) (verifier, *jwksCache, error) {
 	if cfg.JWKSURI == "" {
 		return nil, nil, errors.New("OAUTH_JWKS_URI: no URL")
 	}
@@ -76,8 +81,8 @@ func oauthVerifier(ctx context.Context, cfg config.AuthConfig, opts jwksOptions,
 		jwt.WithValidMethods([]string{"RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"}),
 		jwt.WithIssuer(cfg.Issuer), jwt.WithAudience(cfg.Audience),
 		jwt.WithExpirationRequired(), jwt.WithLeeway(leeway))
-	return func(ctx context.Context, token string, r *http.Request) (*auth.TokenInfo, error) {
-		return verifyToken(parser, required{issuer: true, audience: true}, token, keys.keyfunc(ctx), r)
+	return func(ctx context.Context, token string, r *http.Request, log mcpcore.RefusalLog) (*auth.TokenInfo, error) {
+		return verifyToken(parser, required{issuer: true, audience: true}, token, keys.keyfunc(ctx), r, log)
 	}, keys, nil
 }
 
@@ -149,8 +154,7 @@ var errCritical = errors.New("the token's header lists critical extensions (crit
 // as critical an extension the recipient does not understand, and this
 // server understands none. The check comes before any key is looked up,
 // so such a token never causes a fetch of the issuer's keys.
-func verifyToken(p *jwt.Parser, need required, token string, key jwt.Keyfunc, r *http.Request) (*auth.TokenInfo, error) {
-	log := httpserve.RefusalsOf(r)
+func verifyToken(p *jwt.Parser, need required, token string, key jwt.Keyfunc, r *http.Request, log mcpcore.RefusalLog) (*auth.TokenInfo, error) {
 	var c claims
 	checked := func(t *jwt.Token) (any, error) {
 		if _, ok := t.Header["crit"]; ok {

@@ -64,7 +64,7 @@ func TestRefusalsOfAKindKeepWhy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := httpserve.New(httpserve.Options{MCP: echoToken, Path: "/mcp", Stateless: true, Authenticate: a.Protect, MaxBodyBytes: 1 << 20, BodyTimeout: time.Second,
+	h, err := httpserve.New(httpserve.Options{MCP: echoToken, Path: "/mcp", Stateless: true, Authenticate: protectWith(a), MaxBodyBytes: 1 << 20, BodyTimeout: time.Second,
 		Logger: logger, Repeats: collapser})
 	if err != nil {
 		t.Fatal(err)

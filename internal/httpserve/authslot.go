@@ -1,7 +1,6 @@
 package httpserve
 
 import (
-	"context"
 	"encoding/json"
 	"net/http"
 
@@ -24,29 +23,6 @@ const (
 // MetadataPath is where the protected-resource metadata of RFC 9728 is
 // served, and where WWW-Authenticate sends clients that lack a token.
 const MetadataPath = "/.well-known/oauth-protected-resource"
-
-type refusalsKey struct{}
-
-// withRefusals runs the authentication with the endpoint's refusal log in
-// its requests' context, so that its refusals are collapsed with the
-// endpoint's own. Only an authenticated endpoint pays for the context.
-func withRefusals(log *Refusals, authenticate func(http.Handler) http.Handler) func(http.Handler) http.Handler {
-	return func(next http.Handler) http.Handler {
-		h := authenticate(next)
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			h.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), refusalsKey{}, log)))
-		})
-	}
-}
-
-// RefusalsOf is the refusal log of the endpoint r came to; one that logs
-// nothing outside an endpoint.
-func RefusalsOf(r *http.Request) *Refusals {
-	if l, ok := r.Context().Value(refusalsKey{}).(*Refusals); ok {
-		return l
-	}
-	return newRefusals(nil, nil)
-}
 
 // RequestID is the id of the JSON-RPC request whose answer w writes, as
 // the body guard read it; nil when there is none (a notification, a batch,

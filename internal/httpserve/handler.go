@@ -44,8 +44,9 @@ type Options struct {
 	Posts *atomic.Int64
 	// Authenticate, when not nil, stands between the checks of a request's
 	// form and its session: it lets the request through or answers it (see
-	// [RefusalsOf], [RequestID], [WriteRPCError]). Nil lets everyone in.
-	Authenticate func(http.Handler) http.Handler
+	// [RequestID], [WriteRPCError]), logging its refusals to log. Nil lets
+	// everyone in.
+	Authenticate func(next http.Handler, log *Refusals) http.Handler
 	// Routes are served beside Path, outside Authenticate, keyed by their
 	// http.ServeMux patterns (the protected-resource metadata).
 	Routes map[string]http.Handler
@@ -100,7 +101,7 @@ func New(o Options) (http.Handler, error) {
 		guardVersion(log),
 	}
 	if o.Authenticate != nil {
-		chain = append(chain, withRefusals(log, o.Authenticate))
+		chain = append(chain, func(next http.Handler) http.Handler { return o.Authenticate(next, log) })
 	}
 	var table *sessionTable
 	if !o.Stateless && o.Session != nil {

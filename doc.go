@@ -140,8 +140,10 @@
 // # Serving over HTTP
 //
 // [Server.Handler] is the whole HTTP surface. MCP_AUTH_MODE chooses how
-// callers authenticate: none (the default, on a loopback address only,
-// unless MCP_AUTH_ALLOW_UNAUTHENTICATED=true), jwt (HS256 tokens of
+// callers authenticate, through [ServerOptions].HTTPAuth, which package app
+// builds with package mcphttp (the one that links a JWT library): none
+// (the default, on a loopback address only, unless
+// MCP_AUTH_ALLOW_UNAUTHENTICATED=true), jwt (HS256 tokens of
 // MCP_AUTH_SECRET_KEY, or RS256 of MCP_AUTH_PUBLIC_KEY) or oauth (tokens of
 // OAUTH_ISSUER_URL, verified with its JWKS, for the audience OAUTH_AUDIENCE
 // or MCP_SERVER_RESOURCE_IDENTIFIER). A missing or bad token gets HTTP 401

@@ -112,6 +112,12 @@ func (e *encoded) member(depth int, onPath bool) {
 
 // array copies the array at e.i, element by element.
 func (e *encoded) array(depth int) {
+	e.elements(func() { e.value(depth+1, false) })
+}
+
+// elements copies the brackets and commas of the array at e.i, and each
+// element by a call of copyOne, which copies the one at e.i.
+func (e *encoded) elements(copyOne func()) {
 	e.out = append(e.out, '[')
 	e.i++
 	for n := 0; ; n++ {
@@ -125,7 +131,7 @@ func (e *encoded) array(depth int) {
 		if n > 0 {
 			e.out = append(e.out, ',')
 		}
-		e.value(depth+1, false)
+		copyOne()
 	}
 	e.out = append(e.out, ']')
 	e.i++
@@ -169,23 +175,7 @@ func (e *encoded) under(st strength, depth int, onPath bool) {
 		e.out = append(e.out, `"`+Marker+`"`...)
 		e.skip()
 	case '[':
-		e.out = append(e.out, '[')
-		e.i++
-		for n := 0; ; n++ {
-			e.space()
-			if e.src[e.i] == ']' {
-				break
-			}
-			if e.src[e.i] == ',' {
-				e.i++
-			}
-			if n > 0 {
-				e.out = append(e.out, ',')
-			}
-			e.under(st, depth+1, false)
-		}
-		e.out = append(e.out, ']')
-		e.i++
+		e.elements(func() { e.under(st, depth+1, false) })
 	case 't', 'f', 'n':
 		e.value(depth, onPath)
 	default: // a number

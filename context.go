@@ -60,7 +60,7 @@ type Context struct {
 
 // contextKey finds the *Context among a request context's values, so that
 // services holding only a derived context.Context can still reach the
-// contract through [RecoveryForReason].
+// contract through [RecoveryFor].
 type contextKey struct{}
 
 // parent is the request's context.Context, or context.Background() for a
@@ -131,15 +131,38 @@ func (c *Context) Fail(f Failure, message string, opts ...mcperr.Option) *mcperr
 // logged at error whatever the severity of the reason it names.
 var errNotDeclared = errors.New("mcpcore: Fail was given a failure that the contract does not declare")
 
-// RecoveryFor returns an option that sets data.recovery.hint to the declared
-// Recovery of f, for [Context.Fail] or any [mcperr] factory. When f is not in
-// this definition's contract, or there is no contract, the option does
-// nothing, so it is always safe to pass.
+// RecoveryFor returns an option that sets data.recovery.hint to the
+// Recovery this definition's contract declares for f's reason, for
+// [Context.Fail] or any [mcperr] factory. When the contract has no entry
+// with that reason, or there is no contract, the option does nothing, so it
+// is always safe to pass. A service that has only a context.Context uses
+// [RecoveryFor], which is this method.
 func (c *Context) RecoveryFor(f Failure) mcperr.Option {
-	if c == nil || !declares(c.contract, f) {
+	if c == nil {
 		return noOption
 	}
-	return mcperr.WithRecovery(f.Recovery)
+	declared, ok := byReason(c.contract, f.Reason)
+	if !ok {
+		return noOption
+	}
+	return mcperr.WithRecovery(declared.Recovery)
+}
+
+// RecoveryFor is [Context.RecoveryFor] for code that has only a
+// context.Context, such as a service a handler calls: the hint is the one
+// the contract of the tool or resource being served declares for f's
+// reason, so a service need not know which tool called it. When ctx
+// carries no contract, or the contract has no entry with f's reason, the
+// option does nothing. The service opts in where it raises, and
+// [Context.FailFrom] keeps the hint:
+//
+//	return nil, mcperr.ServiceUnavailable("NCBI is unreachable", mcpcore.RecoveryFor(ctx, ncbiDown))
+func RecoveryFor(ctx context.Context, f Failure) mcperr.Option {
+	if ctx == nil {
+		return noOption
+	}
+	c, _ := ctx.Value(contextKey{}).(*Context)
+	return c.RecoveryFor(f)
 }
 
 // FailFrom maps a service's error onto this definition's contract. When
@@ -156,8 +179,9 @@ func (c *Context) RecoveryFor(f Failure) mcperr.Option {
 //     status, a recovery hint the service set, …), under the entry's
 //     reason, which is written last.
 //
-// The entry's declared Recovery is not added, as Fail does not add it:
-// use [Context.FailFromWithRecovery] to send it.
+// The entry's declared Recovery is not added, as Fail does not add it: a
+// hint reaches the client when the service raised its error with one
+// ([RecoveryFor], or [mcperr.WithRecovery]).
 //
 // When neither decides (err nil, no *mcperr.Error in it, a data.reason no
 // entry has and no entry with its code, or several entries with its code
@@ -166,22 +190,6 @@ func (c *Context) RecoveryFor(f Failure) mcperr.Option {
 // contract is searched. (mcplint sees the reasons of the entries passed,
 // not of a whole-contract search.)
 func (c *Context) FailFrom(err error, entries ...Failure) error {
-	return c.failFrom(err, entries, false)
-}
-
-// FailFromWithRecovery is [Context.FailFrom] sending the declared Recovery
-// of the entry err becomes as its hint, unless err has a hint of its own:
-// what [Context.RecoveryFor] is to Fail.
-//
-//	articles, err := ncbi.Fetch(ctx, in.PMIDs)
-//	if err != nil {
-//		return out, ctx.FailFromWithRecovery(err, queueFull, ncbiDown)
-//	}
-func (c *Context) FailFromWithRecovery(err error, entries ...Failure) error {
-	return c.failFrom(err, entries, true)
-}
-
-func (c *Context) failFrom(err error, entries []Failure, recovery bool) error {
 	if err == nil || c == nil {
 		return err
 	}
@@ -200,9 +208,6 @@ func (c *Context) failFrom(err error, entries []Failure, recovery bool) error {
 	opts := []mcperr.Option{mcperr.WithCause(err)}
 	if data := e.Data(); len(data) > 0 {
 		opts = append(opts, mcperr.WithData(data))
-	}
-	if recovery && e.RecoveryHint() == "" {
-		opts = append(opts, c.RecoveryFor(*match))
 	}
 	return c.Fail(*match, e.Message(), opts...)
 }
@@ -228,22 +233,6 @@ func mapped(candidates []Failure, e *mcperr.Error) *Failure {
 		match = &candidates[i]
 	}
 	return match
-}
-
-// RecoveryForReason is [Context.RecoveryFor] for code that has only a
-// context.Context, such as a service called by a handler: it looks the reason
-// up in the contract of the tool or resource being served. When ctx carries
-// no contract or the contract has no such reason, the option does nothing.
-func RecoveryForReason(ctx context.Context, reason string) mcperr.Option {
-	c, _ := ctx.Value(contextKey{}).(*Context)
-	if c == nil {
-		return noOption
-	}
-	f, ok := byReason(c.contract, reason)
-	if !ok {
-		return noOption
-	}
-	return mcperr.WithRecovery(f.Recovery)
 }
 
 func noOption(*mcperr.Error) {}

@@ -65,11 +65,11 @@ type okOutput struct {
 }
 
 // lookupItem is a service: it has only a context.Context, and still carries
-// the calling tool's declared recovery through mcpcore.RecoveryForReason.
+// the calling tool's declared recovery through mcpcore.RecoveryFor.
 func lookupItem(ctx context.Context, id string) error {
 	return mcperr.NotFound("No item "+id,
 		mcperr.WithData(map[string]any{"reason": "no_match", "itemId": id}),
-		mcpcore.RecoveryForReason(ctx, "no_match"))
+		mcpcore.RecoveryFor(ctx, noMatch))
 }
 
 // failCases is a handler that fails in the way its input names, for the
@@ -287,7 +287,7 @@ func quote(s string) string {
 func TestRecoveryForOutsideACall(t *testing.T) {
 	t.Parallel()
 	// Any context.Context is accepted; one that no call made adds nothing.
-	e := mcperr.NotFound("x", mcpcore.RecoveryForReason(context.Background(), "no_match"))
+	e := mcperr.NotFound("x", mcpcore.RecoveryFor(context.Background(), noMatch))
 	if e.Data() != nil {
 		t.Errorf("data = %v, want none", e.Data())
 	}
@@ -461,6 +461,10 @@ func TestFailFromMapsServiceErrorsOntoTheContract(t *testing.T) {
 	busy := mcpcore.Failure{Reason: "busy", Code: mcperr.CodeRateLimited, When: "w", Recovery: "Wait a minute, then call again.", Retryable: mcpcore.Retryable}
 	down := mcpcore.Failure{Reason: "down", Code: mcperr.CodeServiceUnavailable, When: "w", Recovery: "Try again in an hour or so."}
 	alsoDown := mcpcore.Failure{Reason: "also_down", Code: mcperr.CodeServiceUnavailable, When: "w", Recovery: "Try again in an hour or so."}
+	// A service's own entries: one with busy's reason in its own words, one
+	// the tool does not declare.
+	ownBusy := mcpcore.Failure{Reason: "busy", Code: mcperr.CodeRateLimited, When: "w", Recovery: "The service's own words, which the tool does not send."}
+	undeclared := mcpcore.Failure{Reason: "throttled", Code: mcperr.CodeRateLimited, When: "w", Recovery: "Nothing the tool declares at all."}
 	var got []error
 	var service error
 	tool := mcpcore.Tool[struct{}, struct{}]{Name: "t", Description: "d", Errors: []mcpcore.Failure{busy, down, alsoDown},
@@ -475,8 +479,9 @@ func TestFailFromMapsServiceErrorsOntoTheContract(t *testing.T) {
 				ctx.FailFrom(errors.New("plain"), busy),                                      // no *mcperr.Error: unchanged
 				ctx.FailFrom(nil, busy),                                                      // nil stays nil
 				ctx.FailFrom(mcperr.RateLimited("x", mcperr.WithRecovery("own hint")), busy), // its own hint is kept
-				ctx.FailFromWithRecovery(service, busy),
-				ctx.FailFromWithRecovery(mcperr.RateLimited("x", mcperr.WithRecovery("own hint")), busy), // its own hint wins
+				ctx.FailFrom(raiseWithHint(ctx, busy), busy),                                 // the hint the service opted into
+				ctx.FailFrom(raiseWithHint(ctx, ownBusy), busy),                              // the tool's words for the reason
+				ctx.FailFrom(raiseWithHint(ctx, undeclared), busy),                           // a reason the tool lacks: no hint
 			}
 			return struct{}{}, nil
 		}}
@@ -502,13 +507,25 @@ func TestFailFromMapsServiceErrorsOntoTheContract(t *testing.T) {
 	if got[5].Error() != "plain" || got[6] != nil {
 		t.Errorf("unchanged errors changed: %v, %v", got[5], got[6])
 	}
-	if e(7).RecoveryHint() != "own hint" || e(9).RecoveryHint() != "own hint" {
-		t.Errorf("the service's own hint was replaced: %q, %q", e(7).RecoveryHint(), e(9).RecoveryHint())
+	if e(7).RecoveryHint() != "own hint" {
+		t.Errorf("the service's own hint was replaced: %q", e(7).RecoveryHint())
 	}
-	// The declared hint goes out only when asked for.
-	if e(8).RecoveryHint() != busy.Recovery || e(8).Data()["reason"] != "busy" {
-		t.Errorf("FailFromWithRecovery = %v %v, want busy with its declared hint", e(8), e(8).Data())
+	// The declared hint goes out where the service raised with it: the
+	// calling tool's own Recovery for the reason, whatever the service's
+	// entry says, and none for a reason the tool does not declare.
+	for i, want := range map[int]string{8: busy.Recovery, 9: busy.Recovery, 10: ""} {
+		if e(i).RecoveryHint() != want || e(i).Data()["reason"] != "busy" {
+			t.Errorf("FailFrom #%d = %v %v, want busy with hint %q", i, e(i), e(i).Data(), want)
+		}
 	}
+}
+
+// raiseWithHint is a service that raises RateLimited with the declared hint
+// of f, through a context derived from the call's.
+func raiseWithHint(ctx context.Context, f mcpcore.Failure) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	return mcperr.RateLimited("Upstream quota exhausted", mcpcore.RecoveryFor(ctx, f))
 }
 
 // TestFailFromPrefersTheReasonTheServiceNamed is the upstream's own 429
@@ -526,13 +543,14 @@ func TestFailFromPrefersTheReasonTheServiceNamed(t *testing.T) {
 			var err error
 			switch in.Case {
 			case "ncbi429":
-				err = mcperr.RateLimited("NCBI answered 429", mcperr.WithData(map[string]any{"reason": "rate_limited", "retryAfter": 120}))
+				err = mcperr.RateLimited("NCBI answered 429", mcperr.WithData(map[string]any{"reason": "rate_limited", "retryAfter": 120}),
+					mcpcore.RecoveryFor(ctx, rateLimited))
 			case "other_reason":
 				err = mcperr.ServiceUnavailable("NCBI is down", mcperr.WithData(map[string]any{"reason": "upstream_down"}))
 			case "no_reason":
 				err = mcperr.RateLimited("slow down")
 			}
-			return struct{}{}, ctx.FailFromWithRecovery(err, queueFull, rateLimited, down)
+			return struct{}{}, ctx.FailFrom(err, queueFull, rateLimited, down)
 		}}
 	cs, _ := connect(t, tool)
 	errorOf := func(c string) map[string]any {

@@ -42,10 +42,11 @@
 // An error from a service is mapped onto the contract by
 // [Context.FailFrom]: the declared entry whose reason the service stamped,
 // else the one whose code is the error's, with the service's message, data
-// and cause kept; any other error is returned unchanged. A declared
-// Recovery is sent only where the handler asks for it: [Context.RecoveryFor]
-// at a Fail, [Context.FailFromWithRecovery] for a mapped error,
-// [RecoveryOnDecline] for a declined question.
+// and cause kept (a recovery hint the service set included); any other error
+// is returned unchanged. A declared Recovery is sent only where the code
+// that fails asks for it: [Context.RecoveryFor] in a handler (at a Fail, or
+// in the [OnDecline] of a question), [RecoveryFor] with the call's
+// context.Context where a service raises.
 //
 // # Where errors are handled
 //

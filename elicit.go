@@ -30,8 +30,17 @@ var ErrDeclined = errors.New("mcpcore: the user declined to answer")
 type AskOption func(*ask)
 
 type ask struct {
-	key      string
-	recovery bool // RecoveryOnDecline
+	key string
+	// onDecline is the failure a declined question becomes (OnDecline);
+	// nil for the default.
+	onDecline *declineAs
+}
+
+// declineAs is what [OnDecline] names: an entry, and the options to fail
+// with.
+type declineAs struct {
+	failure Failure
+	opts    []mcperr.Option
 }
 
 // QuestionKey names a question. Under MCP 2026-07-28 and later the client answers
@@ -42,12 +51,19 @@ type ask struct {
 // its own key: asking one key twice is an InternalError.
 func QuestionKey(key string) AskOption { return func(a *ask) { a.key = key } }
 
-// RecoveryOnDecline asks [Elicit] to send, when the user declines or
-// dismisses the question, the declared Recovery of the definition's
-// consent_declined failure as the hint: what [Context.RecoveryFor] is to
-// [Context.Fail]. Without it the declined error carries the entry's code,
-// reason and severity, and no hint. Other questions ignore it.
-func RecoveryOnDecline() AskOption { return func(a *ask) { a.recovery = true } }
+// OnDecline makes a declined or dismissed question of [Elicit] fail as
+// the entry f of the definition's contract, as [Context.Fail] builds it
+// (with f's code, reason and severity, the message saying the user
+// declined, data.action "decline" or "cancel", and [ErrDeclined] as its
+// cause), with opts: pass [Context.RecoveryFor] to send f's declared hint.
+// A tool whose decline is its own reason maps it so; an f the contract does
+// not declare is an InternalError, as with Fail. Other questions ignore
+// it.
+//
+//	r, err := mcpcore.Elicit[retraction](ctx, "Retract it?", mcpcore.OnDecline(cancelled, ctx.RecoveryFor(cancelled)))
+func OnDecline(f Failure, opts ...mcperr.Option) AskOption {
+	return func(a *ask) { a.onDecline = &declineAs{failure: f, opts: opts} }
+}
 
 func askOptions(opts []AskOption) ask {
 	var a ask
@@ -72,9 +88,10 @@ func askOptions(opts []AskOption) ask {
 //     InvalidRequest and data.reason "consent_declined" (and data.action,
 //     "decline" or "cancel"), which wraps [ErrDeclined]. A tool that declares
 //     a Failure with reason "consent_declined" in its Errors gets that
-//     failure instead, with its code and severity, and its recovery hint
-//     when the call passes [RecoveryOnDecline]: declare one (severity
-//     notice) when declining is an ordinary answer;
+//     failure instead, with its code and severity and no recovery hint:
+//     declare one (severity notice) when declining is an ordinary answer.
+//     [OnDecline] names the entry to fail with, and its options (its
+//     recovery hint);
 //   - the client did not declare the elicitation capability: the protocol
 //     error of [Context.RequireClient];
 //   - under MCP 2026-07-28 and later, before the client has answered: an
@@ -99,7 +116,7 @@ func Elicit[T any](ctx *Context, message string, opts ...AskOption) (T, error) {
 	switch res.Action {
 	case "accept":
 	case "decline", "cancel":
-		return zero, ctx.declined(res.Action, asked.recovery)
+		return zero, ctx.declined(res.Action, asked.onDecline)
 	default:
 		return zero, mcperr.ValidationError(fmt.Sprintf("The client answered the elicitation with the unknown action %q: want accept, decline or cancel.",
 			cutText(res.Action, 64)), mistake(nil))
@@ -141,19 +158,19 @@ func checkAnswers(next mcp.MethodHandler) mcp.MethodHandler {
 	}
 }
 
-// declined is the error of a declined or dismissed question: the contract's
-// own consent_declined failure when there is one, with its Recovery when
-// the handler asked for it.
-func (c *Context) declined(action string, recovery bool) *mcperr.Error {
+// declined is the error of a declined or dismissed question: the entry
+// OnDecline names, else the contract's own consent_declined failure when
+// there is one, else the framework's InvalidRequest.
+func (c *Context) declined(action string, as *declineAs) *mcperr.Error {
 	msg := "The user declined to answer."
 	if action == "cancel" {
 		msg = "The user dismissed the question without answering."
 	}
+	opts := []mcperr.Option{mcperr.WithCause(ErrDeclined), mcperr.WithData(map[string]any{"action": action})}
+	if as != nil {
+		return c.Fail(as.failure, msg, append(opts, as.opts...)...)
+	}
 	if f, ok := byReason(c.contract, ReasonConsentDeclined); ok {
-		opts := []mcperr.Option{mcperr.WithCause(ErrDeclined), mcperr.WithData(map[string]any{"action": action})}
-		if recovery {
-			opts = append(opts, c.RecoveryFor(f))
-		}
 		return c.Fail(f, msg, opts...)
 	}
 	return mcperr.InvalidRequest(msg, mcperr.WithCause(ErrDeclined),

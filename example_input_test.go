@@ -55,21 +55,18 @@ func ExampleInputIssues() {
 }
 
 // FailFrom maps a service's error onto the contract: the entry whose
-// reason the service stamped, else the one with the error's code.
-// FailFromWithRecovery also sends that entry's declared Recovery.
-func ExampleContext_FailFromWithRecovery() {
+// reason the service stamped, else the one with the error's code. The
+// service opts into the declared Recovery where it raises, with
+// mcpcore.RecoveryFor and the call's context, and FailFrom keeps it.
+func ExampleContext_FailFrom() {
 	queueFull := mcpcore.Failure{Reason: "queue_full", Code: mcperr.CodeRateLimited,
 		When: "Our request queue is full.", Recovery: "Retry after 1-2 seconds."}
-	rateLimited := mcpcore.Failure{Reason: "rate_limited", Code: mcperr.CodeRateLimited,
-		When: "NCBI throttles this server.", Recovery: "Wait for the time in retryAfter, then call again."}
 	fetch := mcpcore.Tool[struct{}, struct{}]{
 		Name:   "fetch",
-		Errors: []mcpcore.Failure{queueFull, rateLimited},
+		Errors: []mcpcore.Failure{queueFull, ncbiThrottled},
 		Handler: func(ctx *mcpcore.Context, _ struct{}) (struct{}, error) {
-			// What a service returns for NCBI's own 429.
-			err := mcperr.RateLimited("NCBI answered 429",
-				mcperr.WithData(map[string]any{"reason": "rate_limited", "retryAfter": 120}))
-			return struct{}{}, ctx.FailFromWithRecovery(err, queueFull, rateLimited)
+			err := ncbiFetch(ctx)
+			return struct{}{}, ctx.FailFrom(err, queueFull, ncbiThrottled)
 		},
 	}
 	cs, err := exampleClient(fetch)
@@ -88,4 +85,17 @@ func ExampleContext_FailFromWithRecovery() {
 	// Error: NCBI answered 429
 	//
 	// Recovery: Wait for the time in retryAfter, then call again.
+}
+
+// ncbiThrottled is the entry of NCBI's own 429, which the service names.
+var ncbiThrottled = mcpcore.Failure{Reason: "rate_limited", Code: mcperr.CodeRateLimited,
+	When: "NCBI throttles this server.", Recovery: "Wait for the time in retryAfter, then call again."}
+
+// ncbiFetch is a service: it has only a context.Context, and what it
+// returns for NCBI's own 429 names its reason and carries the calling
+// tool's declared hint for it.
+func ncbiFetch(ctx context.Context) error {
+	return mcperr.RateLimited("NCBI answered 429",
+		mcperr.WithData(map[string]any{"reason": "rate_limited", "retryAfter": 120}),
+		mcpcore.RecoveryFor(ctx, ncbiThrottled))
 }

@@ -33,7 +33,8 @@ var deleteOrder = mcpcore.Tool[orderInput, orderOutput]{
 	Description: "Delete an order, after the user confirms.",
 	Errors:      []mcpcore.Failure{consentDeclined},
 	Handler: func(ctx *mcpcore.Context, in orderInput) (orderOutput, error) {
-		d, err := mcpcore.Elicit[Deletion](ctx, "Delete the order of "+in.Item+"?", mcpcore.RecoveryOnDecline())
+		d, err := mcpcore.Elicit[Deletion](ctx, "Delete the order of "+in.Item+"?",
+			mcpcore.OnDecline(consentDeclined, ctx.RecoveryFor(consentDeclined)))
 		if err != nil {
 			return orderOutput{}, err // declined: the declared consent_declined, with its Recovery
 		}

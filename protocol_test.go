@@ -187,11 +187,17 @@ var declinedFailure = mcpcore.Failure{
 	When: "The user declined.", Recovery: "Ask the user before calling the tool again.",
 }
 
-func signup(declares bool, opts ...mcpcore.AskOption) mcpcore.Tool[none, said] {
+// signup asks for an Account, with the options opts make of the call's
+// Context.
+func signup(declares bool, opts ...func(*mcpcore.Context) mcpcore.AskOption) mcpcore.Tool[none, said] {
 	tool := mcpcore.Tool[none, said]{
 		Name: "signup", Description: "Asks the user.",
 		Handler: func(ctx *mcpcore.Context, _ none) (said, error) {
-			a, err := mcpcore.Elicit[Account](ctx, "Pick a username", opts...)
+			asked := make([]mcpcore.AskOption, len(opts))
+			for i, o := range opts {
+				asked[i] = o(ctx)
+			}
+			a, err := mcpcore.Elicit[Account](ctx, "Pick a username", asked...)
 			if err != nil {
 				return said{}, err
 			}
@@ -264,7 +270,9 @@ func TestElicitDeclined(t *testing.T) {
 	for _, action := range []string{"decline", "cancel"} {
 		t.Run(action+" declared", func(t *testing.T) {
 			t.Parallel()
-			c := start(t, answering(action, nil, nil), sessionEra, signup(true, mcpcore.RecoveryOnDecline()))
+			c := start(t, answering(action, nil, nil), sessionEra, signup(true, func(ctx *mcpcore.Context) mcpcore.AskOption {
+				return mcpcore.OnDecline(declinedFailure, ctx.RecoveryFor(declinedFailure))
+			}))
 			mcptest.AssertFailure(t, c.CallTool("signup", map[string]any{}), declinedFailure,
 				mcptest.DeclaredRecovery(), mcptest.Data("action", action))
 			recs := c.Logs().Find("Error in tool:signup")
@@ -306,6 +314,70 @@ func TestElicitDeclined(t *testing.T) {
 		}
 		if e := errorResult(t, res); e["code"] != float64(mcperr.CodeValidationError) || !strings.Contains(wiretest.Canonical(t, e), "plan") {
 			t.Errorf("error = %v, want ValidationError about plan", e)
+		}
+	})
+}
+
+// cancelledFailure is a tool's own reason for a declined question, as the
+// TypeScript original's retraction tool names it.
+var cancelledFailure = mcpcore.Failure{
+	Reason: "cancelled", Code: mcperr.CodeRequestCancelled, Severity: mcpcore.SeverityInfo,
+	When: "The user said no.", Recovery: "Ask the user whether to go ahead before calling again.",
+}
+
+// TestElicitOnDecline: OnDecline maps a declined or dismissed question to
+// the entry the tool names, with the options it gives, in every era; an
+// entry the contract does not declare is the InternalError of ctx.Fail.
+func TestElicitOnDecline(t *testing.T) {
+	t.Parallel()
+	asCancelled := func(opts ...func(*mcpcore.Context) mcperr.Option) func(*mcpcore.Context) mcpcore.AskOption {
+		return func(ctx *mcpcore.Context) mcpcore.AskOption {
+			o := make([]mcperr.Option, len(opts))
+			for i, f := range opts {
+				o[i] = f(ctx)
+			}
+			return mcpcore.OnDecline(cancelledFailure, o...)
+		}
+	}
+	hint := func(ctx *mcpcore.Context) mcperr.Option { return ctx.RecoveryFor(cancelledFailure) }
+	withCancelled := func(tool mcpcore.Tool[none, said]) mcpcore.Tool[none, said] {
+		tool.Errors = append(tool.Errors, cancelledFailure)
+		return tool
+	}
+	for _, era := range eras {
+		for _, action := range []string{"decline", "cancel"} {
+			t.Run(era+" "+action, func(t *testing.T) {
+				t.Parallel()
+				// consent_declined is declared too: OnDecline's entry wins.
+				c := start(t, answering(action, nil, nil), era, withCancelled(signup(true, asCancelled(hint))))
+				mcptest.AssertFailure(t, c.CallTool("signup", map[string]any{}), cancelledFailure,
+					mcptest.DeclaredRecovery(), mcptest.Data("action", action))
+				recs := c.Logs().Find("Error in tool:signup")
+				if len(recs) != 1 || recs[0]["level"] != "INFO" {
+					t.Errorf("failure records = %v, want one at the declared severity INFO", recs)
+				}
+			})
+		}
+	}
+	t.Run("no options: no hint", func(t *testing.T) {
+		t.Parallel()
+		c := start(t, answering("decline", nil, nil), sessionEra, withCancelled(signup(false, asCancelled())))
+		mcptest.AssertFailure(t, c.CallTool("signup", map[string]any{}), cancelledFailure,
+			mcptest.NoRecovery(), mcptest.Data("action", "decline"))
+	})
+	t.Run("an entry the contract lacks", func(t *testing.T) {
+		t.Parallel()
+		c := start(t, answering("decline", nil, nil), sessionEra, signup(true, asCancelled(hint)))
+		e := errorResult(t, c.CallTool("signup", map[string]any{}))
+		if e["code"] != float64(mcperr.CodeInternalError) || !strings.Contains(e["message"].(string), "cancelled") {
+			t.Errorf("error = %v, want the InternalError of an undeclared reason", e)
+		}
+	})
+	t.Run("an accepted answer", func(t *testing.T) {
+		t.Parallel()
+		c := start(t, answering("accept", map[string]any{"username": "ada"}, nil), sessionEra, withCancelled(signup(false, asCancelled(hint))))
+		if res := c.CallTool("signup", map[string]any{}); res.IsError {
+			t.Errorf("an accepted answer failed: %v", wiretest.Text(t, res))
 		}
 	})
 }

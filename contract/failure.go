@@ -27,10 +27,10 @@ type Failure struct {
 	// when the handler gives none.
 	When string
 	// Recovery tells the client its next move. It reaches the wire only where
-	// the failing code opts in: Context.RecoveryFor at a Fail,
-	// Context.FailFromWithRecovery for a service's error, RecoveryOnDecline
-	// for Elicit (all of package mcpcore), or a hint of its own. What the
-	// author writes at the failure site is what is sent.
+	// the failing code opts in: Context.RecoveryFor at a Fail or in an
+	// OnDecline for Elicit, RecoveryFor(ctx, entry) where a service raises
+	// (all of package mcpcore), or a hint of its own. What the author
+	// writes at the failure site is what is sent.
 	Recovery string
 	// Retryable says whether the same call may succeed if made again:
 	// [Retryable] makes data.retryable true by default on errors built from

@@ -10,13 +10,16 @@ import (
 	"go.opentelemetry.io/otel"
 	"go.opentelemetry.io/otel/codes"
 
+	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
 // ncbiFetch stands for the service layer of a real server: a client of
-// NCBI's E-utilities. It knows HTTP, not the tool's contract: it turns an
-// upstream's answer into an *mcperr.Error with mcperr.FromResponse, and the
-// handler maps that onto its contract with ctx.FailFrom. The magic first
+// NCBI's E-utilities. It knows HTTP, and the entries its failures are: it
+// turns an upstream's answer into an *mcperr.Error with mcperr.FromResponse,
+// opting into the declared hint of the entry the status stands for with
+// mcpcore.RecoveryFor, and the handler maps that onto its contract with
+// ctx.FailFrom, which keeps the hint. The magic first
 // PMIDs "upstream_busy" and "upstream_down" make the upstream answer 429
 // (with Retry-After) and 503.
 //
@@ -40,7 +43,11 @@ func ncbiFetch(ctx context.Context, pmids []string) ([]string, error) {
 		Path: "/entrez/eutils/efetch.fcgi", RawQuery: "db=pubmed&id=" + url.QueryEscape(strings.Join(pmids, ",")) + "&api_key=c0ffee-secret"}}
 	if resp.StatusCode != http.StatusOK {
 		span.SetStatus(codes.Error, resp.Status)
-		return nil, mcperr.FromResponse(resp, mcperr.WithService("NCBI"))
+		entry := ncbiDown
+		if resp.StatusCode == http.StatusTooManyRequests {
+			entry = queueFull
+		}
+		return nil, mcperr.FromResponse(resp, mcperr.WithService("NCBI"), mcpcore.RecoveryFor(ctx, entry))
 	}
 	return pmids, nil
 }

@@ -101,10 +101,11 @@ func fetch(ctx *mcpcore.Context, in fetchInput) (fetchOutput, error) {
 	case "upstream_busy", "upstream_down":
 		// A service's error mapped onto the contract: the upstream's 429 is
 		// queue_full and its 503 ncbi_down, with the service's message and
-		// data (status, retryAfter in seconds, …) kept.
+		// data (status, retryAfter in seconds, the declared hint it raised
+		// with, …) kept.
 		articles, err := ncbiFetch(ctx, in.PMIDs)
 		if err != nil {
-			return fetchOutput{}, ctx.FailFromWithRecovery(err, queueFull, ncbiDown)
+			return fetchOutput{}, ctx.FailFrom(err, queueFull, ncbiDown)
 		}
 		return fetchOutput{Articles: articles}, nil
 	case "slow":
@@ -289,7 +290,7 @@ func retractOne(ctx *mcpcore.Context, in retractInput) (retractOutput, error) {
 	}
 	r, err := mcpcore.Elicit[retraction](ctx,
 		fmt.Sprintf("Retract %q (PMID %s)? Every client will see it marked as retracted.", a.Title, a.PMID),
-		mcpcore.RecoveryOnDecline())
+		mcpcore.OnDecline(consentDeclined, ctx.RecoveryFor(consentDeclined)))
 	if err != nil {
 		// Declined or dismissed: consentDeclined, with its recovery hint.
 		return retractOutput{}, err

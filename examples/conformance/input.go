@@ -38,7 +38,7 @@ var inputElicitation = mcpcore.Tool[None, Message]{
 	Description: "Asks for the caller's name, then greets them.",
 	Errors:      []mcpcore.Failure{consentDeclined},
 	Handler: func(ctx *mcpcore.Context, _ None) (Message, error) {
-		n, err := mcpcore.Elicit[Name](ctx, "What is your name?", mcpcore.QuestionKey("user_name"), mcpcore.RecoveryOnDecline())
+		n, err := mcpcore.Elicit[Name](ctx, "What is your name?", mcpcore.QuestionKey("user_name"), mcpcore.OnDecline(consentDeclined, ctx.RecoveryFor(consentDeclined)))
 		if err != nil {
 			return Message{}, err
 		}
@@ -117,7 +117,7 @@ var inputMultiple = mcpcore.Tool[None, Message]{
 	Errors:      []mcpcore.Failure{consentDeclined},
 	Handler: func(ctx *mcpcore.Context, _ None) (Message, error) {
 		// Ask all three before returning, so that they travel together.
-		n, errName := mcpcore.Elicit[Name](ctx, "What is your name?", mcpcore.QuestionKey("user_name"), mcpcore.RecoveryOnDecline())
+		n, errName := mcpcore.Elicit[Name](ctx, "What is your name?", mcpcore.QuestionKey("user_name"), mcpcore.OnDecline(consentDeclined, ctx.RecoveryFor(consentDeclined)))
 		g, errGreeting := ctx.Sample(mcpcore.SamplingRequest{Prompt: "Generate a greeting", MaxTokens: 50}, mcpcore.QuestionKey("greeting"))
 		roots, errRoots := ctx.Roots(mcpcore.QuestionKey("client_roots"))
 		if err := errors.Join(errName, errGreeting, errRoots); err != nil {
@@ -135,14 +135,14 @@ var inputMultiRound = mcpcore.Tool[None, Message]{
 	Handler: func(ctx *mcpcore.Context, _ None) (Message, error) {
 		name, ok := strings.CutPrefix(ctx.RequestState(), "name=")
 		if !ok {
-			n, err := mcpcore.Elicit[Name](ctx, "Step 1: What is your name?", mcpcore.QuestionKey("step1"), mcpcore.RecoveryOnDecline())
+			n, err := mcpcore.Elicit[Name](ctx, "Step 1: What is your name?", mcpcore.QuestionKey("step1"), mcpcore.OnDecline(consentDeclined, ctx.RecoveryFor(consentDeclined)))
 			if err != nil {
 				return Message{}, err
 			}
 			name = n.Name
 			ctx.SetRequestState("name=" + name)
 		}
-		c, err := mcpcore.Elicit[Color](ctx, "Step 2: What is your favorite color?", mcpcore.QuestionKey("step2"), mcpcore.RecoveryOnDecline())
+		c, err := mcpcore.Elicit[Color](ctx, "Step 2: What is your favorite color?", mcpcore.QuestionKey("step2"), mcpcore.OnDecline(consentDeclined, ctx.RecoveryFor(consentDeclined)))
 		if err != nil {
 			return Message{}, err
 		}
@@ -159,7 +159,7 @@ var inputCapabilities = mcpcore.Tool[None, Message]{
 		var errName, errGreeting, errRoots error
 		asked := 0
 		if ctx.ClientSupports(mcpcore.CapabilityElicitation) {
-			_, errName = mcpcore.Elicit[Name](ctx, "What is your name?", mcpcore.QuestionKey("user_name"), mcpcore.RecoveryOnDecline())
+			_, errName = mcpcore.Elicit[Name](ctx, "What is your name?", mcpcore.QuestionKey("user_name"), mcpcore.OnDecline(consentDeclined, ctx.RecoveryFor(consentDeclined)))
 			asked++
 		}
 		if ctx.ClientSupports(mcpcore.CapabilitySampling) {

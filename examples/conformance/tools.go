@@ -153,7 +153,7 @@ var elicitation = mcpcore.Tool[ElicitationInput, Message]{
 	Description: "Asks the user for a username and an email (elicitation).",
 	Errors:      []mcpcore.Failure{consentDeclined},
 	Handler: func(ctx *mcpcore.Context, in ElicitationInput) (Message, error) {
-		a, err := mcpcore.Elicit[Account](ctx, in.Message, mcpcore.RecoveryOnDecline())
+		a, err := mcpcore.Elicit[Account](ctx, in.Message, mcpcore.OnDecline(consentDeclined, ctx.RecoveryFor(consentDeclined)))
 		if err != nil {
 			return Message{}, err
 		}
@@ -177,7 +177,7 @@ var elicitationDefaults = mcpcore.Tool[None, Message]{
 	Description: "Asks the user for a form whose fields have defaults (SEP-1034).",
 	Errors:      []mcpcore.Failure{consentDeclined},
 	Handler: func(ctx *mcpcore.Context, _ None) (Message, error) {
-		p, err := mcpcore.Elicit[Profile](ctx, "Test defaults for primitives", mcpcore.RecoveryOnDecline())
+		p, err := mcpcore.Elicit[Profile](ctx, "Test defaults for primitives", mcpcore.OnDecline(consentDeclined, ctx.RecoveryFor(consentDeclined)))
 		if err != nil {
 			return Message{}, err
 		}
@@ -200,7 +200,7 @@ var elicitationEnums = mcpcore.Tool[None, Message]{
 	Description: "Asks the user to choose from enums of every kind (SEP-1330).",
 	Errors:      []mcpcore.Failure{consentDeclined},
 	Handler: func(ctx *mcpcore.Context, _ None) (Message, error) {
-		c, err := mcpcore.Elicit[Choices](ctx, "Test enum schemas", mcpcore.RecoveryOnDecline())
+		c, err := mcpcore.Elicit[Choices](ctx, "Test enum schemas", mcpcore.OnDecline(consentDeclined, ctx.RecoveryFor(consentDeclined)))
 		if err != nil {
 			return Message{}, err
 		}

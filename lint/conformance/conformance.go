@@ -49,6 +49,7 @@ func run(pass *analysis.Pass) (any, error) {
 			flow = &carry{opaque: true}
 		}
 		flows[d] = flow
+		failFromHints(pass, ds, flow, seen)
 		if d.ErrorsKnown {
 			checkContract(pass, ds, rs, d, body, flow)
 			for r := range helperFails(pass, ds, res, d, flow) {

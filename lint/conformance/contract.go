@@ -204,7 +204,7 @@ func failFix(pass *analysis.Pass, call *ast.CallExpr, handler ast.Node, ctxName 
 	// call would be the next run's recovery-unforwarded finding, so the
 	// fix forwards the entry's. After a spread (opts...) nothing can be
 	// added, and recovery-unforwarded says nothing of it either.
-	if !call.Ellipsis.IsValid() && !forwardsRecovery(pass, call.Args[msg+1:]) {
+	if !call.Ellipsis.IsValid() && !mcpapi.ForwardsRecovery(pass.TypesInfo, call.Args[msg+1:]) {
 		edits = append(edits, analysis.TextEdit{
 			Pos: call.Rparen, End: call.Rparen, NewText: fmt.Appendf(nil, ", %s.RecoveryFor(%s)", ctxName, entry.Name),
 		})

@@ -22,8 +22,7 @@
 // depends on the upstream's status, never makes a conformance finding on
 // its own.
 //
-// ctx.FailFrom(err, entries...) (and ctx.FailFromWithRecovery, which maps
-// the same way) is followed as it runs: what err can carry
+// ctx.FailFrom(err, entries...) is followed as it runs: what err can carry
 // becomes the entry whose reason a service stamped on it, else the one
 // entry given with its code (its reason, raised there), and passes on
 // unchanged when neither decides; with no entries, the definition's whole
@@ -39,9 +38,10 @@
 //
 // # error-contract-undeclared
 //
-// Level error. ctx.Fail with a Failure that is not in this definition's
-// Errors, in the handler, or in a helper taking *mcpcore.Context that the
-// handler calls (reported at the handler's call, naming the helper's line).
+// Level error. ctx.Fail (or an Elicit's OnDecline) with a Failure that is
+// not in this definition's Errors, in the handler, or in a helper taking
+// *mcpcore.Context that the handler calls (reported at the handler's call,
+// naming the helper's line).
 // It compiles, and fails at run time with an InternalError naming the
 // declared reasons. Declare the entry in Errors, or fail with a declared
 // one.
@@ -53,20 +53,25 @@
 //   - a ctx.Fail that carries neither RecoveryFor nor a hint of its own
 //     (mcperr.WithRecovery, or WithData with a "recovery" key); the fix
 //     adds ctx.RecoveryFor(entry);
-//   - a ctx.FailFrom, which sends only a hint the service set; the fix
-//     calls ctx.FailFromWithRecovery, which sends the entry's otherwise;
-//   - an Elicit, in a definition whose contract declares consent_declined,
-//     without mcpcore.RecoveryOnDecline(); the fix adds it.
+//   - a ctx.FailFrom that maps onto an entry an error its service raised
+//     with neither mcpcore.RecoveryFor(ctx, entry) nor a hint of its own
+//     (an error of mcperr.FromResponse, whose entry depends on the status,
+//     is not judged): FailFrom keeps the hint the service set, and adds
+//     none, so the opt-in is where the service raises (no fix is offered);
+//   - an OnDecline of an Elicit without RecoveryFor (the fix adds
+//     ctx.RecoveryFor(entry)), or an Elicit without OnDecline in a
+//     definition whose contract declares consent_declined (the fix adds
+//     mcpcore.OnDecline(entry, ctx.RecoveryFor(entry))).
 //
 // Wrong:
 //
 //	return out, ctx.Fail(noMatch, "No item "+id)
-//	return out, ctx.FailFrom(err, queueFull, ncbiDown)
+//	return nil, mcperr.ServiceUnavailable("NCBI is unreachable") // mapped with ctx.FailFrom(err, ncbiDown)
 //
 // Right:
 //
 //	return out, ctx.Fail(noMatch, "No item "+id, ctx.RecoveryFor(noMatch))
-//	return out, ctx.FailFromWithRecovery(err, queueFull, ncbiDown)
+//	return nil, mcperr.ServiceUnavailable("NCBI is unreachable", mcpcore.RecoveryFor(ctx, ncbiDown))
 //
 // # error-contract-conformance
 //
@@ -89,17 +94,17 @@
 //
 //	doc, err := svc.Article(ctx, id) // can return NotFound and RateLimited
 //	if err != nil {
-//		return out, ctx.FailFromWithRecovery(err, busy) // NotFound goes out unmapped
+//		return out, ctx.FailFrom(err, busy) // NotFound goes out unmapped
 //	}
 //
 // Right:
 //
-//	return out, ctx.FailFromWithRecovery(err, busy, missing)
+//	return out, ctx.FailFrom(err, busy, missing)
 //
 // # error-contract-reason-undeclared
 //
 // Level warning. A service stamps a reason on the errors it returns
-// (mcperr.WithData with "reason", mcpcore.RecoveryForReason(ctx, "…")) and no
+// (mcperr.WithData with "reason", mcpcore.RecoveryFor(ctx, entry)) and no
 // definition whose handler they reach declares it: a misspelt
 // "upstream_unreachble" reaches the wire under a reason no published
 // contract names. It is reported once per reason and service, at the first
@@ -116,7 +121,8 @@
 //
 // Level warning. A declared entry whose reason neither this definition's
 // handler (ctx.Fail, ctx.FailFrom given the entry over an error that can
-// have its code, or Elicit for a consent_declined entry) nor a service it calls (mcpcore.RecoveryForReason, data.reason)
+// have its code, Elicit for a consent_declined entry, or the entry an
+// OnDecline names) nor a service it calls (mcpcore.RecoveryFor, data.reason)
 // raises. It is decided per definition: an entry of a shared contract that
 // another tool raises is still reported for the one that does not. Entries
 // marked ThrownBy: mcpcore.ThrownByService are not reported; the others

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/types"
+	"path/filepath"
 
 	"golang.org/x/tools/go/analysis"
 
@@ -12,10 +13,11 @@ import (
 	"github.com/seed417024ea/mcpcore/lint/internal/suppress"
 )
 
-// failSites checks each ctx.Fail call of a handler's body: that its entry
-// is declared (error-contract-undeclared) and that it forwards a recovery
-// (error-contract-recovery-unforwarded); and the other sites where a
-// declared hint is asked for, ctx.FailFrom and Elicit (see askSites).
+// failSites checks each ctx.Fail call of a handler's body, and each
+// OnDecline: that its entry is declared (error-contract-undeclared) and
+// that it forwards a recovery (error-contract-recovery-unforwarded); and
+// each Elicit (see askSite). ctx.FailFrom is judged by what the error it
+// maps carries (see failFromHints).
 // With a nil d, body is a helper's, and only the recovery is checked: what
 // a helper may fail with is for each tool that calls it to say (see
 // helperFails).
@@ -41,15 +43,19 @@ func failSite(pass *analysis.Pass, ds *suppress.Directives, res *defs.Result, d 
 	if !seen[call] && askSite(pass, ds, d, call, fn) {
 		seen[call] = true
 	}
-	if !mcpapi.IsContextMethod(fn, "Fail") || len(call.Args) == 0 {
+	onDecline := mcpapi.IsFunc(fn, mcpapi.CorePath, "OnDecline")
+	if !mcpapi.IsContextMethod(fn, "Fail") && !onDecline || len(call.Args) == 0 {
 		return
 	}
 	entry := resolve(pass, res, call.Args[0])
 	if entry != nil && known && !declared(d, entry) {
 		ds.Report(pass, "error-contract-undeclared", call.Args[0],
-			fmt.Sprintf("ctx.Fail is given Failure %q, which %s does not declare in Errors; it compiles, then fails at run time with an InternalError: declare it, or fail with a declared entry", entry.Reason, d.Label()), nil)
+			fmt.Sprintf("%s is given Failure %q, which %s does not declare in Errors; it compiles, then fails at run time with an InternalError: declare it, or fail with a declared entry", types.ExprString(call.Fun), entry.Reason, d.Label()), nil)
 	}
-	if seen[call] || call.Ellipsis.IsValid() || len(call.Args) < 2 || forwardsRecovery(pass, call.Args[2:]) {
+	if onDecline {
+		return // its recovery is judged with its Elicit's (askSite)
+	}
+	if seen[call] || call.Ellipsis.IsValid() || len(call.Args) < 2 || mcpapi.ForwardsRecovery(pass.TypesInfo, call.Args[2:]) {
 		return
 	}
 	seen[call] = true
@@ -62,77 +68,98 @@ func failSite(pass *analysis.Pass, ds *suppress.Directives, res *defs.Result, d 
 		recoveryFix(call), entryNode(entry))
 }
 
-// askSite reports, at a ctx.FailFrom or an Elicit that sends no declared
-// hint, that the hint of the entry it fails with stays off the wire
-// (error-contract-recovery-unforwarded), and whether it did. ctx.FailFrom
-// sends only a hint the service set; ctx.FailFromWithRecovery sends the
-// entry's. Elicit's consent_declined carries its hint only with
-// RecoveryOnDecline, and is judged only where the contract is known to
-// declare one.
+// askSite reports, at an Elicit whose decline sends no declared hint, that
+// the hint of the entry it fails with stays off the wire
+// (error-contract-recovery-unforwarded), and whether it did: its OnDecline
+// carries no RecoveryFor (nor a hint of its own), or it has no OnDecline
+// and the contract is known to declare consent_declined, which a decline
+// then is, without its hint.
 func askSite(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, call *ast.CallExpr, fn *types.Func) bool {
-	switch {
-	case mcpapi.IsContextMethod(fn, "FailFrom"):
-		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok {
+	if !mcpapi.IsFunc(fn, mcpapi.CorePath, "Elicit") || call.Ellipsis.IsValid() || len(call.Args) == 0 {
+		return false
+	}
+	ctxName := types.ExprString(call.Args[0])
+	od, known := mcpapi.OnDecline(pass.TypesInfo, call.Args[min(len(call.Args), 2):])
+	if od != nil {
+		if od.Ellipsis.IsValid() || mcpapi.ForwardsRecovery(pass.TypesInfo, od.Args[1:]) {
 			return false
 		}
-		ds.Report(pass, "error-contract-recovery-unforwarded", call,
-			fmt.Sprintf("this %s sends no declared recovery hint: the Recovery of the entry the error becomes reaches neither client surface (only a hint the service set does); call %s.FailFromWithRecovery, which sends it unless the error has its own", types.ExprString(call.Fun), types.ExprString(sel.X)),
-			[]analysis.SuggestedFix{{
-				Message:   "Call FailFromWithRecovery",
-				TextEdits: []analysis.TextEdit{{Pos: sel.Sel.Pos(), End: sel.Sel.End(), NewText: []byte("FailFromWithRecovery")}},
-			}})
-		return true
-	case mcpapi.IsFunc(fn, mcpapi.CorePath, "Elicit"):
-		declined, lit := consentDeclined(d)
-		if declined == "" || call.Ellipsis.IsValid() || asksRecoveryOnDecline(pass, call.Args[min(len(call.Args), 2):]) {
-			return false
+		entry := types.ExprString(od.Args[0])
+		var fixes []analysis.SuggestedFix
+		if _, isLit := ast.Unparen(od.Args[0]).(*ast.CompositeLit); !isLit {
+			fixes = []analysis.SuggestedFix{{
+				Message:   fmt.Sprintf("Add %s.RecoveryFor(%s)", ctxName, entry),
+				TextEdits: []analysis.TextEdit{{Pos: od.Rparen, End: od.Rparen, NewText: fmt.Appendf(nil, ", %s.RecoveryFor(%s)", ctxName, entry)}},
+			}}
 		}
-		ds.Report(pass, "error-contract-recovery-unforwarded", call,
-			fmt.Sprintf("this Elicit sends no recovery hint when the user declines: the declared Recovery of %q reaches neither client surface; pass %s", declined, qualified(pass, call, "RecoveryOnDecline()")),
-			[]analysis.SuggestedFix{{
-				Message:   "Add RecoveryOnDecline()",
-				TextEdits: []analysis.TextEdit{{Pos: call.Rparen, End: call.Rparen, NewText: []byte(", " + qualified(pass, call, "RecoveryOnDecline()"))}},
-			}}, lit)
+		ds.Report(pass, "error-contract-recovery-unforwarded", od,
+			fmt.Sprintf("this OnDecline sends no recovery hint when the user declines: the declared Recovery of %s reaches neither client surface; pass %s.RecoveryFor(%s), or a hint of its own with mcperr.WithRecovery", entry, ctxName, entry),
+			fixes)
 		return true
 	}
-	return false
+	declined, lit, expr := consentDeclined(d)
+	if declined == "" || !known {
+		return false
+	}
+	var fixes []analysis.SuggestedFix
+	if expr != nil {
+		if _, isLit := ast.Unparen(expr).(*ast.CompositeLit); !isLit {
+			entry := types.ExprString(expr)
+			opt := qualified(pass, call, fmt.Sprintf("OnDecline(%s, %s.RecoveryFor(%s))", entry, ctxName, entry))
+			fixes = []analysis.SuggestedFix{{
+				Message:   "Add " + opt,
+				TextEdits: []analysis.TextEdit{{Pos: call.Rparen, End: call.Rparen, NewText: []byte(", " + opt)}},
+			}}
+		}
+	}
+	ds.Report(pass, "error-contract-recovery-unforwarded", call,
+		fmt.Sprintf("this Elicit sends no recovery hint when the user declines: the declared Recovery of %q reaches neither client surface; pass %s", declined, qualified(pass, call, fmt.Sprintf("OnDecline(entry, %s.RecoveryFor(entry))", ctxName))),
+		fixes, lit)
+	return true
 }
 
 // consentDeclined returns the reason of the contract's consent_declined
-// entry, which Elicit fails with when the user declines, and its literal
-// when this package writes it; "" when there is none, or the contract is
-// not known.
-func consentDeclined(d *defs.Def) (string, ast.Node) {
+// entry, which Elicit fails with when the user declines, its literal when
+// this package writes it, and the expression that names it in Errors; ""
+// when there is none, or the contract is not known.
+func consentDeclined(d *defs.Def) (string, ast.Node, ast.Expr) {
 	if d == nil || !d.ErrorsKnown {
-		return "", nil
+		return "", nil, nil
 	}
 	for _, e := range d.Entries {
 		switch {
 		case e.Failure != nil && e.Failure.Reason == mcpapi.ReasonConsentDeclined && e.Failure.Const["Reason"]:
-			return e.Failure.Reason, entryNode(e.Failure)
+			return e.Failure.Reason, entryNode(e.Failure), e.Expr
 		case e.Imported != nil && e.Imported.Reason == mcpapi.ReasonConsentDeclined:
-			return e.Imported.Reason, nil
+			return e.Imported.Reason, nil, e.Expr
 		}
 	}
-	return "", nil
+	return "", nil, nil
 }
 
-// asksRecoveryOnDecline reports whether Elicit's options may hold
-// RecoveryOnDecline: one of them is that call, or is not a call of
-// mcpcore's own options (a variable may hold it).
-func asksRecoveryOnDecline(pass *analysis.Pass, opts []ast.Expr) bool {
-	for _, o := range opts {
-		call, ok := ast.Unparen(o).(*ast.CallExpr)
-		if !ok {
-			return true
+// failFromHints reports each ctx.FailFrom that maps an error the analysis
+// can see onto an entry without a recovery hint: its service raised it
+// with neither RecoveryFor nor a hint of its own, so the entry's declared
+// Recovery reaches no client (error-contract-recovery-unforwarded). The
+// hint is opted into where the service raises, so no fix is offered.
+func failFromHints(pass *analysis.Pass, ds *suppress.Directives, flow *carry, seen map[ast.Node]bool) {
+	for _, u := range flow.unhinted {
+		if seen[u.at] {
+			continue
 		}
-		fn := mcpapi.Callee(pass.TypesInfo, call)
-		if !mcpapi.IsFunc(fn, mcpapi.CorePath, "QuestionKey") {
-			return true
+		seen[u.at] = true
+		what := "the error"
+		if u.from.code != 0 {
+			what = "the " + u.from.code.String()
 		}
+		if u.from.site != nil {
+			pos := pass.Fset.Position(u.from.site.Pos())
+			what += fmt.Sprintf("%s, which comes in at %s:%d,", through(u.from), filepath.Base(pos.Filename), pos.Line)
+		}
+		ds.Report(pass, "error-contract-recovery-unforwarded", u.at,
+			fmt.Sprintf("this %s maps %s onto %q without a recovery hint: the declared Recovery reaches neither client surface; raise the error with mcpcore.RecoveryFor(ctx, entry) where it is built (FailFrom keeps it), or with a hint of its own (mcperr.WithRecovery)",
+				types.ExprString(u.at.Fun), what, u.entry), nil)
 	}
-	return false
 }
 
 // qualified writes name as the file of call refers to mcpcore's: with the
@@ -214,51 +241,6 @@ func sameFields(a, b *mcpapi.Failure) bool {
 	}
 	return a.Reason == b.Reason && a.Code == b.Code && a.When == b.When && a.Recovery == b.Recovery &&
 		a.Severity == b.Severity && a.ThrownBy == b.ThrownBy
-}
-
-// forwardsRecovery reports whether options carry a recovery: RecoveryFor
-// (the method or the package function), mcperr.WithRecovery, or WithData of
-// a map literal with a "recovery" key. An option that is not a call of
-// these (a variable, a call of another function) may carry one: no
-// finding.
-func forwardsRecovery(pass *analysis.Pass, opts []ast.Expr) bool {
-	for _, o := range opts {
-		call, ok := ast.Unparen(o).(*ast.CallExpr)
-		if !ok {
-			return true
-		}
-		fn := mcpapi.Callee(pass.TypesInfo, call)
-		switch {
-		case mcpapi.IsContextMethod(fn, "RecoveryFor"), mcpapi.IsFunc(fn, mcpapi.CorePath, "RecoveryForReason"),
-			mcpapi.IsFunc(fn, mcpapi.ErrPath, "WithRecovery"):
-			return true
-		case mcpapi.IsFunc(fn, mcpapi.ErrPath, "WithData"):
-			if len(call.Args) == 1 && hasKey(pass, call.Args[0], "recovery") {
-				return true
-			}
-		case mcpapi.IsFunc(fn, mcpapi.ErrPath, "WithCause"):
-		default:
-			return true
-		}
-	}
-	return false
-}
-
-// hasKey reports whether e is a map literal with the constant key k, or is
-// not a literal at all (it may have it).
-func hasKey(pass *analysis.Pass, e ast.Expr, k string) bool {
-	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
-	if !ok {
-		return true
-	}
-	for _, elt := range lit.Elts {
-		if kv, ok := elt.(*ast.KeyValueExpr); ok {
-			if s, ok := mcpapi.ConstString(pass.TypesInfo, kv.Key); ok && s == k {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // recoveryFix adds ctx.RecoveryFor(entry) to a Fail call.

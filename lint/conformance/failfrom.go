@@ -34,7 +34,8 @@ func (t *tracer) failFrom(site *ast.CallExpr, args []ssa.Value) *carry {
 		// gives from mcperr.FromResponse.
 		for _, e := range entries {
 			if len(withCode(entries, e.code)) == 1 && (in.opaque || slices.Contains(raises.ResponseCodes, e.code)) {
-				c.items = append(c.items, item{code: e.code, reason: e.reason, site: site})
+				// Whether it has a hint is not known either.
+				c.items = append(c.items, item{code: e.code, reason: e.reason, site: site, hinted: true})
 			}
 		}
 	}
@@ -106,7 +107,7 @@ func (c *carry) mapFailFrom(site *ast.CallExpr, it item, entries []declaredEntry
 		e = byReason[raise{it.code, it.origin}]
 	}
 	if e != nil {
-		c.items = append(c.items, item{code: e.code, reason: e.reason, site: site})
+		c.mapped(site, it, e)
 		return
 	}
 	if it.code == 0 {
@@ -115,12 +116,21 @@ func (c *carry) mapFailFrom(site *ast.CallExpr, it item, entries []declaredEntry
 	}
 	if es := withCode(entries, it.code); len(es) == 1 {
 		// The entry's reason is written last, over the service's.
-		c.items = append(c.items, item{code: es[0].code, reason: es[0].reason, site: site})
+		c.mapped(site, it, &es[0])
 		if it.reason != "" && it.via != "" {
 			c.stamped = append(c.stamped, it)
 		}
 	} else {
 		it.unmapped, it.ambiguous = site, es
 		c.items = append(c.items, it)
+	}
+}
+
+// mapped adds the entry e that the ctx.FailFrom at site maps it onto,
+// with its hint, which FailFrom keeps; without one, it is unhinted.
+func (c *carry) mapped(site *ast.CallExpr, it item, e *declaredEntry) {
+	c.items = append(c.items, item{code: e.code, reason: e.reason, site: site, hinted: it.hinted})
+	if !it.hinted {
+		c.unhinted = append(c.unhinted, unhinted{at: site, from: it, entry: e.reason})
 	}
 }

@@ -34,6 +34,9 @@ type item struct {
 	via, origin, cond string
 	// factory says the site is an mcperr factory or mcperr.New.
 	factory bool
+	// hinted says the error is built with a recovery hint, or with an
+	// option that may set one (raises.Source.Hinted).
+	hinted bool
 	// unmapped is a ctx.FailFrom that passes the item on unchanged,
 	// and ambiguous says it was given (or searched) several entries with
 	// the item's code.
@@ -55,6 +58,18 @@ type carry struct {
 	// ctx.FailFrom mapped away: off the wire, but still a reason written
 	// in the service (see stampedReasons).
 	stamped []item
+	// unhinted are the errors a ctx.FailFrom maps onto an entry that carry
+	// no hint, so that the entry's declared Recovery reaches no client
+	// (see failFromHints).
+	unhinted []unhinted
+}
+
+// An unhinted is an error a ctx.FailFrom maps onto an entry without a
+// recovery hint.
+type unhinted struct {
+	at    *ast.CallExpr // the ctx.FailFrom
+	from  item          // what comes in
+	entry string        // the reason of the entry it becomes
 }
 
 func (c *carry) add(o *carry) {
@@ -63,6 +78,7 @@ func (c *carry) add(o *carry) {
 	}
 	c.items = append(c.items, o.items...)
 	c.stamped = append(c.stamped, o.stamped...)
+	c.unhinted = append(c.unhinted, o.unhinted...)
 	c.opaque = c.opaque || o.opaque
 	c.response = c.response || o.response
 }
@@ -353,11 +369,23 @@ func (t *tracer) known(fn *types.Func, site *ast.CallExpr, args []ssa.Value) (c 
 }
 
 // elicit is what ctx.Elicit at site can return: a declined question is
-// the contract's consent_declined. (Without one it is the framework's own
-// InvalidRequest, which a tool may leave undeclared; its other outcomes
-// are baseline codes.)
+// the entry its OnDecline names, else the contract's consent_declined.
+// (Without one it is the framework's own InvalidRequest, which a tool may
+// leave undeclared; its other outcomes are baseline codes.)
 func (t *tracer) elicit(site *ast.CallExpr) *carry {
 	c := &carry{}
+	if od, _ := mcpapi.OnDecline(t.pass.TypesInfo, site.Args[min(len(site.Args), 2):]); od != nil {
+		f := t.rs.Entry(od.Args[0])
+		switch {
+		case f == nil:
+			c.opaque = true // an entry it cannot read
+		case entryNamed(t.contract, f.Reason) != nil:
+			c.items = append(c.items, item{code: f.Code, reason: f.Reason, site: site})
+		}
+		// An entry the contract lacks makes the decline an InternalError
+		// (error-contract-undeclared says so), a baseline code.
+		return c
+	}
 	for _, e := range t.contract {
 		if e.reason == mcpapi.ReasonConsentDeclined {
 			c.items = append(c.items, item{code: e.code, reason: e.reason, site: site})
@@ -431,12 +459,12 @@ func (t *tracer) lift(c *carry, rs *raises.Raises, site *ast.CallExpr, via strin
 	}
 	for _, x := range rs.Codes {
 		if v, o, cond, ok := through(x.Source); ok {
-			c.items = append(c.items, item{code: x.Code, site: site, via: v, origin: o, cond: cond, factory: factory && x.Via == ""})
+			c.items = append(c.items, item{code: x.Code, site: site, via: v, origin: o, cond: cond, factory: factory && x.Via == "", hinted: x.Hinted})
 		}
 	}
 	for _, x := range rs.Reasons {
 		if v, o, cond, ok := through(x.Source); ok {
-			c.items = append(c.items, item{code: x.Code, reason: x.Reason, site: site, via: v, origin: o, cond: cond, factory: factory && x.Via == ""})
+			c.items = append(c.items, item{code: x.Code, reason: x.Reason, site: site, via: v, origin: o, cond: cond, factory: factory && x.Via == "", hinted: x.Hinted})
 		}
 	}
 	c.response = c.response || rs.CallsFromResponse()

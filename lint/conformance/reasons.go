@@ -15,7 +15,7 @@ import (
 )
 
 // stampedReasons reports a reason that a service stamps on its errors
-// (data.reason, mcpcore.RecoveryForReason, or a helper's ctx.Fail already
+// (data.reason, mcpcore.RecoveryFor, or a helper's ctx.Fail already
 // reported as undeclared aside) when no tool whose returns it reaches
 // declares it: "upstream_unreachble" is a typo that reaches the wire. It
 // is reported once per reason and service, at the first call that brings

@@ -86,9 +86,92 @@ func IsContextMethod(fn *types.Func, name string) bool {
 }
 
 // IsFailFrom reports whether fn maps a service's error onto the contract:
-// ctx.FailFrom, or ctx.FailFromWithRecovery, which maps it the same way.
+// ctx.FailFrom.
 func IsFailFrom(fn *types.Func) bool {
-	return IsContextMethod(fn, "FailFrom") || IsContextMethod(fn, "FailFromWithRecovery")
+	return IsContextMethod(fn, "FailFrom")
+}
+
+// RecoveryEntry returns the argument naming the entry of a call that
+// attaches a declared hint: ctx.RecoveryFor(entry) in a handler, or
+// mcpcore.RecoveryFor(ctx, entry) in a service; nil for any other call.
+func RecoveryEntry(fn *types.Func, call *ast.CallExpr) ast.Expr {
+	switch {
+	case IsContextMethod(fn, "RecoveryFor") && len(call.Args) == 1:
+		return call.Args[0]
+	case IsFunc(fn, CorePath, "RecoveryFor") && len(call.Args) == 2:
+		return call.Args[1]
+	}
+	return nil
+}
+
+// OnDecline returns the call of mcpcore.OnDecline among an Elicit's
+// options, and whether every option can be read: one that is not a call of
+// mcpcore's own options (a variable, another function's result) may hold
+// one.
+func OnDecline(info *types.Info, opts []ast.Expr) (onDecline *ast.CallExpr, known bool) {
+	known = true
+	for _, o := range opts {
+		call, ok := ast.Unparen(o).(*ast.CallExpr)
+		if !ok {
+			known = false
+			continue
+		}
+		fn := Callee(info, call)
+		switch {
+		case IsFunc(fn, CorePath, "OnDecline"):
+			onDecline = call
+		case IsFunc(fn, CorePath, "QuestionKey"):
+		default:
+			known = false
+		}
+	}
+	return onDecline, known
+}
+
+// ForwardsRecovery reports whether the options of an error being built may
+// carry a recovery hint: RecoveryFor (the method or the package function),
+// mcperr.WithRecovery, or mcperr.WithData of a map literal with a
+// "recovery" key. An option that is not a call of mcperr's or mcpcore's
+// (a variable, a call of another function) may carry one: the answer is
+// then yes, so that no finding rests on what is not known.
+func ForwardsRecovery(info *types.Info, opts []ast.Expr) bool {
+	for _, o := range opts {
+		call, ok := ast.Unparen(o).(*ast.CallExpr)
+		if !ok {
+			return true
+		}
+		fn := Callee(info, call)
+		switch {
+		case RecoveryEntry(fn, call) != nil, IsFunc(fn, ErrPath, "WithRecovery"):
+			return true
+		case IsFunc(fn, ErrPath, "WithData"):
+			if len(call.Args) == 1 && mayHaveKey(info, call.Args[0], "recovery") {
+				return true
+			}
+		case fn != nil && fn.Pkg() != nil && (fn.Pkg().Path() == ErrPath || fn.Pkg().Path() == CorePath):
+			// mcperr's other options (WithCause, WithService, …) set no hint.
+		default:
+			return true
+		}
+	}
+	return false
+}
+
+// mayHaveKey reports whether e is a map literal with the constant key k, or
+// is not a literal at all (it may have it).
+func mayHaveKey(info *types.Info, e ast.Expr, k string) bool {
+	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
+	if !ok {
+		return true
+	}
+	for _, elt := range lit.Elts {
+		if kv, ok := elt.(*ast.KeyValueExpr); ok {
+			if s, ok := ConstString(info, kv.Key); ok && s == k {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // IsNamed reports whether t, or what t points to, is the named type

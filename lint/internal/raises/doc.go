@@ -14,9 +14,11 @@
 //
 //   - an mcperr factory, or mcperr.New with a constant code: that code;
 //     its options mcperr.WithData(map[string]any{"reason": "x"}) with a
-//     constant reason, mcpcore.RecoveryForReason(ctx, "x") and
+//     constant reason, mcpcore.RecoveryFor(ctx, entry) and
 //     ctx.RecoveryFor(entry): that reason, with the error's code (a
-//     service that attaches the recovery of a reason raises it);
+//     service that attaches the recovery of a reason raises it). An
+//     error built with a hint, or an option that may set one, is marked
+//     Hinted, which ctx.FailFrom keeps;
 //   - ctx.Fail(entry, …) on *mcpcore.Context: the entry's Code and Reason,
 //     when the entry is an mcpcore.Failure literal, a package-level
 //     variable initialised with one (in this package or, through a
@@ -47,7 +49,7 @@
 //
 //	func (c *Client) get(ctx context.Context, id string) (*http.Response, error) {
 //		…
-//		return nil, mcperr.RateLimited("slow down", mcpcore.RecoveryForReason(ctx, "rate_limited"))
+//		return nil, mcperr.RateLimited("slow down", mcpcore.RecoveryFor(ctx, rateLimited))
 //	}
 //
 //	func fetchArticles(ctx *mcpcore.Context, in input) (output, error) {

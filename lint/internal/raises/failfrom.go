@@ -33,7 +33,7 @@ func (r *Result) resolveFailFrom(a failFromAtom, self *types.Func, b *builder) {
 		for _, e := range a.entries {
 			// An upstream's status gives only ResponseCodes.
 			if sub.opaque || len(sub.params) > 0 || slices.Contains(ResponseCodes, e.Code) {
-				b.raiseEntry(e, a.pos)
+				b.raiseEntry(e, a.pos, true) // a hint is not known either
 			}
 		}
 	}
@@ -46,9 +46,9 @@ func (b *builder) mapEntries(a failFromAtom, sub *builder) {
 	byReason := stampedEntries(a.entries, sub.reasons)
 	for c, pos := range sub.codes {
 		if e := byReason[raised{c.Code, c.Source}]; e != nil {
-			b.raiseEntry(e, a.pos)
+			b.raiseEntry(e, a.pos, c.Hinted)
 		} else if e := onlyWithCode(a.entries, c.Code); e != nil {
-			b.raiseEntry(e, a.pos)
+			b.raiseEntry(e, a.pos, c.Hinted)
 		} else {
 			keep(b.codes, c, pos)
 		}
@@ -56,7 +56,7 @@ func (b *builder) mapEntries(a failFromAtom, sub *builder) {
 	for x, pos := range sub.reasons {
 		switch {
 		case entryNamed(a.entries, x.Reason) != nil:
-			b.raiseEntry(entryNamed(a.entries, x.Reason), a.pos)
+			b.raiseEntry(entryNamed(a.entries, x.Reason), a.pos, x.Hinted)
 		case x.Code == 0 || onlyWithCode(a.entries, x.Code) == nil:
 			keep(b.reasons, x, pos)
 		}
@@ -111,12 +111,13 @@ func stampedEntries(entries []*Failure, reasons map[Reason]token.Pos) map[raised
 	return byReason
 }
 
-// raiseEntry records the entry e as raised at pos: its code and reason.
-func (b *builder) raiseEntry(e *Failure, pos token.Pos) {
+// raiseEntry records the entry e as raised at pos: its code and reason,
+// with the hint of the error mapped, which ctx.FailFrom keeps.
+func (b *builder) raiseEntry(e *Failure, pos token.Pos, hinted bool) {
 	if e.Code != 0 {
-		keep(b.codes, Code{Code: e.Code}, pos)
+		keep(b.codes, Code{Code: e.Code, Source: Source{Hinted: hinted}}, pos)
 	}
 	if e.Reason != "" {
-		keep(b.reasons, Reason{Reason: e.Reason, Code: e.Code}, pos)
+		keep(b.reasons, Reason{Reason: e.Reason, Code: e.Code, Source: Source{Hinted: hinted}}, pos)
 	}
 }

@@ -86,6 +86,10 @@ type Source struct {
 	// If is what the function that raises the item tests first, when it
 	// raises it only if a parameter equals a constant.
 	If Cond
+	// Hinted says the error is built with a recovery hint, or with an
+	// option that may set one (see mcpapi.ForwardsRecovery): ctx.FailFrom
+	// keeps it, so a handler that maps the error sends a hint.
+	Hinted bool
 
 	// pos is, in a function of the package being analyzed, the call that
 	// builds the error or the call of Via (the first one in the file, when
@@ -146,7 +150,7 @@ func (c Code) String() string { return c.Code.String() + c.Source.String() }
 
 // A Reason is a contract reason a function can raise: data.reason set by
 // ctx.Fail or an mcperr.WithData option, or a reason whose recovery is
-// attached with mcpcore.RecoveryForReason or ctx.RecoveryFor.
+// attached with mcpcore.RecoveryFor(ctx, entry) or ctx.RecoveryFor(entry).
 type Reason struct {
 	Reason string
 	// Code is the code of the error that carries the reason; 0 when it is
@@ -545,7 +549,7 @@ func (r *Result) Built(call *ast.CallExpr) *Raises {
 		return nil
 	}
 	s := &summarizer{r: r, info: r.pass.TypesInfo, locals: map[*types.Var][]ast.Expr{}}
-	src := Source{pos: call.Pos()}
+	src := Source{pos: call.Pos(), Hinted: hinted(r.pass.TypesInfo, fn, call)}
 	var val value
 	switch {
 	case mcpapi.IsContextMethod(fn, "Fail"):

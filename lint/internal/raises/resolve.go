@@ -169,7 +169,7 @@ func (b *builder) lift(callee *Raises, name string, pos token.Pos, consts []Arg)
 			origin = name
 		}
 		cond, ok := s.If.Through(consts)
-		return Source{Via: name, Origin: origin, If: cond}, ok && origin != b.self
+		return Source{Via: name, Origin: origin, If: cond, Hinted: s.Hinted}, ok && origin != b.self
 	}
 	for _, c := range callee.Codes {
 		if src, ok := through(c.Source); ok {

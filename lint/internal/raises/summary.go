@@ -280,7 +280,7 @@ func (s *summarizer) evalCall(call *ast.CallExpr) value {
 		return s.evalDynamic(call)
 	}
 	fn = fn.Origin()
-	src := Source{pos: call.Pos(), If: s.conds[call]}
+	src := Source{pos: call.Pos(), If: s.conds[call], Hinted: hinted(s.info, fn, call)}
 	switch {
 	case mcpapi.IsContextMethod(fn, "Fail"):
 		// Fail writes the entry's reason last, over any option's.
@@ -581,7 +581,7 @@ func (s *summarizer) callArgs(fn *types.Func, call *ast.CallExpr) []value {
 
 // options returns the reasons the options of an error-building call raise:
 // data.reason set by mcperr.WithData, and the reasons whose recovery
-// mcpcore.RecoveryForReason or ctx.RecoveryFor attaches. code is the error's
+// mcpcore.RecoveryFor or ctx.RecoveryFor attaches. code is the error's
 // code, 0 when it is not known.
 func (s *summarizer) options(opts []ast.Expr, code mcperr.Code, src Source) value {
 	var val value
@@ -605,10 +605,8 @@ func (s *summarizer) options(opts []ast.Expr, code mcperr.Code, src Source) valu
 			switch {
 			case mcpapi.IsFunc(fn, mcpapi.ErrPath, "WithData") && len(e.Args) == 1:
 				reason = dataReason(s.info, e.Args[0])
-			case mcpapi.IsFunc(fn, mcpapi.CorePath, "RecoveryForReason") && len(e.Args) == 2:
-				reason, _ = mcpapi.ConstString(s.info, e.Args[1])
-			case mcpapi.IsContextMethod(fn, "RecoveryFor") && len(e.Args) == 1:
-				if f := s.r.entry(e.Args[0]); f != nil {
+			case mcpapi.RecoveryEntry(fn, e) != nil:
+				if f := s.r.entry(mcpapi.RecoveryEntry(fn, e)); f != nil {
 					reason = f.Reason
 				}
 			}
@@ -621,6 +619,25 @@ func (s *summarizer) options(opts []ast.Expr, code mcperr.Code, src Source) valu
 		opt(e)
 	}
 	return val
+}
+
+// hinted reports whether the error a call of fn builds may carry a
+// recovery hint: the options of ctx.Fail, of an mcperr factory, of
+// mcperr.New or of mcperr.FromResponse ask for one.
+func hinted(info *types.Info, fn *types.Func, call *ast.CallExpr) bool {
+	from := 1 // a factory's message, FromResponse's response
+	switch {
+	case fn == nil || fn.Pkg() == nil:
+		return false
+	case mcpapi.IsContextMethod(fn, "Fail"), mcpapi.IsFunc(fn, mcpapi.ErrPath, "New"):
+		from = 2
+	case fn.Pkg().Path() != mcpapi.ErrPath || (mcpapi.Factories[fn.Name()] == 0 && fn.Name() != "FromResponse"):
+		return false
+	}
+	if call.Ellipsis.IsValid() {
+		return true // options spread from a slice: not known
+	}
+	return mcpapi.ForwardsRecovery(info, call.Args[min(len(call.Args), from):])
 }
 
 // dataReason returns the constant "reason" of a map literal given to

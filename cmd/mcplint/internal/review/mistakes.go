@@ -41,7 +41,7 @@ var Mistakes = []Mistake{
 	return r, nil`,
 		}, {
 			File: "tools/shelf.go",
-			Old:  "\t\t\t\treturn store.Entry{}, ctx.FailFromWithRecovery(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
+			Old:  "\t\t\t\treturn store.Entry{}, ctx.FailFrom(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
 			New:  "\t\t\t\treturn store.Entry{}, err\n",
 		}},
 		Rules: []string{"error-contract-conformance"},
@@ -56,8 +56,8 @@ var Mistakes = []Mistake{
 			New:  "\t\tErrors:      withService(emptyQuery, indexStale),",
 		}, {
 			File: "tools/search.go",
-			Old:  "\t\t\t\treturn searchOutput{}, ctx.FailFromWithRecovery(err)\n",
-			New:  "\t\t\t\treturn searchOutput{}, ctx.FailFromWithRecovery(err, indexStale, queueFull, upstreamDown, apiKeyRejected)\n",
+			Old:  "\t\t\t\treturn searchOutput{}, ctx.FailFrom(err)\n",
+			New:  "\t\t\t\treturn searchOutput{}, ctx.FailFrom(err, indexStale, queueFull, upstreamDown, apiKeyRejected)\n",
 		}, {
 			File: "tools/search.go",
 			Old:  "// cmpLimit is",
@@ -104,7 +104,7 @@ var Mistakes = []Mistake{
 }`,
 		}, {
 			File: "tools/record.go",
-			Old:  "\t\t\t\treturn upstream.Record{}, ctx.FailFromWithRecovery(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
+			Old:  "\t\t\t\treturn upstream.Record{}, ctx.FailFrom(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
 			New:  "\t\t\t\treturn upstream.Record{}, err\n",
 		}},
 		Rules: []string{"error-contract-conformance"},
@@ -207,10 +207,8 @@ var Mistakes = []Mistake{
 		Mistake: "the service stamps a misspelt reason, upstream_unreachble, that no tool declares",
 		Edits: []Edit{{
 			File: "upstream/client.go",
-			Old: `			mcperr.WithData(map[string]any{"reason": "upstream_unreachable"}),
-			mcpcore.RecoveryForReason(ctx, "upstream_unreachable"))`,
-			New: `			mcperr.WithData(map[string]any{"reason": "upstream_unreachble"}),
-			mcpcore.RecoveryForReason(ctx, "upstream_unreachble"))`,
+			Old:  `mcperr.WithData(map[string]any{"reason": "upstream_unreachable"}),`,
+			New:  `mcperr.WithData(map[string]any{"reason": "upstream_unreachble"}),`,
 		}},
 		Rules: []string{"error-contract-reason-undeclared"},
 		At:    "tools/cite.go", // once per reason and service, at the first call
@@ -255,13 +253,17 @@ var Mistakes = []Mistake{
 	},
 	{
 		ID:      "M14b-failfrom-recovery-unforwarded",
-		Mistake: "get_record maps the service's errors with ctx.FailFrom, which sends no declared hint, where FailFromWithRecovery was meant",
+		Mistake: "the service raises no_record without mcpcore.RecoveryFor: get_record's ctx.FailFrom maps it onto no_record, and the declared hint reaches no client",
 		Edits: []Edit{{
-			File: "tools/record.go",
-			Old:  "ctx.FailFromWithRecovery(err, noRecord, queueFull, upstreamDown, apiKeyRejected)",
-			New:  "ctx.FailFrom(err, noRecord, queueFull, upstreamDown, apiKeyRejected)",
+			File: "upstream/records.go",
+			Old: `		return Record{}, mcperr.NotFound("The catalog has no record "+id,
+			mcperr.WithCause(err),
+			mcpcore.RecoveryFor(ctx, noRecord))`,
+			New: `		return Record{}, mcperr.NotFound("The catalog has no record "+id,
+			mcperr.WithCause(err))`,
 		}},
 		Rules: []string{"error-contract-recovery-unforwarded"},
+		At:    "tools/record.go",
 	},
 	{
 		ID:      "M15-contract-from-loop",
@@ -318,7 +320,7 @@ var Mistakes = []Mistake{
 			New:  "\t\"net/url\"\n\t\"strings\"\n",
 		}, {
 			File: "tools/shelf.go",
-			Old:  "\t\t\t\treturn store.Entry{}, ctx.FailFromWithRecovery(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
+			Old:  "\t\t\t\treturn store.Entry{}, ctx.FailFrom(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
 			New:  "\t\t\t\treturn store.Entry{}, err\n",
 		}},
 		// Every caller passes a constant op other than catalog.Deposit:
@@ -339,7 +341,7 @@ var Mistakes = []Mistake{
 			New:  "\t\"fmt\"\n\t\"log/slog\"\n",
 		}, {
 			File: "tools/shelf.go",
-			Old:  "\t\t\t\treturn store.Entry{}, ctx.FailFromWithRecovery(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
+			Old:  "\t\t\t\treturn store.Entry{}, ctx.FailFrom(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
 			New:  "\t\t\t\treturn store.Entry{}, err\n",
 		}},
 	},
@@ -348,7 +350,7 @@ var Mistakes = []Mistake{
 		Mistake: "cite_record rethrows the service's error as fmt.Errorf(\"citation failed: %v\", err)",
 		Edits: []Edit{{
 			File: "tools/cite.go",
-			Old:  "\t\t\t\treturn citeOutput{}, ctx.FailFromWithRecovery(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
+			Old:  "\t\t\t\treturn citeOutput{}, ctx.FailFrom(err, noRecord, queueFull, upstreamDown, apiKeyRejected)\n",
 			New:  "\t\t\t\treturn citeOutput{}, fmt.Errorf(\"citation failed: %v\", err)\n",
 		}, {
 			File: "tools/cite.go",

@@ -33,7 +33,7 @@ func citeTool(svc *upstream.Client) mcpcore.Tool[citeInput, citeOutput] {
 			}
 			text, err := svc.Citation(ctx, in.ID, style)
 			if err != nil {
-				return citeOutput{}, ctx.FailFromWithRecovery(err, noRecord, queueFull, upstreamDown, apiKeyRejected)
+				return citeOutput{}, ctx.FailFrom(err, noRecord, queueFull, upstreamDown, apiKeyRejected)
 			}
 			return citeOutput{Citation: text, Style: style}, nil
 		},

@@ -27,7 +27,7 @@ func recordTool(svc *upstream.Client) mcpcore.Tool[recordInput, upstream.Record]
 				rec, err = svc.Get(ctx, in.ID)
 			}
 			if err != nil {
-				return upstream.Record{}, ctx.FailFromWithRecovery(err, noRecord, queueFull, upstreamDown, apiKeyRejected)
+				return upstream.Record{}, ctx.FailFrom(err, noRecord, queueFull, upstreamDown, apiKeyRejected)
 			}
 			return rec, nil
 		},

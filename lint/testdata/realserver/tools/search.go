@@ -33,7 +33,7 @@ func searchTool(svc *upstream.Client) mcpcore.Tool[searchInput, searchOutput] {
 			if err != nil {
 				// The whole contract is searched: each service code is
 				// declared once.
-				return searchOutput{}, ctx.FailFromWithRecovery(err)
+				return searchOutput{}, ctx.FailFrom(err)
 			}
 			return searchOutput{Total: page.Total, Records: page.Records, Next: page.Next}, nil
 		},

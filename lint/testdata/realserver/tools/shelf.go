@@ -29,7 +29,7 @@ func saveTool(svc *upstream.Client, shelf store.Shelf) mcpcore.Tool[saveInput, s
 			}
 			rec, err := svc.Get(ctx, in.ID)
 			if err != nil {
-				return store.Entry{}, ctx.FailFromWithRecovery(err, noRecord, queueFull, upstreamDown, apiKeyRejected)
+				return store.Entry{}, ctx.FailFrom(err, noRecord, queueFull, upstreamDown, apiKeyRejected)
 			}
 			e, err := shelf.Put(ctx, store.Entry{RecordID: rec.ID, Title: rec.Title, Note: in.Note, Tags: in.Tags})
 			if errors.Is(err, store.ErrStale) {

@@ -2,7 +2,7 @@
 // the catalog's HTTP API (a bibliographic API in the manner of Crossref or
 // OpenAlex). It knows HTTP and the catalog, not the tools' contracts: it
 // returns *mcperr.Error values, stamped with the reasons the tools declare
-// for them (data.reason, mcpcore.RecoveryForReason), and the tools map them onto
+// for them (data.reason, mcpcore.RecoveryFor), and the tools map them onto
 // their contracts with ctx.FailFrom.
 package upstream
 
@@ -105,7 +105,7 @@ func (c *Client) call(ctx context.Context, op, path string, query url.Values, ou
 		return mcperr.RateLimited("Too many catalog calls are in flight",
 			mcperr.WithCause(err),
 			mcperr.WithData(map[string]any{"retryAfter": 5}),
-			mcpcore.RecoveryForReason(ctx, "queue_full"))
+			mcpcore.RecoveryFor(ctx, queueFull))
 	case errors.Is(err, context.DeadlineExceeded):
 		return mcperr.Timeout(fmt.Sprintf("The catalog did not answer %s within %s", op, c.timeout), mcperr.WithCause(err))
 	}
@@ -126,7 +126,7 @@ func (c *Client) once(ctx context.Context, path string, query url.Values, out an
 		return mcperr.ServiceUnavailable("The catalog cannot be reached",
 			mcperr.WithCause(err),
 			mcperr.WithData(map[string]any{"reason": "upstream_unreachable"}),
-			mcpcore.RecoveryForReason(ctx, "upstream_unreachable"))
+			mcpcore.RecoveryFor(ctx, unreachable))
 	}
 	defer resp.Body.Close()
 	switch {
@@ -135,7 +135,7 @@ func (c *Client) once(ctx context.Context, path string, query url.Values, out an
 	case resp.StatusCode == http.StatusUnauthorized:
 		return mcperr.ConfigurationError("The catalog refused this server's API key",
 			mcperr.WithCause(mcperr.FromResponse(resp, mcperr.WithService("Catalog"))),
-			mcpcore.RecoveryForReason(ctx, "api_key_rejected"))
+			mcpcore.RecoveryFor(ctx, keyRejected))
 	case resp.StatusCode >= 300:
 		return mcperr.FromResponse(resp, mcperr.WithService("Catalog"))
 	}

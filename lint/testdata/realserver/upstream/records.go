@@ -51,7 +51,7 @@ func (c *Client) Get(ctx context.Context, id string) (Record, error) {
 	if errors.Is(err, ErrNoRecord) {
 		return Record{}, mcperr.NotFound("The catalog has no record "+id,
 			mcperr.WithCause(err),
-			mcpcore.RecoveryForReason(ctx, "no_record"))
+			mcpcore.RecoveryFor(ctx, noRecord))
 	}
 	if err != nil {
 		return Record{}, fmt.Errorf("get record %s: %w", id, err)
@@ -67,7 +67,8 @@ func (c *Client) GetByDOI(ctx context.Context, doi string) (Record, error) {
 	if errors.Is(err, ErrNoRecord) {
 		err = mcperr.NotFound("No record of the catalog has the DOI "+doi,
 			mcperr.WithCause(err),
-			mcperr.WithData(map[string]any{"reason": "no_record", "doi": doi}))
+			mcperr.WithData(map[string]any{"reason": "no_record", "doi": doi}),
+			mcpcore.RecoveryFor(ctx, noRecord))
 	}
 	return r, err
 }
@@ -83,10 +84,10 @@ func (c *Client) Citation(ctx context.Context, id, style string) (string, error)
 	}
 	switch {
 	case errors.Is(err, ErrNoRecord):
-		return "", mcperr.NotFound("The catalog has no record "+id, mcperr.WithCause(err), mcpcore.RecoveryForReason(ctx, "no_record"))
+		return "", mcperr.NotFound("The catalog has no record "+id, mcperr.WithCause(err), mcpcore.RecoveryFor(ctx, noRecord))
 	case errors.Is(err, ErrEmptyCitation):
 		return "", mcperr.ServiceUnavailable(fmt.Sprintf("The catalog formatted record %s in style %s as an empty text", id, style),
-			mcperr.WithCause(err))
+			mcperr.WithCause(err), mcpcore.RecoveryFor(ctx, unreachable))
 	case err != nil:
 		return "", fmt.Errorf("cite record %s: %w", id, err)
 	}

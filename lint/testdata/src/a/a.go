@@ -81,7 +81,8 @@ func failImported(ctx *mcpcore.Context) error { // want failImported:"^codes Rat
 // recoveryFor attaches recoveries: the reasons count as raised.
 func recoveryFor(ctx *mcpcore.Context, slow bool) error { // want recoveryFor:"^codes NotFound, Timeout; reasons no_match:NotFound, slow:Timeout$"
 	if slow {
-		opt := mcpcore.RecoveryForReason(ctx, "slow")
+		entry := mcpcore.Failure{Reason: "slow", Code: mcperr.CodeTimeout, When: "Slow.", Recovery: "Call again in a minute."}
+		opt := mcpcore.RecoveryFor(ctx, entry)
 		return mcperr.Timeout("slow", opt)
 	}
 	return mcperr.NotFound("missing", ctx.RecoveryFor(noMatch))

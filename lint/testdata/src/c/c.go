@@ -19,6 +19,9 @@ var Throttled = mcpcore.Failure{ // want Throttled:"^failure throttled:RateLimit
 	ThrownBy: mcpcore.ThrownByService,
 }
 
+// rateLimited is the entry whose declared hint Get sends with its own 429.
+var rateLimited = mcpcore.Failure{Reason: "rate_limited", Code: mcperr.CodeRateLimited, When: "Throttled.", Recovery: "Wait a minute, then call again."} // want rateLimited:"^failure rate_limited:RateLimited$"
+
 // Get raises ServiceUnavailable and RateLimited itself, and lets
 // FromResponse pick the code of any other failed status.
 func Get(ctx context.Context, url string) (*http.Response, error) { // want Get:"^codes RateLimited, ServiceUnavailable; reasons rate_limited:RateLimited; fromResponse direct$"
@@ -27,7 +30,7 @@ func Get(ctx context.Context, url string) (*http.Response, error) { // want Get:
 		return nil, mcperr.ServiceUnavailable("upstream down", mcperr.WithCause(err))
 	}
 	if resp.StatusCode == http.StatusTooManyRequests {
-		return nil, mcperr.RateLimited("slow down", mcpcore.RecoveryForReason(ctx, "rate_limited"))
+		return nil, mcperr.RateLimited("slow down", mcpcore.RecoveryFor(ctx, rateLimited))
 	}
 	if resp.StatusCode != http.StatusOK {
 		return nil, mcperr.FromResponse(resp, mcperr.WithService("ncbi"))

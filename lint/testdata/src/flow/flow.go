@@ -1,5 +1,5 @@
 // Package flow holds handlers whose errors reach their returns through
-// ordinary control flow, closures and ctx.FailFromWithRecovery.
+// ordinary control flow, closures and ctx.FailFrom.
 package flow
 
 import (
@@ -83,9 +83,9 @@ var queued = mcpcore.Tool[in, out]{
 			return err
 		})
 		if err != nil {
-			return out{}, ctx.FailFromWithRecovery(err, busy) // want `error-contract-conformance: tool queued can return Conflict, .*; this ctx.FailFromWithRecovery passes it on unchanged \(it comes in at flow.go:79` `error-contract-conformance: tool queued can return Forbidden through flowsvc.Client.Article, .*flow.go:82`
+			return out{}, ctx.FailFrom(err, busy) // want `error-contract-conformance: tool queued can return Conflict, .*; this ctx.FailFrom passes it on unchanged \(it comes in at flow.go:79` `error-contract-conformance: tool queued can return Forbidden through flowsvc.Client.Article, .*flow.go:82`
 		}
-		return out{V: doc}, ctx.FailFromWithRecovery(svc.Busy(ctx), busy)
+		return out{V: doc}, ctx.FailFrom(svc.Busy(ctx), busy)
 	},
 }
 
@@ -97,11 +97,11 @@ var reused = mcpcore.Tool[in, out]{
 	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
 		doc, err := svc.Article(ctx, i.ID)
 		if err != nil {
-			return out{}, ctx.FailFromWithRecovery(err, denied)
+			return out{}, ctx.FailFrom(err, denied)
 		}
 		err = svc.Missing(ctx)
 		if err != nil {
-			return out{}, ctx.FailFromWithRecovery(err, missing)
+			return out{}, ctx.FailFrom(err, missing)
 		}
 		return out{V: doc}, nil
 	},
@@ -114,13 +114,13 @@ var passThrough = mcpcore.Tool[in, out]{
 	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
 		_, err := svc.Summary(ctx, i.ID)
 		if err != nil {
-			return out{}, ctx.FailFromWithRecovery(err, busy) // want `error-contract-conformance: tool pass_through can return Unauthorized through flowsvc.Client.Summary, .*this ctx.FailFromWithRecovery passes it on unchanged`
+			return out{}, ctx.FailFrom(err, busy) // want `error-contract-conformance: tool pass_through can return Unauthorized through flowsvc.Client.Summary, .*this ctx.FailFrom passes it on unchanged`
 		}
 		_, err = svc.Article(ctx, i.ID)
 		if err != nil {
-			return out{}, ctx.FailFromWithRecovery(err, busy) // want `error-contract-failfrom-unmapped: Forbidden through flowsvc.Client.Article reaches ctx.FailFromWithRecovery, which is given no entry with that code: .*\("denied"\)`
+			return out{}, ctx.FailFrom(err, busy) // want `error-contract-failfrom-unmapped: Forbidden through flowsvc.Client.Article reaches ctx.FailFrom, which is given no entry with that code: .*\("denied"\)`
 		}
-		return out{}, ctx.FailFromWithRecovery(svc.Busy(ctx), busy, denied)
+		return out{}, ctx.FailFrom(svc.Busy(ctx), busy, denied)
 	},
 }
 
@@ -131,9 +131,9 @@ var twice = mcpcore.Tool[in, out]{
 	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
 		_, err := svc.Article(ctx, i.ID)
 		if i.Full {
-			return out{}, ctx.FailFromWithRecovery(err) // want `error-contract-failfrom-unmapped: Forbidden through flowsvc.Client.Article reaches ctx.FailFromWithRecovery, which without entries searches the whole contract; the contract declares that code 2 times \("denied", "also_denied"\)`
+			return out{}, ctx.FailFrom(err) // want `error-contract-failfrom-unmapped: Forbidden through flowsvc.Client.Article reaches ctx.FailFrom, which without entries searches the whole contract; the contract declares that code 2 times \("denied", "also_denied"\)`
 		}
-		return out{}, ctx.FailFromWithRecovery(err, denied, alsoDenied) // want `error-contract-failfrom-unmapped: Forbidden through flowsvc.Client.Article reaches ctx.FailFromWithRecovery, which is given 2 entries with that code`
+		return out{}, ctx.FailFrom(err, denied, alsoDenied) // want `error-contract-failfrom-unmapped: Forbidden through flowsvc.Client.Article reaches ctx.FailFrom, which is given 2 entries with that code`
 	},
 }
 
@@ -142,7 +142,7 @@ var needless = mcpcore.Tool[in, out]{
 	Name:   "needless",
 	Errors: []mcpcore.Failure{busy, missing}, // want `error-contract-unthrown: tool needless declares reason "missing"`
 	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
-		return out{}, ctx.FailFromWithRecovery(svc.Busy(ctx), busy, missing)
+		return out{}, ctx.FailFrom(svc.Busy(ctx), busy, missing)
 	},
 }
 
@@ -158,7 +158,7 @@ var retried = mcpcore.Tool[in, out]{
 			return svc.Summary(c, i.ID)
 		})
 		if err != nil {
-			return out{}, ctx.FailFromWithRecovery(err, busy) // want `error-contract-conformance: tool retried can return Unauthorized through flowsvc.Client.Summary`
+			return out{}, ctx.FailFrom(err, busy) // want `error-contract-conformance: tool retried can return Unauthorized through flowsvc.Client.Summary`
 		}
 		return out{V: v}, nil
 	},
@@ -173,7 +173,7 @@ var logged = mcpcore.Tool[in, out]{
 		if err != nil {
 			log.Print("summary failed: ", err)
 		}
-		return out{}, ctx.FailFromWithRecovery(svc.Busy(ctx), busy)
+		return out{}, ctx.FailFrom(svc.Busy(ctx), busy)
 	},
 }
 
@@ -190,7 +190,7 @@ var cloneTool = mcpcore.Tool[in, out]{
 		if err := svc.Run(ctx, "fetch", i.ID); err != nil {
 			return out{}, err
 		}
-		return out{}, ctx.FailFromWithRecovery(svc.Busy(ctx), busy)
+		return out{}, ctx.FailFrom(svc.Busy(ctx), busy)
 	},
 }
 
@@ -201,7 +201,7 @@ var pushTool = mcpcore.Tool[in, out]{
 		if err := svc.Push(ctx, i.ID); err != nil { // want `error-contract-conformance: tool push can return Unauthorized through flowsvc.Client.Push \(raised in flowsvc.Client.Run\), which`
 			return out{}, err
 		}
-		return out{}, ctx.FailFromWithRecovery(svc.Busy(ctx), busy)
+		return out{}, ctx.FailFrom(svc.Busy(ctx), busy)
 	},
 }
 
@@ -212,7 +212,7 @@ var runTool = mcpcore.Tool[in, out]{
 		if err := svc.Run(ctx, i.ID); err != nil { // want `error-contract-conformance: tool run can return Unauthorized through flowsvc.Client.Run if op == "push", which`
 			return out{}, err
 		}
-		return out{}, ctx.FailFromWithRecovery(svc.Busy(ctx), busy)
+		return out{}, ctx.FailFrom(svc.Busy(ctx), busy)
 	},
 }
 
@@ -225,8 +225,8 @@ var quotaTool = mcpcore.Tool[in, out]{
 	Errors: []mcpcore.Failure{busy, quota}, // want `error-contract-unthrown: tool quota declares reason "busy"`
 	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
 		if i.Full {
-			return out{}, ctx.FailFromWithRecovery(svc.Quota(ctx), busy, quota)
+			return out{}, ctx.FailFrom(svc.Quota(ctx), busy, quota)
 		}
-		return out{}, ctx.FailFromWithRecovery(svc.Busy(ctx), busy, quota) // want `error-contract-failfrom-unmapped: RateLimited through flowsvc.Client.Busy reaches ctx.FailFromWithRecovery, which is given 2 entries with that code`
+		return out{}, ctx.FailFrom(svc.Busy(ctx), busy, quota) // want `error-contract-failfrom-unmapped: RateLimited through flowsvc.Client.Busy reaches ctx.FailFrom, which is given 2 entries with that code`
 	},
 }

@@ -12,13 +12,17 @@ import (
 // ErrNoRow is the store's sentinel for a missing row.
 var ErrNoRow = errors.New("no row")
 
+// hint is the recovery hint the errors its tools map with ctx.FailFrom
+// carry, which FailFrom keeps.
+var hint = mcperr.WithRecovery("Call the tool again in a minute.")
+
 type Client struct{}
 
 func (c *Client) Article(ctx context.Context, id string) (string, error) {
 	if id == "" {
 		return "", ErrNoRow
 	}
-	return "", mcperr.Forbidden("no access to " + id)
+	return "", mcperr.Forbidden("no access to "+id, hint)
 }
 
 func (c *Client) Summary(ctx context.Context, id string) (string, error) {
@@ -26,11 +30,11 @@ func (c *Client) Summary(ctx context.Context, id string) (string, error) {
 }
 
 func (c *Client) Busy(ctx context.Context) error {
-	return mcperr.RateLimited("slow down")
+	return mcperr.RateLimited("slow down", hint)
 }
 
 func (c *Client) Missing(ctx context.Context) error {
-	return mcperr.NotFound("gone")
+	return mcperr.NotFound("gone", hint)
 }
 
 // Queue runs jobs one at a time.
@@ -73,5 +77,5 @@ func (c *Client) Push(ctx context.Context, url string) error { return c.Run(ctx,
 // Quota is the upstream's own throttling, told apart from the queue's by
 // the reason it stamps.
 func (c *Client) Quota(ctx context.Context) error {
-	return mcperr.RateLimited("upstream quota", mcperr.WithData(map[string]any{"reason": "quota", "retryAfter": 120}))
+	return mcperr.RateLimited("upstream quota", mcperr.WithData(map[string]any{"reason": "quota", "retryAfter": 120}), hint)
 }

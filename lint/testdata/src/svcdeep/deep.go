@@ -10,9 +10,12 @@ import (
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
+// throttled is the entry whose declared hint Get sends.
+var throttled = mcpcore.Failure{Reason: "throttled", Code: mcperr.CodeRateLimited, When: "Throttled.", Recovery: "Wait a minute, then call again."}
+
 func Get(ctx context.Context, id string) (string, error) {
 	if id == "" {
-		return "", mcperr.RateLimited("slow down", mcpcore.RecoveryForReason(ctx, "throttled"))
+		return "", mcperr.RateLimited("slow down", mcpcore.RecoveryFor(ctx, throttled))
 	}
 	if id == "gone" {
 		return "", mcperr.Conflict("it moved")

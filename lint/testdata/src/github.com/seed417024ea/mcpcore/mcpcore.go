@@ -36,7 +36,6 @@ type Context struct{ context.Context }
 func (c *Context) Fail(f Failure, message string, opts ...mcperr.Option) *mcperr.Error { return nil }
 func (c *Context) RecoveryFor(f Failure) mcperr.Option                                 { return nil }
 func (c *Context) FailFrom(err error, entries ...Failure) error                        { return nil }
-func (c *Context) FailFromWithRecovery(err error, entries ...Failure) error            { return nil }
 func (c *Context) Logger() *slog.Logger                                                { return slog.Default() }
 func (c *Context) Progress(done, total float64, message string)                        {}
 
@@ -60,15 +59,15 @@ type AskOption func(*ask)
 
 type ask struct{}
 
-func QuestionKey(key string) AskOption { return nil }
-func RecoveryOnDecline() AskOption     { return nil }
+func QuestionKey(key string) AskOption                     { return nil }
+func OnDecline(f Failure, opts ...mcperr.Option) AskOption { return nil }
 
 func Elicit[T any](ctx *Context, message string, opts ...AskOption) (T, error) {
 	var zero T
 	return zero, nil
 }
 
-func RecoveryForReason(ctx context.Context, reason string) mcperr.Option { return nil }
+func RecoveryFor(ctx context.Context, f Failure) mcperr.Option { return nil }
 
 type Tool[In, Out any] struct {
 	Name        string

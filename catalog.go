@@ -82,7 +82,7 @@ func (s *Server) catalog() *httpserve.Catalog {
 					cr.Meta = map[string]any{}
 				}
 				if len(l.contract) > 0 {
-					cr.Meta[ContractMetaKey] = contract.Publish(l.contract)
+					cr.Meta[contract.MetaKey] = contract.Publish(l.contract)
 				}
 			}
 			c.Resources = append(c.Resources, cr)

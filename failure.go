@@ -163,13 +163,6 @@ func build(f Failure, message string, opts []mcperr.Option) *mcperr.Error {
 	return mcperr.New(f.Code, message, all...)
 }
 
-// ContractMetaKey is the key under which a tool's error contract is published
-// in its _meta in tools/list: a list of {reason, code, when, recovery,
-// retryable?} objects in declaration order, so that clients can read a tool's
-// failure modes without parsing schema prose. It is [contract.MetaKey]; the
-// objects are [contract.Entry] values.
-const ContractMetaKey = contract.MetaKey
-
 // schemaReasons is the part of the contract the advertised output schema
 // describes.
 func schemaReasons(contract []Failure) []schema.Reason {

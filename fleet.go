@@ -22,6 +22,10 @@ import (
 // With a shared [fleet.Limiter] (ServerOptions.Limiter, or MCP_REDIS_URL
 // in a program built with package app and redis.Open) the quota is the
 // whole fleet's; without one, each process counts its own.
+//
+// It is [fleet.Limit], the quota a Limiter is given, declared there so that
+// a Limiter (package redis) links no server; it is named here because a
+// Tool literal sets it, as [Failure] is.
 type RateLimit = fleet.Limit
 
 // shared is what the server shares with the other replicas of its fleet.

@@ -10,7 +10,7 @@ import (
 )
 
 // metaPrefix is the prefix of the _meta keys mcpcore publishes itself
-// (ContractMetaKey): a definition's own Meta may not use it, so that what
+// (contract.MetaKey): a definition's own Meta may not use it, so that what
 // a client reads under it is always mcpcore's.
 const metaPrefix = "mcpcore/"
 

@@ -9,6 +9,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/contract"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -34,7 +35,7 @@ func TestMetaIsPublishedBesideTheContract(t *testing.T) {
 		t.Fatal(err)
 	}
 	meta, _ := wiretest.JSON(t, tools.Tools[0].Meta).(map[string]any)
-	if meta[mcpcore.ContractMetaKey] == nil || wiretest.Canonical(t, meta["io.mcpmed/concepts"]) != `["pubmed","citation"]` {
+	if meta[contract.MetaKey] == nil || wiretest.Canonical(t, meta["io.mcpmed/concepts"]) != `["pubmed","citation"]` {
 		t.Errorf("tools/list _meta = %v", meta)
 	}
 	resources, err := cs.ListResources(ctx, nil)
@@ -61,7 +62,7 @@ func TestMetaMayNotTakeMcpcoreKeys(t *testing.T) {
 		meta map[string]any
 		want string
 	}{
-		{map[string]any{mcpcore.ContractMetaKey: "mine"}, `Meta key "mcpcore/errors" is mcpcore's own`},
+		{map[string]any{contract.MetaKey: "mine"}, `Meta key "mcpcore/errors" is mcpcore's own`},
 		{map[string]any{"": 1}, "Meta has an empty key"},
 		{map[string]any{"io.x/ch": make(chan int)}, `Meta key "io.x/ch"`},
 	} {
@@ -93,7 +94,7 @@ func TestPromptsHaveAContract(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if prompts.Prompts[0].Meta[mcpcore.ContractMetaKey] == nil {
+	if prompts.Prompts[0].Meta[contract.MetaKey] == nil {
 		t.Errorf("prompts/list _meta = %v, want the contract", prompts.Prompts[0].Meta)
 	}
 	_, err = cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "explain", Arguments: map[string]string{"topic": "x"}})

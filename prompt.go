@@ -81,7 +81,7 @@ func (p Prompt[Args]) register(s *Server) error {
 	}
 	var own mcp.Meta
 	if len(p.Errors) > 0 {
-		own = mcp.Meta{ContractMetaKey: contract.Publish(p.Errors)}
+		own = mcp.Meta{contract.MetaKey: contract.Publish(p.Errors)}
 	}
 	meta, err := publishedMeta("prompt", p.Name, own, p.Meta)
 	if err != nil {

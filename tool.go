@@ -174,7 +174,7 @@ func (t Tool[In, Out]) register(s *Server) error {
 		OutputSchema: json.RawMessage(outJSON),
 	}
 	if len(t.Errors) > 0 {
-		def.Meta = mcp.Meta{ContractMetaKey: contract.Publish(t.Errors)}
+		def.Meta = mcp.Meta{contract.MetaKey: contract.Publish(t.Errors)}
 	}
 	if def.Meta, err = publishedMeta("tool", t.Name, def.Meta, t.Meta); err != nil {
 		return err

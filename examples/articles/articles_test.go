@@ -10,6 +10,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/contract"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 	"github.com/seed417024ea/mcpcore/mcptest"
 )
@@ -197,7 +198,7 @@ func TestToolsListPublishesContracts(t *testing.T) {
 	if fetchTool == nil {
 		t.Fatal("fetch_articles not listed")
 	}
-	wiretest.AssertJSON(t, "_meta", fetchTool.Meta[mcpcore.ContractMetaKey], `[
+	wiretest.AssertJSON(t, "_meta", fetchTool.Meta[contract.MetaKey], `[
 		{"reason":"no_match","code":-32001,"when":"No requested PMID returned data","recovery":"Try pubmed_search_articles to discover valid PMIDs first."},
 		{"reason":"queue_full","code":-32003,"when":"Local request queue is at capacity","recovery":"Wait 30 seconds and retry, or reduce batch size.","retryable":true},
 		{"reason":"ncbi_down","code":-32000,"when":"NCBI E-utilities unreachable after retries","recovery":"NCBI is degraded; retry in a few minutes.","retryable":true}]`)

@@ -155,7 +155,7 @@ func BenchmarkToolCall(b *testing.B) {
 }
 
 // BenchmarkStdioCall is one tools/call round trip over a newline-delimited
-// stream (pipes, as stdio), served by ServeTransport with the framing guard
+// stream (pipes, as stdio), served by Serve with the framing guard
 // (server=mcpcore) and, side by side, by the same server connected to the
 // stream directly (server=mcpcore-unguarded): the guard's cost per call.
 func BenchmarkStdioCall(b *testing.B) {
@@ -171,7 +171,7 @@ func BenchmarkStdioCall(b *testing.B) {
 }
 
 // stdioClient connects a client to srv over a newline-delimited stream
-// (pipes, as stdio): served by ServeTransport with the framing guard, or,
+// (pipes, as stdio): served by Serve with the framing guard, or,
 // unguarded, by the server connected to the stream directly.
 func stdioClient(b *testing.B, srv *mcpcore.Server, guarded bool) *mcp.ClientSession {
 	toServer, fromClient := io.Pipe()
@@ -180,7 +180,7 @@ func stdioClient(b *testing.B, srv *mcpcore.Server, guarded bool) *mcp.ClientSes
 	b.Cleanup(cancel)
 	st := &mcp.IOTransport{Reader: toServer, Writer: fromServer}
 	if guarded {
-		go srv.ServeTransport(ctx, st)
+		go srv.Serve(ctx, st)
 	} else if _, err := srv.MCPServer().Connect(ctx, st, nil); err != nil {
 		b.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func TestCancelledBeforeStartOverStdio(t *testing.T) {
 	t.Parallel()
 	srv, _ := newServer(t, nil, renderTool)
 	held, release := holdRootsNotifications(srv)
-	s := openStream(t, srv.ServeTransport)
+	s := openStream(t, srv.Serve)
 	s.handshake(t, "2025-06-18")
 	var id int
 	got := cancelQueued(t, func(n int) string {

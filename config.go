@@ -17,16 +17,6 @@ import (
 // configuration of an empty environment; [NewServer] fills in the defaults
 // and checks the whole, and reads no environment of its own.
 type Config struct {
-	// Transport (MCP_TRANSPORT_TYPE) is what [Server.Run] serves: "" or
-	// [TransportStdio] is stdio, [TransportHTTP] Streamable HTTP.
-	Transport Transport
-	// HTTPHost (MCP_HTTP_HOST) is the host Run listens on over HTTP; ""
-	// means 127.0.0.1.
-	HTTPHost string
-	// HTTPPort (MCP_HTTP_PORT) is the port Run listens on over HTTP; 0
-	// means 3010, and [AnyPort] a free port the system picks
-	// (MCP_HTTP_PORT=0).
-	HTTPPort int
 	// Stateless (MCP_SESSION_MODE=stateless) serves HTTP without sessions;
 	// false is stateful.
 	Stateless bool
@@ -94,28 +84,7 @@ type Config struct {
 	// each caller on each definition that sets no RateLimit of its own;
 	// zero is none.
 	RateLimit RateLimit
-
-	// AllowUnauthenticated (MCP_AUTH_ALLOW_UNAUTHENTICATED=true) lets a
-	// server without [ServerOptions].HTTPAuth serve HTTP on a host other
-	// than loopback, when something in front of it authenticates:
-	// NewServer refuses it otherwise, since anyone who reaches the port
-	// could call every tool.
-	AllowUnauthenticated bool
 }
-
-// Transport names how a server talks to its clients (see
-// [Config.Transport]).
-type Transport string
-
-// The transports of MCP_TRANSPORT_TYPE.
-const (
-	TransportStdio Transport = "stdio"
-	TransportHTTP  Transport = "http"
-)
-
-// AnyPort is the [Config.HTTPPort] that asks the system for a free port,
-// as MCP_HTTP_PORT=0 does: the zero HTTPPort means the default, 3010.
-const AnyPort = config.AnyPort
 
 // resolve gives every zero setting its default (config.Resolve holds them)
 // and checks the whole, as NewServer needs it.
@@ -136,9 +105,8 @@ func badConfig(err error) error {
 // it; app.ConfigFromEnv converts the other way.
 func (c Config) internal() config.Config {
 	return config.Config{
-		Transport: config.Transport(c.Transport), HTTPHost: c.HTTPHost, HTTPPort: c.HTTPPort, Stateless: c.Stateless,
-		LogLevel: c.LogLevel, LogJSON: c.LogJSON, AllowedOrigins: c.AllowedOrigins, StateKeys: c.StateKeys,
-		Auth:         config.AuthConfig{AllowUnauthenticated: c.AllowUnauthenticated},
+		Stateless: c.Stateless,
+		LogLevel:  c.LogLevel, LogJSON: c.LogJSON, AllowedOrigins: c.AllowedOrigins, StateKeys: c.StateKeys,
 		MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsPerSubject: c.MaxSessionsPerSubject,
 		SessionIdleTimeout: c.SessionIdleTimeout, StreamKeepAlive: c.StreamKeepAlive, MaxCallsPerSession: c.MaxCallsPerSession, MaxResultBytes: c.MaxResultBytes,
 		MaxCallsInFlight: c.MaxCallsInFlight, RateLimit: c.RateLimit,

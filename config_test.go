@@ -42,8 +42,7 @@ func TestNewServerRefusesBadConfig(t *testing.T) {
 		cfg  mcpcore.Config
 		want string
 	}{
-		{mcpcore.Config{HTTPPort: 70000}, "MCP_HTTP_PORT"},
-		{mcpcore.Config{Transport: mcpcore.TransportHTTP, HTTPHost: "0.0.0.0"}, "MCP_AUTH_ALLOW_UNAUTHENTICATED=true"},
+		{mcpcore.Config{StateKeys: []string{"short"}}, "MCP_STATE_KEYS"},
 		{mcpcore.Config{AllowedOrigins: []string{"not a url"}}, "MCP_ALLOWED_ORIGINS"},
 	} {
 		_, err := mcpcore.NewServer(mcpcore.Info{Name: "cfg"}, &mcpcore.ServerOptions{Config: tc.cfg}, renderTool)

@@ -124,7 +124,7 @@ func checkRPCAnswer(line, id string) string {
 func TestControlCharactersOverStdio(t *testing.T) {
 	t.Parallel()
 	srv := controlServer(t, nil)
-	s := openStream(t, srv.ServeTransport)
+	s := openStream(t, srv.Serve)
 	s.handshake(t, "2025-11-25")
 	n := 0
 	for _, c := range controlChars() {

@@ -24,7 +24,8 @@
 //		if err != nil {
 //			log.Fatal(err) // a definition NewServer refuses, named
 //		}
-//		if err := srv.Run(context.Background()); err != nil {
+//		// A whole stdio program: it ends with its input, and shuts down.
+//		if err := srv.Serve(context.Background(), &mcp.StdioTransport{}); err != nil {
 //			log.Fatal(err)
 //		}
 //	}
@@ -76,7 +77,7 @@
 //
 // Malformed JSON-RPC (on stdio, a line; over HTTP, a body) is answered with
 // -32700 or -32600 before the SDK sees it, and the server goes on serving;
-// see [Server.ServeTransport] and [Server.Handler].
+// see [Server.Serve] and [Server.Handler].
 //
 // # Around every handler
 //
@@ -131,12 +132,14 @@
 // Every setting is a field of [Config], held by [ServerOptions.Config];
 // the zero value of each is its default, and this package reads no
 // environment. Package github.com/seed417024ea/mcpcore/app does:
-// app.ConfigFromEnv reads the variables, once: MCP_TRANSPORT_TYPE (stdio
-// or http), MCP_HTTP_HOST (127.0.0.1), MCP_HTTP_PORT (3010),
-// MCP_SESSION_MODE (stateful or stateless), MCP_LOG_LEVEL (debug, info,
-// notice, warning, error), MCP_LOG_FORMAT (text or json), and those below.
-// app.Main, which a program's main calls, reads them with it, then builds
-// the server and runs it; a bad value stops the program at start, named.
+// app.ConfigFromEnv reads the variables, once: MCP_SESSION_MODE (stateful
+// or stateless), MCP_LOG_LEVEL (debug, info, notice, warning, error),
+// MCP_LOG_FORMAT (text or json), those below, and what only a program
+// uses, in app.Config: MCP_TRANSPORT_TYPE (stdio or http), MCP_HTTP_HOST
+// (127.0.0.1), MCP_HTTP_PORT (3010). app.Main, which a program's main
+// calls, reads them with it, then builds the server and serves it until
+// SIGINT or SIGTERM, over stdio ([Server.Serve]) or HTTP
+// ([Server.Handler]); a bad value stops the program at start, named.
 //
 // # Serving over HTTP
 //

@@ -14,7 +14,7 @@ import (
 func TestDuplicateInitializeHasACode(t *testing.T) {
 	t.Parallel()
 	srv := controlServer(t, nil)
-	s := openStream(t, srv.ServeTransport)
+	s := openStream(t, srv.Serve)
 	s.handshake(t, "2025-11-25")
 	s.send(strings.Replace(initLine("2025-11-25"), `"id":0`, `"id":"again"`, 1))
 	if l := s.next(t); !strings.Contains(l, `"id":"again","error":{"code":-32600,`) {
@@ -49,7 +49,7 @@ func TestDuplicateInitializeHasACode(t *testing.T) {
 func TestLongURIsAreRefused(t *testing.T) {
 	t.Parallel()
 	srv := controlServer(t, nil)
-	s := openStream(t, srv.ServeTransport)
+	s := openStream(t, srv.Serve)
 	s.handshake(t, "2025-11-25")
 	for _, uri := range []string{"test://items/" + strings.Repeat("a", 4<<20), "nope://" + strings.Repeat("{", mcpcore.MaxURIBytes)} {
 		line, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": "long", "method": "resources/read", "params": map[string]any{"uri": uri}})
@@ -68,7 +68,7 @@ func TestLongURIsAreRefused(t *testing.T) {
 func TestElicitAnswerOutsideTheFormDuringTheCall(t *testing.T) {
 	t.Parallel()
 	srv, logs := newServer(t, &mcpcore.ServerOptions{RepeatWindow: -1}, signup(true))
-	s := openStream(t, srv.ServeTransport)
+	s := openStream(t, srv.Serve)
 	s.send(strings.Replace(initLine("2025-11-25"), `"capabilities":{}`, `"capabilities":{"elicitation":{}}`, 1))
 	s.next(t)
 	s.send(`{"jsonrpc":"2.0","method":"notifications/initialized"}` + "\n")

@@ -32,8 +32,6 @@ type RateLimit = fleet.Limit
 type shared struct {
 	bus     fleet.Bus
 	limiter fleet.Limiter
-	// describe names the parts for the start-up line.
-	describe string
 	// stopListening ends the delivery of the others' events.
 	stopListening func()
 	// limiterFailed logs once that a limiter of the program's own could
@@ -45,7 +43,6 @@ type shared struct {
 // Limiter, else a local limiter and no bus.
 func (s *Server) openShared(opts *ServerOptions) {
 	sh := &shared{bus: opts.Bus, limiter: opts.Limiter}
-	sh.describe = describeShared(opts.Bus, opts.Limiter)
 	if sh.limiter == nil {
 		sh.limiter = fleet.NewLocal()
 	}
@@ -55,34 +52,11 @@ func (s *Server) openShared(opts *ServerOptions) {
 	s.shared = sh
 }
 
-// describeShared names the parts a server shares for its start-up line:
-// by their String method (what package app opens from MCP_REDIS_URL says
-// where it is, without credentials), else as the program's own.
-func describeShared(bus fleet.Bus, limiter fleet.Limiter) string {
-	for _, part := range []any{bus, limiter} {
-		if d, ok := part.(fmt.Stringer); ok {
-			return d.String()
-		}
-	}
-	if bus != nil || limiter != nil {
-		return "the Bus and Limiter of ServerOptions"
-	}
-	return ""
-}
-
 // closeShared stops the delivery of events; Shutdown calls it.
 func (s *Server) closeShared() {
 	if sh := s.shared; sh != nil && sh.stopListening != nil {
 		sh.stopListening()
 	}
-}
-
-// sharedLine is the part of the start-up line that names what is shared.
-func (s *Server) sharedLine() string {
-	if s.shared == nil || s.shared.describe == "" {
-		return "nothing shared with other replicas (no MCP_REDIS_URL)"
-	}
-	return "shared with other replicas: " + s.shared.describe
 }
 
 // publish hands an event the server delivered to its own subscribers to

@@ -3,8 +3,9 @@ package mcpcore
 import "net/http"
 
 // An HTTPAuth authenticates the callers of the Streamable HTTP endpoint
-// ([ServerOptions].HTTPAuth). A server with one may listen beyond
-// loopback (see [Config].AllowUnauthenticated). Package
+// ([ServerOptions].HTTPAuth). Package app listens beyond loopback only
+// for a server with one, or told that something in front authenticates
+// (MCP_AUTH_ALLOW_UNAUTHENTICATED). Package
 // github.com/seed417024ea/mcpcore/mcphttp has the bearer tokens of
 // MCP_AUTH_MODE jwt and oauth; the core links no JWT library.
 type HTTPAuth interface {

@@ -140,7 +140,7 @@ const refusedText = "the key `[REDACTED]` is not allowed to read this file"
 
 func TestKnownSecretsStdio(t *testing.T) {
 	srv, logs, spans := notesServer(t)
-	s := openStream(t, srv.ServeTransport)
+	s := openStream(t, srv.Serve)
 	s.handshake(t, "2025-06-18")
 	// The level is set before the calls are sent: requests run
 	// concurrently, and a call that ran first would send no log
@@ -268,7 +268,7 @@ func TestKnownSecretsOfTheConfiguration(t *testing.T) {
 	opts := withAuth(t, &mcpcore.ServerOptions{Config: cfg, Secrets: []string{"go-declared-secret-1"}},
 		mcphttp.AuthConfig{Mode: mcphttp.AuthJWT, SecretKey: jwtKey})
 	srv, _ := newServer(t, opts, echo)
-	s := openStream(t, srv.ServeTransport)
+	s := openStream(t, srv.Serve)
 	s.handshake(t, "2025-06-18")
 	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"path":"` +
 		stateKey + " " + jwtKey + " go-declared-secret-1" + `"}}}` + "\n")

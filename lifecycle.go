@@ -10,10 +10,11 @@ import (
 	"github.com/seed417024ea/mcpcore/internal/rpcguard"
 )
 
-// Shutdown stops the server: what [Server.Run], [Server.ServeStdio] and
-// [Server.ListenAndServe] do on their way out, for a program that serves
-// [Server.Handler] in an http.Server of its own, or that stops a server
-// before its context ends. In order, it:
+// Shutdown stops the server: what [Server.Serve] over an
+// [*mcp.StdioTransport] and package app's Main do on their way out, for a
+// program that serves [Server.Handler] in an http.Server of its own, or
+// its own transports, or that stops a server before its context ends. In
+// order, it:
 //
 //  1. stops admitting calls: a new call gets the result a server shutting
 //     down gives (ServiceUnavailable, "retry the request on a new
@@ -35,8 +36,8 @@ import (
 // calls had to be cancelled. Shutdown is safe to call at any time, from
 // any goroutine, while calls are served: the first call does the work, and
 // a later one waits for it (or for its own ctx) and returns the same
-// result. A Run, ServeStdio, ServeTransport or ListenAndServe that is
-// serving returns when Shutdown is called. A server that has shut down does
+// result. A Serve (and package app's Run) that is serving returns when
+// Shutdown is called. A server that has shut down does
 // not serve again: it refuses every call.
 //
 // A program that mounts Handler in its own http.Server shuts the MCP server
@@ -83,7 +84,7 @@ var errCancelled = errors.New("mcpcore: calls in flight were cancelled and have 
 func (s *Server) stop(ctx context.Context) error {
 	_, inTime := s.drain(ctx, nil, whyShutdown, cancelledGrace)
 	// The last answers go out before their sessions end: those of the
-	// guarded transports (ServeTransport waits for them, woken by
+	// guarded transports (Serve waits for them, woken by
 	// s.stopping), and those of HTTP POSTs.
 	answered, cancel := context.WithTimeout(context.Background(), sessionEndWait)
 	waitZero(answered, &s.transports)
@@ -104,8 +105,8 @@ func (s *Server) stop(ctx context.Context) error {
 	return errCancelled
 }
 
-// shutdownAtEnd is what Run, ServeStdio and ListenAndServe do as they
-// return: Shutdown within the shutdown timeout.
+// shutdownAtEnd is what Serve over stdio does as it returns: Shutdown
+// within the shutdown timeout.
 func (s *Server) shutdownAtEnd() error {
 	ctx, cancel := context.WithTimeout(context.Background(), s.shutdown)
 	defer cancel()

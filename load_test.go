@@ -329,7 +329,7 @@ func TestLoadServerProcess(t *testing.T) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	if err := srv.ServeStdio(context.Background()); err != nil {
+	if err := srv.Serve(context.Background(), &mcp.StdioTransport{}); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -343,7 +343,7 @@ func TestRepeatedFailuresAreSummarised(t *testing.T) {
 func TestRepeatCountsSurviveTheEndOfASession(t *testing.T) {
 	t.Parallel()
 	srv, logs := newServer(t, &mcpcore.ServerOptions{RepeatWindow: time.Hour}, searchTool)
-	s := openStream(t, srv.ServeTransport)
+	s := openStream(t, srv.Serve)
 	s.handshake(t, "2025-06-18")
 	for i := range 3 {
 		s.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"search","arguments":{"case":"default_message"}}}`+"\n", i+1))
@@ -353,10 +353,10 @@ func TestRepeatCountsSurviveTheEndOfASession(t *testing.T) {
 	select {
 	case err := <-s.ended:
 		if err != nil {
-			t.Fatalf("ServeTransport: %v", err)
+			t.Fatalf("Serve: %v", err)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("ServeTransport did not return when stdin closed")
+		t.Fatal("Serve did not return when stdin closed")
 	}
 	recs := logs.Failures(t, "search")
 	if len(recs) != 2 || recs[1]["repeated"] != float64(2) ||

@@ -37,7 +37,7 @@ var fetchTool = mcpcore.Tool[caseInput, okOutput]{
 func failOverStdio(t *testing.T, messages []string) []map[string]any {
 	t.Helper()
 	srv, logs := newServer(t, &mcpcore.ServerOptions{RepeatWindow: time.Hour}, fetchTool)
-	s := openStream(t, srv.ServeTransport)
+	s := openStream(t, srv.Serve)
 	s.handshake(t, "2025-06-18")
 	for i, m := range messages {
 		args, _ := json.Marshal(map[string]string{"case": m})
@@ -50,10 +50,10 @@ func failOverStdio(t *testing.T, messages []string) []map[string]any {
 	select {
 	case err := <-s.ended:
 		if err != nil {
-			t.Fatalf("ServeTransport: %v", err)
+			t.Fatalf("Serve: %v", err)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("ServeTransport did not return when stdin closed")
+		t.Fatal("Serve did not return when stdin closed")
 	}
 	var out []map[string]any
 	for _, r := range logs.Records(t) {

@@ -44,8 +44,9 @@ type ServerOptions struct {
 	// HTTPAuth authenticates the callers of the HTTP endpoint (see
 	// [HTTPAuth]): package github.com/seed417024ea/mcpcore/mcphttp builds
 	// the one MCP_AUTH_MODE asks for, and package app passes it. Nil lets
-	// every caller in, on a loopback host only unless
-	// Config.AllowUnauthenticated.
+	// every caller in: package app then listens on a loopback host only,
+	// unless told that something in front authenticates
+	// (MCP_AUTH_ALLOW_UNAUTHENTICATED).
 	HTTPAuth HTTPAuth
 	// Secrets are values the server holds that must never leave the
 	// process, such as the API key of an upstream its tools call: no
@@ -76,8 +77,8 @@ type ServerOptions struct {
 	// [REDACTED], and secrets in text (key=value pairs, URL credentials,
 	// bearer tokens) are scrubbed.
 	Logger *slog.Logger
-	// ShutdownTimeout bounds how long Run, ServeStdio and ListenAndServe,
-	// as they stop, wait for in-flight calls before cancelling them. Zero
+	// ShutdownTimeout bounds how long Serve, and package app's Run over
+	// HTTP, as they stop, wait for in-flight calls before cancelling them. Zero
 	// means 10 seconds. ([Server.Shutdown] takes its bound from its
 	// context instead.)
 	ShutdownTimeout time.Duration
@@ -103,8 +104,8 @@ type ServerOptions struct {
 	// server delivers to its own subscribers first either way. Limiter
 	// counts the calls of definitions with a [RateLimit]. When nil, the
 	// server has no bus and counts its quotas in its own process. Package
-	// app opens them from MCP_REDIS_URL. The start-up line names them by
-	// their String method when they have one. The server stops listening
+	// app opens them from MCP_REDIS_URL, and its start-up line over HTTP
+	// names them by their String method when they have one. The server stops listening
 	// to the bus as it shuts down; closing them is the program's.
 	Bus     fleet.Bus
 	Limiter fleet.Limiter
@@ -159,7 +160,7 @@ type Server struct {
 	// has ended, with stopErr its result. background ends with Shutdown:
 	// the work the server does on its own (the listener of the fleet's
 	// bus) runs in it. transports counts the guarded sessions of
-	// ServeTransport still to drain, and posts the HTTP POSTs being
+	// Serve still to drain, and posts the HTTP POSTs being
 	// answered: Shutdown waits for their answers before it ends sessions.
 	stopping      chan struct{}
 	stopped       chan struct{}
@@ -200,10 +201,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	if opts == nil {
 		opts = &ServerOptions{}
 	}
-	in := opts.Config.internal()
-	// An authenticated endpoint may listen beyond loopback.
-	in.Auth.AllowUnauthenticated = in.Auth.AllowUnauthenticated || opts.HTTPAuth != nil
-	cfg, err := resolve(in)
+	cfg, err := resolve(opts.Config.internal())
 	if err != nil {
 		return nil, badConfig(err)
 	}
@@ -242,10 +240,7 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		window = DefaultRepeatWindow
 	}
 	s.repeats = repeats.New(window, s.logger)
-	s.transport = "stdio"
-	if cfg.Transport == config.HTTP {
-		s.transport = "http"
-	}
+	s.transport = "stdio" // until Handler is called
 	s.observer = opts.Observer
 	sdkOpts := &mcp.ServerOptions{Instructions: info.Instructions, Logger: sdkLogger(s.logger, s.repeats), InitializedHandler: s.sessionStarted}
 	for _, d := range defs {

@@ -1,8 +1,8 @@
 package mcpcore_test
 
 // Shutdown of a real process, by signal or by the end of its input, with a
-// handler that ignores its cancellation: Run must return, and the process
-// end, all the same.
+// handler that ignores its cancellation: app.App.Run must return, and the
+// process end, all the same.
 
 import (
 	"bufio"
@@ -18,6 +18,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/app"
 	"github.com/seed417024ea/mcpcore/mcpotel"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 )
@@ -26,7 +27,7 @@ import (
 // transport it names (stdio or http).
 const shutdownChildEnv = "MCPCORE_SHUTDOWN_CHILD"
 
-// TestShutdownServerProcess is the server of TestShutdownOfAProcess: Run,
+// TestShutdownServerProcess is the server of TestShutdownOfAProcess: app.Run,
 // with a stubborn handler that never returns, whatever its context says,
 // and a polite one (see stubbornTools). Each handler writes a line to
 // stderr as it starts.
@@ -41,18 +42,19 @@ func TestShutdownServerProcess(t *testing.T) {
 			fmt.Fprintln(os.Stderr, "started", name)
 		}
 	}()
-	srv, err := mcpcore.NewServer(mcpcore.Info{Name: "stubborn", Version: "1"}, &mcpcore.ServerOptions{
-		ShutdownTimeout: 200 * time.Millisecond,
-		// Sessions measured are sessions closed at the end: that must not
-		// wait for the stubborn handler either.
-		Observer: otelObserver(t, mcpotel.Options{MeterProvider: sdkmetric.NewMeterProvider()}),
-		Config:   mcpcore.Config{Transport: mcpcore.Transport(transport), HTTPPort: mcpcore.AnyPort},
-	}, stubbornTools(started, make(chan struct{}))...)
+	a, err := app.New(mcpcore.Info{Name: "stubborn", Version: "1"},
+		app.Config{Transport: app.Transport(transport), HTTPPort: app.AnyPort},
+		&app.Options{Server: &mcpcore.ServerOptions{
+			ShutdownTimeout: 200 * time.Millisecond,
+			// Sessions measured are sessions closed at the end: that must
+			// not wait for the stubborn handler either.
+			Observer: otelObserver(t, mcpotel.Options{MeterProvider: sdkmetric.NewMeterProvider()}),
+		}}, stubbornTools(started, make(chan struct{}))...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	if err := srv.Run(context.Background()); err != nil {
+	if err := a.Run(context.Background()); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}

@@ -30,7 +30,7 @@ func callAsync(cs *mcp.ClientSession, name string, args any) <-chan callResult {
 	return ch
 }
 
-// serve runs srv.ServeTransport until ctx ends, with a client connected to
+// serve runs srv.Serve until ctx ends, with a client connected to
 // it over a pair of pipes: the newline-delimited stream of stdio, which
 // the server guards and whose answers it waits for on shutdown.
 func serve(t *testing.T, ctx context.Context, srv *mcpcore.Server) (*mcp.ClientSession, <-chan error) {
@@ -40,7 +40,7 @@ func serve(t *testing.T, ctx context.Context, srv *mcpcore.Server) (*mcp.ClientS
 	st := &mcp.IOTransport{Reader: toServer, Writer: fromServer}
 	ct := &mcp.IOTransport{Reader: toClient, Writer: fromClient}
 	served := make(chan error, 1)
-	go func() { served <- srv.ServeTransport(ctx, st) }()
+	go func() { served <- srv.Serve(ctx, st) }()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0.0.1"}, nil).Connect(context.Background(), ct, nil)
 	if err != nil {
 		t.Fatalf("client Connect: %v", err)
@@ -112,8 +112,8 @@ func TestShutdownLetsInFlightCallsFinish(t *testing.T) {
 		t.Fatalf("in-flight call: %v", r.err)
 	}
 	assertResult(t, r.res, `{"content":[{"type":"text","text":"{\n  \"ok\": true\n}"}],"structuredContent":{"ok":true}}`)
-	if err := receive(t, "ServeTransport to return", served); err != nil {
-		t.Errorf("ServeTransport = %v, want nil", err)
+	if err := receive(t, "Serve to return", served); err != nil {
+		t.Errorf("Serve = %v, want nil", err)
 	}
 	if !strings.Contains(logs.String(), "waiting for in-flight calls") {
 		t.Errorf("no shutdown record:\n%s", logs)
@@ -135,8 +135,8 @@ func TestShutdownTimeoutCancelsStragglers(t *testing.T) {
 	if cause := receive(t, "the handler to see cancellation", seen); cause == nil || !strings.Contains(cause.Error(), "server stopped") {
 		t.Errorf("context.Cause = %v, want the server stopping", cause)
 	}
-	if err := receive(t, "ServeTransport to return", served); err != nil {
-		t.Errorf("ServeTransport = %v, want nil", err)
+	if err := receive(t, "Serve to return", served); err != nil {
+		t.Errorf("Serve = %v, want nil", err)
 	}
 	// The client learns one way or another; it does not hang.
 	receive(t, "the client call to end", inflight)
@@ -168,19 +168,19 @@ func TestShutdownAfterACancelledCall(t *testing.T) {
 	receive(t, "the handler to return", returned)
 
 	cancel()
-	if err := receive(t, "ServeTransport to return", served); err != nil {
-		t.Errorf("ServeTransport = %v, want nil", err)
+	if err := receive(t, "Serve to return", served); err != nil {
+		t.Errorf("Serve = %v, want nil", err)
 	}
 }
 
-func TestServeTransportEndsWhenThePeerLeaves(t *testing.T) {
+func TestServeEndsWhenThePeerLeaves(t *testing.T) {
 	t.Parallel()
 	srv, _ := newServer(t, nil, renderTool)
 	cs, served := serve(t, context.Background(), srv)
 	wiretest.CallTool(t, cs, "render", map[string]any{})
 	cs.Close()
-	if err := receive(t, "ServeTransport to return", served); err != nil {
-		t.Errorf("ServeTransport = %v, want nil", err)
+	if err := receive(t, "Serve to return", served); err != nil {
+		t.Errorf("Serve = %v, want nil", err)
 	}
 }
 
@@ -255,7 +255,7 @@ func stubbornTools(started chan<- string, release <-chan struct{}) []mcpcore.Def
 }
 
 // TestShutdownDoesNotWaitForAHandlerThatIgnoresCancellation checks that
-// ServeTransport returns after the shutdown timeout, whether ctx ended or
+// Serve returns after the shutdown timeout, whether ctx ended or
 // the input did, although one handler never returns: the call that honoured
 // its cancellation has its answer written first, and the stubborn call's
 // answer, when it comes at last, is not written to a stream the server let
@@ -270,7 +270,7 @@ func TestShutdownDoesNotWaitForAHandlerThatIgnoresCancellation(t *testing.T) {
 			srv, logs := newServer(t, &mcpcore.ServerOptions{ShutdownTimeout: 50 * time.Millisecond}, stubbornTools(started, release)...)
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
-			s := openStream(t, func(_ context.Context, tr mcp.Transport) error { return srv.ServeTransport(ctx, tr) })
+			s := openStream(t, func(_ context.Context, tr mcp.Transport) error { return srv.Serve(ctx, tr) })
 			s.handshake(t, "2025-06-18")
 			s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stubborn","arguments":{}}}` + "\n")
 			s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"polite","arguments":{}}}` + "\n")
@@ -281,8 +281,8 @@ func TestShutdownDoesNotWaitForAHandlerThatIgnoresCancellation(t *testing.T) {
 			} else {
 				s.in.Close()
 			}
-			if err := receive(t, "ServeTransport to return", s.ended); err != nil {
-				t.Errorf("ServeTransport = %v, want nil", err)
+			if err := receive(t, "Serve to return", s.ended); err != nil {
+				t.Errorf("Serve = %v, want nil", err)
 			}
 			// Everything the server wrote: the stream is closed once it
 			// returned.

@@ -1,8 +1,8 @@
 package mcpcore_test
 
 // Wire tests of the stdio stream: raw bytes in, raw bytes out, through
-// ServeTransport over an mcp.IOTransport, as ServeStdio serves stdin and
-// stdout.
+// Serve over an mcp.IOTransport, as Serve over an mcp.StdioTransport
+// serves stdin and stdout.
 
 import (
 	"bufio"
@@ -56,7 +56,7 @@ func openStream(t *testing.T, serve func(context.Context, mcp.Transport) error) 
 // guarded serves a server of ours with one tool, render.
 func guarded(t *testing.T) func(context.Context, mcp.Transport) error {
 	srv, _ := newServer(t, nil, renderTool)
-	return srv.ServeTransport
+	return srv.Serve
 }
 
 // bare serves a bare SDK server: the baseline.
@@ -258,7 +258,7 @@ func TestStdioProtocolVersionReachesTheSDK(t *testing.T) {
 	t.Parallel()
 	for _, version := range []string{"2025-03-26", "2025-06-18", "2025-11-25"} {
 		srv, _ := newServer(t, nil, renderTool)
-		s := openStream(t, srv.ServeTransport)
+		s := openStream(t, srv.Serve)
 		s.handshake(t, version)
 		s.stillServes(t)
 		n := 0
@@ -304,7 +304,7 @@ func TestStdioCancelledIDIsNotReused(t *testing.T) {
 		},
 	}
 	srv, _ := newServer(t, nil, slow, renderTool)
-	s := openStream(t, srv.ServeTransport)
+	s := openStream(t, srv.Serve)
 	s.handshake(t, "2025-06-18")
 	s.send(`{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow","arguments":{}}}` + "\n")
 	// Cancelled before its handler starts, the SDK answers a request at
@@ -345,7 +345,7 @@ func TestStdioAnswersWhatWasSentBeforeEOF(t *testing.T) {
 		},
 	}
 	srv, _ := newServer(t, &mcpcore.ServerOptions{ShutdownTimeout: 200 * time.Millisecond}, slow)
-	s := openStream(t, srv.ServeTransport)
+	s := openStream(t, srv.Serve)
 	s.handshake(t, "2025-06-18")
 	s.send(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{}}}` + "\n")
 	s.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{"case":"stuck"}}}` + "\n")
@@ -356,7 +356,7 @@ func TestStdioAnswersWhatWasSentBeforeEOF(t *testing.T) {
 	select {
 	case err := <-s.ended:
 		if err != nil {
-			t.Errorf("ServeTransport: %v", err)
+			t.Errorf("Serve: %v", err)
 		}
 	case <-time.After(10 * time.Second):
 		t.Fatal("a stuck handler held the end of the input for good")

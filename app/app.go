@@ -5,7 +5,6 @@ import (
 	"log/slog"
 	"os"
 	"slices"
-	"time"
 
 	"go.opentelemetry.io/otel/metric"
 	metricnoop "go.opentelemetry.io/otel/metric/noop"
@@ -20,8 +19,13 @@ import (
 // stops after the server.
 type App struct {
 	srv    *mcpcore.Server
+	cfg    Config
+	listen listening
 	tel    *telemetry
 	shared *opened
+	// sharing names what the server shares with its fleet, for the
+	// start-up line.
+	sharing string
 	// endAuth stops the refresh of an OAuth issuer's keys.
 	endAuth context.CancelFunc
 }
@@ -34,8 +38,9 @@ type App struct {
 // and installs the providers it built as OpenTelemetry's globals (see
 // [Options].KeepOTelGlobals). It fails, with code ConfigurationError, on
 // a setting it cannot serve, naming it (and what to add to opts for
-// MCP_REDIS_URL or OTLP), and with mcpcore.NewServer's errors; what it
-// opened is then closed again.
+// MCP_REDIS_URL or OTLP): an HTTP endpoint beyond loopback without an
+// HTTPAuth is one, unless Config.AllowUnauthenticated. It fails with
+// mcpcore.NewServer's errors too; what it opened is then closed again.
 func New(info mcpcore.Info, cfg Config, opts *Options, defs ...mcpcore.Definition) (*App, error) {
 	if opts == nil {
 		opts = &Options{}
@@ -54,8 +59,12 @@ func New(info mcpcore.Info, cfg Config, opts *Options, defs ...mcpcore.Definitio
 		// The server's own default, made here for what opens before it.
 		so.Logger = slog.New(mcpcore.NewLogHandler(os.Stderr, &mcpcore.LogOptions{Level: cfg.LogLevel, JSON: cfg.LogJSON}))
 	}
-	a := &App{endAuth: func() {}}
+	a := &App{cfg: cfg, endAuth: func() {}}
 	if err = a.buildAuth(cfg, &so); err != nil {
+		return nil, err
+	}
+	if a.listen, err = cfg.listening(so.HTTPAuth != nil); err != nil {
+		a.endAuth()
 		return nil, err
 	}
 	if a.tel, err = buildTelemetry(info, cfg, opts, &so); err != nil {
@@ -68,6 +77,7 @@ func New(info mcpcore.Info, cfg Config, opts *Options, defs ...mcpcore.Definitio
 		_ = a.tel.built.Shutdown(context.Background())
 		return nil, err
 	}
+	a.sharing = describeShared(so.Bus, so.Limiter)
 	if a.srv, err = mcpcore.NewServer(info, &so, defs...); err != nil {
 		a.endAuth()
 		_ = a.shared.close()
@@ -104,30 +114,11 @@ func (a *App) MeterProvider() metric.MeterProvider {
 	return a.tel.meter
 }
 
-// Run serves the server with mcpcore.Server.Run until ctx ends or the
-// process receives SIGINT or SIGTERM, then closes the app ([App.Close]).
-// It returns Run's error; Close's failures are logged.
-func (a *App) Run(ctx context.Context) error {
-	err := a.srv.Run(ctx)
-	// Close after Shutdown (which Run ends with) has drained the calls:
-	// their spans and metric points are flushed, and nothing publishes
-	// on the bus any more.
-	closeCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), closeTimeout)
-	defer cancel()
-	a.Close(closeCtx)
-	return err
-}
-
-// closeTimeout bounds the flush of the telemetry as the app closes, so
-// that the spans of calls cancelled at shutdown are not lost, and a
-// collector that is away does not hold the process.
-const closeTimeout = 5 * time.Second
-
 // Close shuts the server down (mcpcore.Server.Shutdown, within ctx), then
 // closes the Bus and Limiter New opened and flushes and stops the
 // providers it built, within ctx: their failures are logged, at warning.
-// Run calls it; a program that serves the server otherwise calls it when
-// done.
+// [App.Run] calls it; a program that serves the server otherwise calls it
+// when done.
 func (a *App) Close(ctx context.Context) {
 	log := a.srv.Logger()
 	_ = a.srv.Shutdown(ctx)

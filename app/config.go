@@ -21,6 +21,23 @@ type Config struct {
 	// mcpcore.NewServer as they are.
 	mcpcore.Config
 
+	// Transport (MCP_TRANSPORT_TYPE) is what [App.Run] serves: "" or
+	// [TransportStdio] is stdio, [TransportHTTP] Streamable HTTP.
+	Transport Transport
+	// HTTPHost (MCP_HTTP_HOST) is the host Run listens on over HTTP; ""
+	// means 127.0.0.1.
+	HTTPHost string
+	// HTTPPort (MCP_HTTP_PORT) is the port Run listens on over HTTP; 0
+	// means 3010, and [AnyPort] a free port the system picks
+	// (MCP_HTTP_PORT=0).
+	HTTPPort int
+	// AllowUnauthenticated (MCP_AUTH_ALLOW_UNAUTHENTICATED=true) lets a
+	// server without an HTTPAuth (mcpcore.ServerOptions.HTTPAuth, or one
+	// New builds from Auth) serve HTTP on a host other than loopback, when
+	// something in front of it authenticates: New refuses it otherwise,
+	// since anyone who reaches the port could call every tool.
+	AllowUnauthenticated bool
+
 	// Auth (MCP_AUTH_MODE and the variables of its modes) is the bearer
 	// authentication of the HTTP endpoint, which New builds with
 	// mcphttp.NewAuth as mcpcore.ServerOptions.HTTPAuth.
@@ -42,6 +59,20 @@ type Config struct {
 	// mcpcore.ServerOptions gives no provider.
 	Telemetry TelemetryConfig
 }
+
+// Transport names how a server talks to its clients (see
+// [Config].Transport).
+type Transport string
+
+// The transports of MCP_TRANSPORT_TYPE.
+const (
+	TransportStdio Transport = "stdio"
+	TransportHTTP  Transport = "http"
+)
+
+// AnyPort is the [Config].HTTPPort that asks the system for a free port,
+// as MCP_HTTP_PORT=0 does: the zero HTTPPort means the default, 3010.
+const AnyPort = config.AnyPort
 
 // TelemetryConfig is the OpenTelemetry configuration the OTEL_* variables
 // give, each field named after its variable; the zero value exports
@@ -126,13 +157,14 @@ func fromInternal(c config.Config, t otelsdk.Env) Config {
 	a := c.Auth
 	return Config{
 		Config: mcpcore.Config{
-			Transport: mcpcore.Transport(c.Transport), HTTPHost: c.HTTPHost, HTTPPort: c.HTTPPort, Stateless: c.Stateless,
-			LogLevel: c.LogLevel, LogJSON: c.LogJSON, AllowedOrigins: c.AllowedOrigins, StateKeys: c.StateKeys,
+			Stateless: c.Stateless,
+			LogLevel:  c.LogLevel, LogJSON: c.LogJSON, AllowedOrigins: c.AllowedOrigins, StateKeys: c.StateKeys,
 			MaxResultBytes: c.MaxResultBytes, MaxCallsInFlight: c.MaxCallsInFlight, MaxCallsPerSession: c.MaxCallsPerSession,
 			MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsPerSubject: c.MaxSessionsPerSubject,
 			SessionIdleTimeout: c.SessionIdleTimeout, StreamKeepAlive: c.StreamKeepAlive, RateLimit: c.RateLimit,
-			AllowUnauthenticated: a.AllowUnauthenticated,
 		},
+		Transport: Transport(c.Transport), HTTPHost: c.HTTPHost, HTTPPort: c.HTTPPort,
+		AllowUnauthenticated: a.AllowUnauthenticated,
 		Auth: mcphttp.AuthConfig{
 			Mode: mcphttp.AuthMode(a.Mode), SecretKey: a.SecretKey, PublicKey: a.PublicKey,
 			Issuer: a.Issuer, Audience: a.Audience, JWKSURI: a.JWKSURI, ResourceIdentifier: a.ResourceIdentifier,

@@ -102,12 +102,13 @@ func TestConfigFromEnvReadsEveryVariable(t *testing.T) {
 		"OTEL_SERVICE_NAME": "svc",
 	})
 	want := app.Config{Config: mcpcore.Config{
-		Transport: mcpcore.TransportHTTP, HTTPHost: "0.0.0.0", HTTPPort: mcpcore.AnyPort, Stateless: true,
-		LogLevel: mcpcore.LevelNotice, LogJSON: true, AllowedOrigins: []string{"https://app.example.com"},
+		Stateless: true,
+		LogLevel:  mcpcore.LevelNotice, LogJSON: true, AllowedOrigins: []string{"https://app.example.com"},
 		MaxResultBytes: 1, MaxCallsInFlight: 2, MaxCallsPerSession: 3, MaxBodyBytes: 4, MaxSessions: 5, MaxSessionsPerSubject: 6,
-		SessionIdleTimeout: 7 * time.Second, AllowUnauthenticated: true,
-		RateLimit: mcpcore.RateLimit{Calls: 10, Per: time.Second},
+		SessionIdleTimeout: 7 * time.Second,
+		RateLimit:          mcpcore.RateLimit{Calls: 10, Per: time.Second},
 	},
+		Transport: app.TransportHTTP, HTTPHost: "0.0.0.0", HTTPPort: app.AnyPort, AllowUnauthenticated: true,
 		Auth: mcphttp.AuthConfig{Mode: mcphttp.AuthOAuth, SecretKey: "s", PublicKey: "p",
 			Issuer: "https://id.example.com", Audience: "aud", JWKSURI: "https://id.example.com/keys",
 			ResourceIdentifier: "https://mcp.example.com/mcp", RequiredScopes: []string{"a", "b"}},

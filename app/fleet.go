@@ -74,3 +74,26 @@ func (d describedBus) String() string { return d.what }
 
 // String names the limiter for the server's start-up line.
 func (d describedLimiter) String() string { return d.what }
+
+// describeShared names the parts a server shares for the start-up line:
+// by their String method (what openShared opened says where it is,
+// without credentials), else as the program's own.
+func describeShared(bus fleet.Bus, limiter fleet.Limiter) string {
+	for _, part := range []any{bus, limiter} {
+		if d, ok := part.(fmt.Stringer); ok {
+			return d.String()
+		}
+	}
+	if bus != nil || limiter != nil {
+		return "the Bus and Limiter of ServerOptions"
+	}
+	return ""
+}
+
+// sharedLine is the part of the start-up line that names what is shared.
+func (a *App) sharedLine() string {
+	if a.sharing == "" {
+		return "nothing shared with other replicas (no MCP_REDIS_URL)"
+	}
+	return "shared with other replicas: " + a.sharing
+}

@@ -114,7 +114,7 @@ func TestStartLineNamesWhatWasOpened(t *testing.T) {
 		return &opener.Shared{Bus: nopBus{}, Limiter: &fleet.Local{}, Describe: describe}, nil
 	}
 	logs := &wiretest.LogBuffer{}
-	cfg := app.Config{Config: mcpcore.Config{Transport: mcpcore.TransportHTTP, HTTPPort: mcpcore.AnyPort},
+	cfg := app.Config{Transport: app.TransportHTTP, HTTPPort: app.AnyPort,
 		RedisURL: "redis://:hunter2-secret@10.0.0.5:6379/0"}
 	a, err := app.New(mcpcore.Info{Name: "library", Version: "1.0.0"}, cfg, &app.Options{
 		Server: &mcpcore.ServerOptions{Logger: slog.New(slog.NewTextHandler(logs, nil))}, OpenRedis: open,

@@ -80,7 +80,7 @@ func overStdio(t *testing.T, srv *mcpcore.Server) *mcp.ClientSession {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		_ = srv.ServeTransport(ctx, &mcp.IOTransport{Reader: toServer, Writer: fromServer})
+		_ = srv.Serve(ctx, &mcp.IOTransport{Reader: toServer, Writer: fromServer})
 	}()
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0"}, nil).
 		Connect(ctx, &mcp.IOTransport{Reader: toClient, Writer: fromClient}, nil)

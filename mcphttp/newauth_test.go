@@ -46,23 +46,6 @@ func TestNewAuthRefusesBadConfig(t *testing.T) {
 	}
 }
 
-// TestAuthenticatedServerMayListenBeyondLoopback: NewServer refuses an
-// unauthenticated endpoint on 0.0.0.0, and takes one with an HTTPAuth.
-func TestAuthenticatedServerMayListenBeyondLoopback(t *testing.T) {
-	t.Parallel()
-	cfg := mcpcore.Config{Transport: mcpcore.TransportHTTP, HTTPHost: "0.0.0.0"}
-	if _, err := mcpcore.NewServer(mcpcore.Info{Name: "open"}, &mcpcore.ServerOptions{Config: cfg}, ping); err == nil {
-		t.Error("NewServer took an unauthenticated endpoint on 0.0.0.0")
-	}
-	a, err := mcphttp.NewAuth(t.Context(), mcphttp.AuthConfig{Mode: mcphttp.AuthJWT, SecretKey: secret}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := mcpcore.NewServer(mcpcore.Info{Name: "authed"}, &mcpcore.ServerOptions{Config: cfg, HTTPAuth: a}, ping); err != nil {
-		t.Errorf("NewServer with an HTTPAuth on 0.0.0.0: %v", err)
-	}
-}
-
 // TestTheCardNamesTheScheme: the server card says which authentication
 // the endpoint requires, by mode.
 func TestTheCardNamesTheScheme(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/alicebob/miniredis/v2"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/seed417024ea/mcpcore"
@@ -33,6 +34,6 @@ func ExampleNew() {
 		fmt.Println(err)
 		return
 	}
-	// Serve as usual; Run shuts the server down as it returns.
-	_ = srv.Run(context.Background())
+	// Serve as usual: over stdio, Serve shuts the server down as it returns.
+	_ = srv.Serve(context.Background(), &mcp.StdioTransport{})
 }

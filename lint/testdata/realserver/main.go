@@ -9,7 +9,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"time"
@@ -18,6 +17,7 @@ import (
 	"example.com/realserver/tools"
 	"example.com/realserver/upstream"
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/app"
 )
 
 var info = mcpcore.Info{
@@ -39,13 +39,5 @@ func main() {
 		fmt.Fprintln(os.Stderr, "catalog:", err)
 		os.Exit(1)
 	}
-	srv, err := mcpcore.NewServer(info, nil, tools.Definitions(svc, store.NewMemory())...)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "catalog:", err)
-		os.Exit(1)
-	}
-	if err := srv.Run(context.Background()); err != nil {
-		srv.Logger().Error("catalog: server stopped with an error", "error", err)
-		os.Exit(1)
-	}
+	app.Main(info, nil, tools.Definitions(svc, store.NewMemory())...)
 }

@@ -44,6 +44,7 @@ type entry struct {
 var (
 	errServerStopped = errors.New("server stopped")
 	errHungUp        = errors.New("the client hung up")
+	errSessionEnded  = errors.New("the session's input ended")
 	// errServerBusy is the cause of a call refused beyond the server's
 	// bound on calls in flight (see enter).
 	errServerBusy = errors.New("the server has too many calls in flight")
@@ -123,6 +124,18 @@ func (f *inflight) stop() {
 	f.stopped = true
 	for _, e := range f.calls {
 		e.cancel(errServerStopped)
+	}
+}
+
+// cancelSession cancels the calls of ss still running, as their session
+// ends while the server serves on.
+func (f *inflight) cancelSession(ss *mcp.ServerSession, cause error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, e := range f.calls {
+		if ss != nil && e.session == ss {
+			e.cancel(cause)
+		}
 	}
 }
 

@@ -171,6 +171,23 @@ func (s *Server) drain(ctx context.Context, guard *rpcguard.Guard, why string, g
 	return returned, inTime
 }
 
+// drainSession lets the calls of one session whose input ended finish
+// within ctx, then cancels those still running and gives them a moment to
+// return; it reports whether every answer was written. The rest of the
+// server serves on.
+func (s *Server) drainSession(ctx context.Context, guard *rpcguard.Guard, ss *mcp.ServerSession) bool {
+	guard.Wait(ctx)
+	if ctx.Err() == nil {
+		return true
+	}
+	s.logger.Warn("mcpcore: the calls of a session whose input ended did not finish in time; cancelled them")
+	s.inflight.cancelSession(ss, errSessionEnded)
+	grace, cancel := context.WithTimeout(context.Background(), cancelledGrace)
+	defer cancel()
+	guard.Wait(grace)
+	return grace.Err() == nil
+}
+
 // endSessions closes the sessions still open (an HTTP client that never
 // said goodbye; a stdio session) and waits, a moment at most, for the
 // durations of those measured to be recorded, so that the flush that

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -24,9 +25,11 @@ import (
 //
 //	err := srv.Serve(ctx, &mcp.StdioTransport{})
 //
-// Over any other transport, Serve leaves the rest of the server running:
-// a program that serves transports of its own calls Shutdown when it is
-// done with the server. Serve handles no signal:
+// Over any other transport, the end of the session ends it alone: the
+// calls its peer sent are answered, and the server goes on serving its
+// other sessions and the next ones, so that a program may serve a session
+// per connection; it calls Shutdown when it is done with the server.
+// Serve handles no signal:
 // [github.com/seed417024ea/mcpcore/app.Main] ends on SIGINT and SIGTERM.
 //
 // An [*mcp.IOTransport] or [*mcp.StdioTransport] is served through a guard
@@ -70,7 +73,10 @@ import (
 // when the peer leaves (the SDK ends the session once every handler
 // returned), but not when ctx ends.
 func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
-	if _, stdio := t.(*mcp.StdioTransport); stdio {
+	// Over stdio the session is the whole program; over any other
+	// transport it is one of the program's, and its end ends it alone.
+	_, whole := t.(*mcp.StdioTransport)
+	if whole {
 		// The session has drained: Shutdown ends the rest, after the
 		// deferred work below.
 		defer s.shutdownAtEnd()
@@ -93,6 +99,8 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	// input. Shutdown waits for it (s.transports) before it ends sessions.
 	var once sync.Once
 	var finished bool
+	// The session, once connected: the input may end before.
+	var ended atomic.Pointer[mcp.ServerSession]
 	s.transports.Add(1)
 	var drained sync.Once
 	doneDraining := func() { drained.Do(func() { s.transports.Add(-1) }) }
@@ -102,6 +110,12 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 			defer doneDraining()
 			ctx, cancel := context.WithTimeout(context.Background(), s.shutdown)
 			defer cancel()
+			if why == whyInputEnded && !whole {
+				// The peer is done with this session only: the calls it
+				// sent are answered, and the server serves on.
+				finished = s.drainSession(ctx, guard, ended.Load())
+				return
+			}
 			finished, _ = s.drain(ctx, guard, why, cancelledGrace)
 		})
 		return finished
@@ -124,11 +138,14 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	if err != nil {
 		return err
 	}
+	ended.Store(session)
 	closed := make(chan error, 1)
 	go func() { closed <- session.Wait() }()
 	select {
 	case err := <-closed:
-		s.inflight.stop()
+		if whole {
+			s.inflight.stop()
+		}
 		return sessionErr(err)
 	case <-inputEnded:
 		// The SDK ends the session by itself once no handler runs.

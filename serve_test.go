@@ -107,6 +107,31 @@ func TestServeOverOtherTransportsLeavesTheServerRunning(t *testing.T) {
 	if strings.Contains(logs.String(), "mcpcore: serving") {
 		t.Errorf("a start-up line over a transport of the program's:\n%s", logs.String())
 	}
+	// A program that serves a session per connection goes on serving the
+	// next one, with the whole server.
+	for _, next := range []string{"IOTransport", "InMemoryTransport"} {
+		var st, ct mcp.Transport
+		if next == "IOTransport" {
+			toServer, fromClient := io.Pipe()
+			toClient, fromServer := io.Pipe()
+			st, ct = &mcp.IOTransport{Reader: toServer, Writer: fromServer}, &mcp.IOTransport{Reader: toClient, Writer: fromClient}
+		} else {
+			ct, st = mcp.NewInMemoryTransports()
+		}
+		go func() { served <- srv.Serve(context.Background(), st) }()
+		cs, err := mcp.NewClient(&mcp.Implementation{Name: "test-client", Version: "0"}, nil).Connect(context.Background(), ct, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "render", Arguments: map[string]any{"case": "ok"}})
+		if err != nil || res.IsError {
+			t.Errorf("a call in the next session (%s) after one ended: %v %s", next, err, wiretest.JSON(t, res))
+		}
+		cs.Close()
+		if err := receive(t, "Serve to return", served); err != nil {
+			t.Errorf("Serve = %v, want nil", err)
+		}
+	}
 }
 
 // listenedBus is a Bus that carries nothing, and tells whether the server

@@ -12,7 +12,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/oauthex"
 	"github.com/seed417024ea/mcpcore"
-	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -53,14 +52,12 @@ type Auth struct {
 // NewAuth does not wait for an OAuth issuer: its keys are fetched in the
 // background, and tokens are refused, saying why, until they arrive.
 func NewAuth(ctx context.Context, cfg AuthConfig, logger *slog.Logger) (mcpcore.HTTPAuth, error) {
-	r, err := config.Resolve(config.Config{Auth: config.AuthConfig{
-		Mode: config.AuthMode(cfg.Mode), SecretKey: cfg.SecretKey, PublicKey: cfg.PublicKey, Issuer: cfg.Issuer, Audience: cfg.Audience,
-		JWKSURI: cfg.JWKSURI, ResourceIdentifier: cfg.ResourceIdentifier, RequiredScopes: cfg.RequiredScopes,
-	}})
+	err := cfg.Check()
 	if err == nil {
+		cfg = cfg.withDefaults()
 		// The key verifies tokens, and would forge them.
-		if r.Auth.Mode == config.AuthJWT && r.Auth.SecretKey != "" {
-			err = redact.Keep(r.Auth.SecretKey)
+		if cfg.Mode == AuthJWT && cfg.SecretKey != "" {
+			err = redact.Keep(cfg.SecretKey)
 		}
 	}
 	if err == nil {
@@ -68,7 +65,7 @@ func NewAuth(ctx context.Context, cfg AuthConfig, logger *slog.Logger) (mcpcore.
 			logger = slog.New(redact.Handler(logger.Handler()))
 		}
 		var a *Auth
-		if a, err = newAuth(ctx, r.Auth, logger, jwksOptions{}); err == nil {
+		if a, err = newAuth(ctx, cfg, logger, jwksOptions{}); err == nil {
 			if a == nil {
 				return nil, nil // no typed nil, which would read as an authentication
 			}
@@ -78,15 +75,15 @@ func NewAuth(ctx context.Context, cfg AuthConfig, logger *slog.Logger) (mcpcore.
 	return nil, mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad configuration: "+err.Error(), mcperr.WithCause(err))
 }
 
-// newAuth is NewAuth on a resolved configuration, with the bounds of the
-// JWKS fetches, which tests shorten.
-func newAuth(ctx context.Context, cfg config.AuthConfig, logger *slog.Logger, jwks jwksOptions) (*Auth, error) {
+// newAuth is NewAuth on a checked configuration with its defaults, with
+// the bounds of the JWKS fetches, which tests shorten.
+func newAuth(ctx context.Context, cfg AuthConfig, logger *slog.Logger, jwks jwksOptions) (*Auth, error) {
 	a := &Auth{resource: cfg.ResourceIdentifier, required: cfg.RequiredScopes}
 	var err error
 	switch cfg.Mode {
-	case config.AuthJWT:
+	case AuthJWT:
 		a.verify, err = jwtVerifier(cfg)
-	case config.AuthOAuth:
+	case AuthOAuth:
 		a.issuer = cfg.Issuer
 		a.verify, a.keys, err = oauthVerifier(ctx, cfg, jwks, logger)
 	default:
@@ -183,7 +180,7 @@ func (a *Auth) resourceOf(r *http.Request, path string) string {
 // r is nil when the resource identifier is configured.
 func (a *Auth) metadataURL(r *http.Request) string {
 	if a.resource != "" {
-		u, _ := url.Parse(a.resource) // checked by config
+		u, _ := url.Parse(a.resource) // checked by AuthConfig.Check
 		return u.Scheme + "://" + u.Host + MetadataPath
 	}
 	return origin(r) + MetadataPath

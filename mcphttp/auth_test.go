@@ -21,7 +21,6 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 	"github.com/modelcontextprotocol/go-sdk/auth"
-	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
 )
 
@@ -177,7 +176,7 @@ var echoToken = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 	json.NewEncoder(w).Encode(auth.TokenInfoFromContext(r.Context()))
 })
 
-func surface(t *testing.T, cfg config.AuthConfig) http.Handler {
+func surface(t *testing.T, cfg AuthConfig) http.Handler {
 	t.Helper()
 	h, _ := surfaceWith(t, cfg, jwksOptions{}, nil)
 	return h
@@ -185,7 +184,7 @@ func surface(t *testing.T, cfg config.AuthConfig) http.Handler {
 
 // surfaceWith is surface with the bounds of the JWKS fetches and a
 // logger; it also returns the Auth, whose keys the tests can inspect.
-func surfaceWith(t *testing.T, cfg config.AuthConfig, opts jwksOptions, logger *slog.Logger) (http.Handler, *Auth) {
+func surfaceWith(t *testing.T, cfg AuthConfig, opts jwksOptions, logger *slog.Logger) (http.Handler, *Auth) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
@@ -228,9 +227,9 @@ func postCtx(ctx context.Context, h http.Handler, token string) exchange {
 func TestEveryRefusal(t *testing.T) {
 	t.Parallel()
 	is := newIssuer(t)
-	oauth := surface(t, config.AuthConfig{Mode: config.AuthOAuth, Issuer: testIssuer, Audience: testResource,
+	oauth := surface(t, AuthConfig{Mode: AuthOAuth, Issuer: testIssuer, Audience: testResource,
 		JWKSURI: is.srv.URL, ResourceIdentifier: testResource, RequiredScopes: []string{"articles:read"}})
-	jwtMode := surface(t, config.AuthConfig{Mode: config.AuthJWT, SecretKey: testSecret, Audience: testResource, ResourceIdentifier: testResource})
+	jwtMode := surface(t, AuthConfig{Mode: AuthJWT, SecretKey: testSecret, Audience: testResource, ResourceIdentifier: testResource})
 
 	otherIssuer := newIssuer(t)
 	const metadata = `resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource"`
@@ -300,7 +299,7 @@ func TestEveryRefusal(t *testing.T) {
 // the three scope claims, the subject, client and tenant.
 func TestTokenInfo(t *testing.T) {
 	t.Parallel()
-	h := surface(t, config.AuthConfig{Mode: config.AuthJWT, SecretKey: testSecret})
+	h := surface(t, AuthConfig{Mode: AuthJWT, SecretKey: testSecret})
 	got := post(h, hs256(t, goodClaims(map[string]any{"scope": "a b", "scp": []string{"c", "a"}, "mcp_tool_scopes": "d", "client_id": nil, "azp": "app-2", "tid": nil, "tenant_id": "t-9"})))
 	var ti auth.TokenInfo
 	if err := json.Unmarshal([]byte(got.body), &ti); err != nil || got.status != 200 {
@@ -317,7 +316,7 @@ func TestTokenInfo(t *testing.T) {
 func TestRotatedKey(t *testing.T) {
 	t.Parallel()
 	is := newIssuer(t)
-	h := surface(t, config.AuthConfig{Mode: config.AuthOAuth, Issuer: testIssuer, Audience: testResource, JWKSURI: is.srv.URL})
+	h := surface(t, AuthConfig{Mode: AuthOAuth, Issuer: testIssuer, Audience: testResource, JWKSURI: is.srv.URL})
 	if got := post(h, is.sign(goodClaims(nil))); got.status != 200 {
 		t.Fatalf("before rotation: HTTP %d %s", got.status, got.body)
 	}
@@ -340,13 +339,13 @@ func TestProtectedResourceMetadata(t *testing.T) {
 	is := newIssuer(t)
 	for _, tc := range []struct {
 		name     string
-		cfg      config.AuthConfig
+		cfg      AuthConfig
 		resource string
 		servers  []string
 	}{
-		{"oauth, configured resource", config.AuthConfig{Mode: config.AuthOAuth, Issuer: testIssuer, Audience: testResource, JWKSURI: is.srv.URL, ResourceIdentifier: testResource},
+		{"oauth, configured resource", AuthConfig{Mode: AuthOAuth, Issuer: testIssuer, Audience: testResource, JWKSURI: is.srv.URL, ResourceIdentifier: testResource},
 			testResource, []string{testIssuer}},
-		{"jwt, resource from the request", config.AuthConfig{Mode: config.AuthJWT, SecretKey: testSecret}, "http://mcp.example.com/mcp", nil},
+		{"jwt, resource from the request", AuthConfig{Mode: AuthJWT, SecretKey: testSecret}, "http://mcp.example.com/mcp", nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := surface(t, tc.cfg)
@@ -375,7 +374,7 @@ func TestProtectedResourceMetadata(t *testing.T) {
 // TestProbesStayOpen checks that the probes answer without a token.
 func TestProbesStayOpen(t *testing.T) {
 	t.Parallel()
-	h := surface(t, config.AuthConfig{Mode: config.AuthJWT, SecretKey: testSecret})
+	h := surface(t, AuthConfig{Mode: AuthJWT, SecretKey: testSecret})
 	for _, path := range []string{httpserve.LivenessPath, httpserve.ReadinessPath} {
 		w := httptest.NewRecorder()
 		h.ServeHTTP(w, httptest.NewRequest("GET", path, nil))
@@ -389,7 +388,7 @@ func TestProbesStayOpen(t *testing.T) {
 // token's session is bound to someone: its subject, else its client.
 func TestSkewAndSubject(t *testing.T) {
 	t.Parallel()
-	h := surface(t, config.AuthConfig{Mode: config.AuthJWT, SecretKey: testSecret})
+	h := surface(t, AuthConfig{Mode: AuthJWT, SecretKey: testSecret})
 	if got := post(h, hs256(t, goodClaims(map[string]any{"exp": time.Now().Add(-10 * time.Second).Unix()}))); got.status != 200 {
 		t.Errorf("expired 10 s ago: HTTP %d %s", got.status, got.body)
 	}
@@ -430,9 +429,9 @@ func hs256Raw(t *testing.T, header map[string]any, claimsJSON string) string {
 // and a JSON-RPC error, in both verifying modes.
 func TestStrictTokens(t *testing.T) {
 	t.Parallel()
-	h := surface(t, config.AuthConfig{Mode: config.AuthJWT, SecretKey: testSecret})
+	h := surface(t, AuthConfig{Mode: AuthJWT, SecretKey: testSecret})
 	is := newIssuer(t)
-	oauth := surface(t, config.AuthConfig{Mode: config.AuthOAuth, Issuer: testIssuer, Audience: testResource, JWKSURI: is.srv.URL})
+	oauth := surface(t, AuthConfig{Mode: AuthOAuth, Issuer: testIssuer, Audience: testResource, JWKSURI: is.srv.URL})
 	exp := time.Now().Add(time.Hour).Unix()
 	now := time.Now().Unix()
 	rs256 := func(header map[string]any, c jwt.MapClaims) string {
@@ -506,7 +505,7 @@ func TestStrictTokens(t *testing.T) {
 // for a client, nor one sub for another. Extra["sub"] keeps the claim.
 func TestUserIDsAreDistinct(t *testing.T) {
 	t.Parallel()
-	h := surface(t, config.AuthConfig{Mode: config.AuthJWT, SecretKey: testSecret})
+	h := surface(t, AuthConfig{Mode: AuthJWT, SecretKey: testSecret})
 	for _, tc := range []struct {
 		name     string
 		claims   map[string]any
@@ -557,7 +556,7 @@ func TestUserIDsAreDistinct(t *testing.T) {
 // "Sub" is not the subject (encoding/json would have taken it).
 func TestClaimNamesAreExact(t *testing.T) {
 	t.Parallel()
-	h := surface(t, config.AuthConfig{Mode: config.AuthJWT, SecretKey: testSecret})
+	h := surface(t, AuthConfig{Mode: AuthJWT, SecretKey: testSecret})
 	exp := time.Now().Add(time.Hour).Unix()
 	got := post(h, hs256Raw(t, nil, fmt.Sprintf(`{"Sub":"admin","client_id":"app","exp":%d}`, exp)))
 	var ti auth.TokenInfo

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/golang-jwt/jwt/v5"
-	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
 )
 
@@ -25,7 +24,7 @@ func BenchmarkJWTEndpoint(b *testing.B) {
 		io.WriteString(w, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n\n")
 		http.NewResponseController(w).Flush()
 	})
-	a, err := newAuth(context.Background(), config.AuthConfig{Mode: config.AuthJWT, SecretKey: testSecret}, nil, jwksOptions{})
+	a, err := newAuth(context.Background(), AuthConfig{Mode: AuthJWT, SecretKey: testSecret}, nil, jwksOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}

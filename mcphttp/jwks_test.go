@@ -12,8 +12,6 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/seed417024ea/mcpcore/internal/config"
 )
 
 // The tests of the OAuth key cache drive an issuer that is slow, hung,
@@ -78,8 +76,8 @@ func (r *records) count(parts ...string) int {
 	return n
 }
 
-func oauthConfig(is *issuer) config.AuthConfig {
-	return config.AuthConfig{Mode: config.AuthOAuth, Issuer: testIssuer, Audience: testResource, JWKSURI: is.srv.URL}
+func oauthConfig(is *issuer) AuthConfig {
+	return AuthConfig{Mode: AuthOAuth, Issuer: testIssuer, Audience: testResource, JWKSURI: is.srv.URL}
 }
 
 // TestSlowIssuerIsRefetched checks that a rotated key is fetched on demand

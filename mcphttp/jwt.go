@@ -16,7 +16,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/auth"
 
 	"github.com/seed417024ea/mcpcore"
-	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
 )
@@ -31,7 +30,7 @@ const leeway = 30 * time.Second
 // jwtVerifier verifies tokens signed with the configured HS256 secret or
 // RS256 public key (MCP_AUTH_MODE=jwt). Only the configured algorithms are
 // accepted, so that a token cannot choose how it is checked.
-func jwtVerifier(cfg config.AuthConfig) (verifier, error) {
+func jwtVerifier(cfg AuthConfig) (verifier, error) {
 	var methods []string
 	var public *rsa.PublicKey
 	if cfg.PublicKey != "" {
@@ -71,7 +70,7 @@ func jwtVerifier(cfg config.AuthConfig) (verifier, error) {
 // arrive tokens are refused with a reason that says so. Issuer, audience
 // (the server's own resource) and expiry are required. opts bounds the
 // fetches; its zero value takes the defaults of jwks.go.
-func oauthVerifier(ctx context.Context, cfg config.AuthConfig, opts jwksOptions, logger *slog.Logger) (verifier, *jwksCache, error) {
+func oauthVerifier(ctx context.Context, cfg AuthConfig, opts jwksOptions, logger *slog.Logger) (verifier, *jwksCache, error) {
 	if cfg.JWKSURI == "" {
 		return nil, nil, errors.New("OAUTH_JWKS_URI: no URL")
 	}

@@ -13,7 +13,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/internal/repeats"
 )
@@ -59,7 +58,7 @@ func TestRefusalsOfAKindKeepWhy(t *testing.T) {
 	collapser := repeats.New(time.Hour, logger)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	cfg := config.AuthConfig{Mode: config.AuthJWT, SecretKey: testSecret, Audience: testResource, ResourceIdentifier: testResource}
+	cfg := AuthConfig{Mode: AuthJWT, SecretKey: testSecret, Audience: testResource, ResourceIdentifier: testResource}
 	a, err := newAuth(ctx, cfg, logger, jwksOptions{})
 	if err != nil {
 		t.Fatal(err)

@@ -4,9 +4,6 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/seed417024ea/mcpcore/internal/config"
-	"github.com/seed417024ea/mcpcore/internal/httpserve"
-	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
 // Config is every setting of a server, as Go values: [ServerOptions.Config]
@@ -14,8 +11,9 @@ import (
 // configuration table (docs/configuration.md) that package
 // github.com/seed417024ea/mcpcore/app reads into it. The zero value of
 // every field means that setting's default, so the zero Config is the
-// configuration of an empty environment; [NewServer] fills in the defaults
-// and checks the whole, and reads no environment of its own.
+// configuration of an empty environment; [NewServer] checks it
+// ([Config.Check]) and fills in the defaults, and reads no environment of
+// its own.
 type Config struct {
 	// Stateless (MCP_SESSION_MODE=stateless) serves HTTP without sessions;
 	// false is stateful.
@@ -84,31 +82,4 @@ type Config struct {
 	// each caller on each definition that sets no RateLimit of its own;
 	// zero is none.
 	RateLimit RateLimit
-}
-
-// resolve gives every zero setting its default (config.Resolve holds them)
-// and checks the whole, as NewServer needs it.
-func resolve(c config.Config) (config.Config, error) {
-	r, err := config.Resolve(c)
-	if err == nil {
-		err = httpserve.CheckOrigins(r.AllowedOrigins)
-	}
-	return r, err
-}
-
-// badConfig is the error of a configuration a server cannot run with.
-func badConfig(err error) error {
-	return mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad configuration: "+err.Error(), mcperr.WithCause(err))
-}
-
-// internal is the internal configuration of c, which resolves and checks
-// it; app.ConfigFromEnv converts the other way.
-func (c Config) internal() config.Config {
-	return config.Config{
-		Stateless: c.Stateless,
-		LogLevel:  c.LogLevel, LogJSON: c.LogJSON, AllowedOrigins: c.AllowedOrigins, StateKeys: c.StateKeys,
-		MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsPerSubject: c.MaxSessionsPerSubject,
-		SessionIdleTimeout: c.SessionIdleTimeout, StreamKeepAlive: c.StreamKeepAlive, MaxCallsPerSession: c.MaxCallsPerSession, MaxResultBytes: c.MaxResultBytes,
-		MaxCallsInFlight: c.MaxCallsInFlight, RateLimit: c.RateLimit,
-	}
 }

@@ -3,6 +3,7 @@ package mcpcore_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/app"
@@ -49,5 +50,33 @@ func TestNewServerRefusesBadConfig(t *testing.T) {
 		if mcperr.CodeOf(err) != mcperr.CodeConfigurationError || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("NewServer(%+v) = %v, want a ConfigurationError naming %s", tc.cfg, err, tc.want)
 		}
+	}
+}
+
+// TestConfigCheck: every setting a server cannot run with is reported at
+// once, in the words ConfigFromEnv gives the environment, and never with
+// a key.
+func TestConfigCheck(t *testing.T) {
+	t.Parallel()
+	good := strings.Repeat("k", 32)
+	if err := (mcpcore.Config{}).Check(); err != nil {
+		t.Errorf("Config{}.Check() = %v", err)
+	}
+	if err := (mcpcore.Config{StateKeys: []string{good, strings.Repeat("o", 32)}, RateLimit: mcpcore.RateLimit{Calls: 1, Per: time.Second},
+		AllowedOrigins: []string{"https://app.example.com"}}).Check(); err != nil {
+		t.Errorf("Check() of good settings = %v", err)
+	}
+	err := mcpcore.Config{
+		StateKeys: []string{good, "short-key", good},
+		RateLimit: mcpcore.RateLimit{Calls: 0, Per: time.Second},
+	}.Check()
+	want := "MCP_STATE_KEYS: key 2 of 3 has 9 characters; each needs at least 32\n" +
+		"MCP_STATE_KEYS: key 3 of 3 repeats key 1\n" +
+		"MCP_RATE_LIMIT: a rate limit needs at least 1 call per a positive duration, not 0 per 1s"
+	if err == nil || err.Error() != want {
+		t.Errorf("Check() = %v\nwant %s", err, want)
+	}
+	if err != nil && strings.Contains(err.Error(), "short-key") {
+		t.Errorf("the error shows a key: %v", err)
 	}
 }

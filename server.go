@@ -16,7 +16,6 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed417024ea/mcpcore/fleet"
-	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/fanout"
 	"github.com/seed417024ea/mcpcore/internal/httpserve"
 	"github.com/seed417024ea/mcpcore/internal/redact"
@@ -122,7 +121,7 @@ type Definition interface {
 type Server struct {
 	info         Info
 	interceptors []Interceptor
-	cfg          config.Config
+	cfg          Config
 	logger       *slog.Logger
 	shutdown     time.Duration
 	mcp          *mcp.Server
@@ -201,10 +200,10 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	if opts == nil {
 		opts = &ServerOptions{}
 	}
-	cfg, err := resolve(opts.Config.internal())
-	if err != nil {
+	if err := opts.Config.Check(); err != nil {
 		return nil, badConfig(err)
 	}
+	cfg := opts.Config.withDefaults()
 	// First, so that nothing the server writes from now on holds them.
 	if err := keepSecrets(cfg, opts); err != nil {
 		return nil, badConfig(err)

@@ -28,7 +28,7 @@ type stateKeys struct {
 }
 
 // newStateKeys makes the keys of Config.StateKeys, already checked (see
-// config.Resolve), or a random key when there are none.
+// Config.Check), or a random key when there are none.
 func newStateKeys(configured []string) stateKeys {
 	if len(configured) == 0 {
 		k := make([]byte, 32)

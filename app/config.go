@@ -1,13 +1,7 @@
 package app
 
 import (
-	"errors"
-	"os"
-
 	"github.com/seed417024ea/mcpcore"
-	"github.com/seed417024ea/mcpcore/internal/config"
-	"github.com/seed417024ea/mcpcore/internal/httpserve"
-	"github.com/seed417024ea/mcpcore/internal/otelsdk"
 	"github.com/seed417024ea/mcpcore/mcperr"
 	"github.com/seed417024ea/mcpcore/mcphttp"
 )
@@ -72,7 +66,7 @@ const (
 
 // AnyPort is the [Config].HTTPPort that asks the system for a free port,
 // as MCP_HTTP_PORT=0 does: the zero HTTPPort means the default, 3010.
-const AnyPort = config.AnyPort
+const AnyPort = -1
 
 // TelemetryConfig is the OpenTelemetry configuration the OTEL_* variables
 // give, each field named after its variable; the zero value exports
@@ -116,62 +110,8 @@ type TelemetryConfig struct {
 	ServiceName string
 }
 
-// ConfigFromEnv reads the configuration from the environment variables of
-// the configuration table, exactly those (and the variables
-// MCP_SECRET_VARS names), through getenv (nil means os.Getenv). It is the
-// one place the environment is read: [Main] calls it, and so may a program
-// that changes settings in Go before [New]. An unset variable leaves its
-// field zero (its default). Every bad value is reported in one error, of
-// code ConfigurationError, that names each variable and what it accepts;
-// so is a combination that could not run (MCP_AUTH_MODE=jwt without a
-// key, mode none on a public host).
-func ConfigFromEnv(getenv func(string) string) (Config, error) {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	p, err := config.Parse(getenv)
-	c := fromInternal(p, otelsdk.ReadEnv(getenv))
-	// The values it could not read are left zero: resolving the rest
-	// reports every other problem in the same error.
-	r, rerr := config.Resolve(p)
-	if rerr == nil {
-		rerr = httpserve.CheckOrigins(r.AllowedOrigins)
-	}
-	if err != nil || rerr != nil {
-		return c, badConfig(errors.Join(err, rerr))
-	}
-	return c, nil
-}
-
 // badConfig is the error of a configuration a server cannot run with, as
 // mcpcore.NewServer words it.
 func badConfig(err error) error {
 	return mcperr.New(mcperr.CodeConfigurationError, "mcpcore: bad configuration: "+err.Error(), mcperr.WithCause(err))
-}
-
-// fromInternal is the Config of what internal/config and internal/otelsdk
-// read; mcpcore.Config converts the other way for the server. Telemetry
-// converts to otelsdk.Env and back as it is: the compiler keeps their
-// fields alike.
-func fromInternal(c config.Config, t otelsdk.Env) Config {
-	a := c.Auth
-	return Config{
-		Config: mcpcore.Config{
-			Stateless: c.Stateless,
-			LogLevel:  c.LogLevel, LogJSON: c.LogJSON, AllowedOrigins: c.AllowedOrigins, StateKeys: c.StateKeys,
-			MaxResultBytes: c.MaxResultBytes, MaxCallsInFlight: c.MaxCallsInFlight, MaxCallsPerSession: c.MaxCallsPerSession,
-			MaxBodyBytes: c.MaxBodyBytes, MaxSessions: c.MaxSessions, MaxSessionsPerSubject: c.MaxSessionsPerSubject,
-			SessionIdleTimeout: c.SessionIdleTimeout, StreamKeepAlive: c.StreamKeepAlive, RateLimit: c.RateLimit,
-		},
-		Transport: Transport(c.Transport), HTTPHost: c.HTTPHost, HTTPPort: c.HTTPPort,
-		AllowUnauthenticated: a.AllowUnauthenticated,
-		Auth: mcphttp.AuthConfig{
-			Mode: mcphttp.AuthMode(a.Mode), SecretKey: a.SecretKey, PublicKey: a.PublicKey,
-			Issuer: a.Issuer, Audience: a.Audience, JWKSURI: a.JWKSURI, ResourceIdentifier: a.ResourceIdentifier,
-			RequiredScopes: a.RequiredScopes,
-		},
-		RedisURL:  c.RedisURL,
-		Secrets:   c.Secrets,
-		Telemetry: TelemetryConfig(t),
-	}
 }

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/url"
 	"slices"
 	"strings"
 
-	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/redact"
 )
 
@@ -18,21 +18,8 @@ import (
 // keeps those of its own settings itself. A value that cannot be masked
 // is reported by where it came from, never by its text, and left out.
 func (c Config) secrets() ([]string, error) {
-	var held []string
-	var errs []error
-	keep := func(v string, where func() string) {
-		if err := redact.CheckSecret(v); err != nil {
-			errs = append(errs, fmt.Errorf("%s: %w", where(), err))
-			return
-		}
-		held = append(held, v)
-	}
-	if p := config.RedisPassword(c.RedisURL); p != "" {
-		keep(p, func() string { return "MCP_REDIS_URL: its password" })
-	}
-	for i, v := range c.Secrets {
-		keep(v, func() string { return fmt.Sprintf("MCP_SECRET_VARS: secret %d of %d", i+1, len(c.Secrets)) })
-	}
+	var k keeper
+	c.keepOwnSecrets(&k)
 	t := c.Telemetry
 	for _, h := range []struct {
 		variable string
@@ -43,11 +30,49 @@ func (c Config) secrets() ([]string, error) {
 				continue
 			}
 			for _, v := range credentials(h.headers[name]) {
-				keep(v, func() string { return h.variable + ": header " + name })
+				k.keep(v, func() string { return h.variable + ": header " + name })
 			}
 		}
 	}
-	return held, errors.Join(errs...)
+	return k.held, errors.Join(k.errs...)
+}
+
+// keepOwnSecrets keeps the secrets of the MCP_* variables: the password
+// of RedisURL and the values of MCP_SECRET_VARS. ConfigFromEnv checks
+// them too; the OTLP headers are New's to check, with the exporters.
+func (c Config) keepOwnSecrets(k *keeper) {
+	if p := redisPassword(c.RedisURL); p != "" {
+		k.keep(p, func() string { return "MCP_REDIS_URL: its password" })
+	}
+	for i, v := range c.Secrets {
+		k.keep(v, func() string { return fmt.Sprintf("MCP_SECRET_VARS: secret %d of %d", i+1, len(c.Secrets)) })
+	}
+}
+
+// A keeper collects secrets, and the errors of those that cannot be
+// masked.
+type keeper struct {
+	held []string
+	errs []error
+}
+
+// keep keeps v, or reports why it cannot be masked by where it came from.
+func (k *keeper) keep(v string, where func() string) {
+	if err := redact.CheckSecret(v); err != nil {
+		k.errs = append(k.errs, fmt.Errorf("%s: %w", where(), err))
+		return
+	}
+	k.held = append(k.held, v)
+}
+
+// redisPassword is the password of a Redis URL, or "".
+func redisPassword(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return ""
+	}
+	p, _ := u.User.Password()
+	return p
 }
 
 // credentials are the secrets of a header's value: the whole of it, and,

@@ -3,8 +3,9 @@
 // of README.md and docs/*.md compiles and passes go vet; that every fence
 // names its language, so that no Go escapes the check unlabelled; that every
 // relative link points at a file, and a fragment at a heading, that exist;
-// that the README's first server prints what the README shows; and that
-// docs/configuration.md has a row for every variable the server reads.
+// and that the README's first server prints what the README shows. (That
+// docs/configuration.md's table is the one of the variables the server
+// reads is checked by package app's TestConfigurationTable.)
 //
 // A block is compiled as one of three kinds, by what it holds:
 //

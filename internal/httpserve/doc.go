@@ -14,6 +14,6 @@
 // metadata of RFC 9728), the landing page and the server card, all outside
 // authentication.
 //
-// Every part is configured from mcpcore's environment (internal/config);
+// Every part is configured from mcpcore.Config and mcphttp.AuthConfig;
 // none is rewritten here when the SDK or the standard library has it.
 package httpserve

@@ -1,7 +1,7 @@
 // Package level names the log levels of mcpcore: slog's and notice, by
 // the names MCP_LOG_LEVEL and the severities of error contracts use. It
-// is apart from internal/config so that package contract, which clients
-// link, links no configuration.
+// is apart from package app, which reads MCP_LOG_LEVEL, so that package
+// contract, which clients link, links no configuration.
 package level
 
 import (

@@ -50,8 +50,9 @@ type Env struct {
 	ServiceName string // OTEL_SERVICE_NAME
 }
 
-// ReadEnv reads the OTEL_* variables of config.Variables through getenv,
-// and no other. It reports nothing: whether a value can be served depends
+// ReadEnv reads the OTEL_* variables of the configuration table
+// (app/variables.go) through getenv, and no other: package app's test of
+// ConfigFromEnv checks it. It reports nothing: whether a value can be served depends
 // on the providers [New] is given, and New checks it.
 func ReadEnv(getenv func(string) string) Env {
 	v := func(name string) string { return strings.TrimSpace(getenv(name)) }

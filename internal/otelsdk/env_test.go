@@ -2,16 +2,10 @@ package otelsdk
 
 import (
 	"context"
-	"io"
-	"maps"
-	"slices"
 	"strings"
-	"sync"
 	"testing"
-	"time"
 
 	"github.com/seed417024ea/mcpcore"
-	"github.com/seed417024ea/mcpcore/internal/config"
 	"github.com/seed417024ea/mcpcore/internal/wiretest"
 )
 
@@ -131,41 +125,5 @@ func TestSkippedSignals(t *testing.T) {
 	}
 	if p.Built() {
 		t.Errorf("built %+v for skipped signals", p)
-	}
-}
-
-// TestReadsTheVariables checks that the telemetry reads the OTEL_*
-// variables of config.Variables, the documentation's table, and no other.
-func TestReadsTheVariables(t *testing.T) {
-	var mu sync.Mutex
-	read := map[string]bool{}
-	for _, m := range []map[string]string{
-		nil,
-		{"OTEL_SDK_DISABLED": "true"},
-		{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_METRICS_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_SERVICE_NAME": "s"},
-		{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:4318/v1/traces", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": "http://127.0.0.1:4318/v1/metrics"},
-	} {
-		p, err := New(Config{Console: io.Discard, OTLP: newFakeOTLP(), Env: ReadEnv(func(name string) string {
-			mu.Lock()
-			defer mu.Unlock()
-			read[name] = true
-			return m[name]
-		})})
-		if err != nil {
-			t.Fatalf("%v: %v", m, err)
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-		p.Shutdown(ctx)
-		cancel()
-	}
-	var want []string
-	for _, v := range config.Variables {
-		if strings.HasPrefix(v.Name, "OTEL_") {
-			want = append(want, v.Name)
-		}
-	}
-	slices.Sort(want)
-	if got := slices.Sorted(maps.Keys(read)); !slices.Equal(got, want) {
-		t.Errorf("the telemetry reads %v\nconfig.Variables list %v", got, want)
 	}
 }

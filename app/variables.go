@@ -1,29 +1,27 @@
-package config
+package app
 
 import (
 	"fmt"
 	"strings"
 )
 
-// A Variable is one setting the environment gives a server: its name, its
+// A variable is one setting the environment gives a server: its name, its
 // default as the documentation says it, and what it takes and does.
-type Variable struct {
+type variable struct {
 	Name    string
 	Default string
 	Doc     string
 }
 
-// Variables are every variable a server reads, in the order of the
-// documentation's table, which [Markdown] writes from them: Parse reads
-// exactly the MCP_* and OAUTH_* ones (a test checks it), and the variables
-// MCP_SECRET_VARS names, and
-// otelsdk.ReadEnv the OTEL_* ones (so does a test of its own);
-// app.ConfigFromEnv calls both, and nothing else reads the environment. The
-// OpenTelemetry SDK reads a few more of the process environment itself
-// (OTEL_RESOURCE_ATTRIBUTES, OTEL_METRIC_EXPORT_INTERVAL, the OTLP
-// exporters' timeouts, compression and certificates), as its own
-// documentation says.
-var Variables = []Variable{
+// variables are every variable a server reads, in the order of the
+// documentation's table (docs/configuration.md), which [markdown] writes
+// from them: [ConfigFromEnv] reads exactly these, and the variables
+// MCP_SECRET_VARS names (a test checks it), and nothing else reads the
+// environment. The OpenTelemetry SDK reads a few more of the process
+// environment itself (OTEL_RESOURCE_ATTRIBUTES,
+// OTEL_METRIC_EXPORT_INTERVAL, the OTLP exporters' timeouts, compression
+// and certificates), as its own documentation says.
+var variables = []variable{
 	{"MCP_TRANSPORT_TYPE", "`stdio`", "`stdio` or `http` (Streamable HTTP on `/mcp`)"},
 	{"MCP_HTTP_HOST", "`127.0.0.1`", "HTTP listen host"},
 	{"MCP_HTTP_PORT", "`3010`", "HTTP listen port, 0 to 65535"},
@@ -67,11 +65,11 @@ var Variables = []Variable{
 	{"OTEL_SERVICE_NAME", "the server's `Info.Name`", "`service.name` of what is exported"},
 }
 
-// Markdown is the table of [Variables], as the documentation shows it.
-func Markdown() string {
+// markdown is the table of [variables], as the documentation shows it.
+func markdown() string {
 	var b strings.Builder
 	b.WriteString("| Variable | Default | Meaning |\n|---|---|---|\n")
-	for _, v := range Variables {
+	for _, v := range variables {
 		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", v.Name, v.Default, v.Doc)
 	}
 	return b.String()

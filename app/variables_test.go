@@ -1,4 +1,4 @@
-package config
+package app
 
 import (
 	"flag"
@@ -24,10 +24,10 @@ func (r *recorder) getenv(name string) string {
 	return r.m[name]
 }
 
-// TestFromEnvReadsTheVariables checks that FromEnv reads every MCP_* and
-// OAUTH_* variable of Variables, and no other: the table of the
-// documentation is the whole configuration.
-func TestFromEnvReadsTheVariables(t *testing.T) {
+// TestConfigFromEnvReadsTheVariables checks that ConfigFromEnv reads every
+// variable of the table, MCP_*, OAUTH_* and OTEL_* alike, and no other:
+// the table of the documentation is the whole configuration.
+func TestConfigFromEnvReadsTheVariables(t *testing.T) {
 	t.Parallel()
 	r := &recorder{read: map[string]bool{}}
 	for _, m := range []map[string]string{
@@ -35,26 +35,29 @@ func TestFromEnvReadsTheVariables(t *testing.T) {
 		{"MCP_AUTH_MODE": "jwt", "MCP_AUTH_SECRET_KEY": strings.Repeat("k", 32), "OAUTH_ISSUER_URL": "https://id.example.com"},
 		{"MCP_AUTH_MODE": "oauth", "OAUTH_ISSUER_URL": "https://id.example.com", "OAUTH_AUDIENCE": "https://mcp.example.com/mcp"},
 		{"MCP_TRANSPORT_TYPE": "http", "MCP_HTTP_HOST": "0.0.0.0", "MCP_AUTH_ALLOW_UNAUTHENTICATED": "true"},
+		{"OTEL_SDK_DISABLED": "true"},
+		{"OTEL_TRACES_EXPORTER": "otlp", "OTEL_METRICS_EXPORTER": "otlp", "OTEL_EXPORTER_OTLP_ENDPOINT": "http://127.0.0.1:4318", "OTEL_SERVICE_NAME": "s"},
+		{"OTEL_EXPORTER_OTLP_TRACES_ENDPOINT": "http://127.0.0.1:4318/v1/traces", "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT": "http://127.0.0.1:4318/v1/metrics"},
 	} {
 		r.m = m
-		FromEnv(r.getenv)
+		if _, err := ConfigFromEnv(r.getenv); err != nil {
+			t.Fatalf("ConfigFromEnv(%v): %v", m, err)
+		}
 	}
 	var want []string
-	for _, v := range Variables {
-		if !strings.HasPrefix(v.Name, "OTEL_") {
-			want = append(want, v.Name)
-		}
+	for _, v := range variables {
+		want = append(want, v.Name)
 	}
 	slices.Sort(want)
 	if got := slices.Sorted(maps.Keys(r.read)); !slices.Equal(got, want) {
-		t.Errorf("FromEnv reads %v\nVariables list %v", got, want)
+		t.Errorf("ConfigFromEnv reads %v\nthe table lists %v", got, want)
 	}
 }
 
 func TestVariablesAreDistinct(t *testing.T) {
 	t.Parallel()
 	seen := map[string]bool{}
-	for _, v := range Variables {
+	for _, v := range variables {
 		if seen[v.Name] || v.Default == "" || v.Doc == "" {
 			t.Errorf("variable %q: listed twice, or without its default or meaning", v.Name)
 		}
@@ -62,23 +65,23 @@ func TestVariablesAreDistinct(t *testing.T) {
 	}
 }
 
-var update = flag.Bool("update", false, "rewrite the table of "+configurationDoc+" from Variables")
+var update = flag.Bool("update", false, "rewrite the table of "+configurationDoc+" from variables")
 
-// configurationDoc is the page whose table Markdown writes, between
+// configurationDoc is the page whose table markdown writes, between
 // tableBegin and tableEnd; the text around it is the page's own.
 const (
-	configurationDoc = "../../docs/configuration.md"
-	tableBegin       = "<!-- The table is generated from internal/config.Variables: go test ./internal/config -run TestConfigurationTable -update -->\n"
+	configurationDoc = "../docs/configuration.md"
+	tableBegin       = "<!-- The table is generated from the variables of app/variables.go: go test ./app -run TestConfigurationTable -update -->\n"
 	tableEnd         = "<!-- End of the generated table. -->\n"
 )
 
 // TestConfigurationTable checks that the table of the documentation is the
-// one Variables make; with -update, it writes it (and the page, when there
+// one variables make; with -update, it writes it (and the page, when there
 // is none yet).
 func TestConfigurationTable(t *testing.T) {
 	page, err := os.ReadFile(configurationDoc)
 	if os.IsNotExist(err) && !*update {
-		t.Skipf("%s is not written yet; go test ./internal/config -run TestConfigurationTable -update writes it", configurationDoc)
+		t.Skipf("%s is not written yet; go test ./app -run TestConfigurationTable -update writes it", configurationDoc)
 	}
 	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
@@ -95,7 +98,7 @@ func TestConfigurationTable(t *testing.T) {
 			before = "# Configuration\n\nEvery setting of a server, read from the environment.\n\n"
 		}
 	}
-	want := before + tableBegin + Markdown() + tableEnd + after
+	want := before + tableBegin + markdown() + tableEnd + after
 	if *update {
 		if err := os.WriteFile(configurationDoc, []byte(want), 0o644); err != nil {
 			t.Fatal(err)
@@ -103,6 +106,6 @@ func TestConfigurationTable(t *testing.T) {
 		return
 	}
 	if text != want {
-		t.Errorf("the table of %s is not the one of Variables; go test ./internal/config -run TestConfigurationTable -update rewrites it", configurationDoc)
+		t.Errorf("the table of %s is not the one of variables; go test ./app -run TestConfigurationTable -update rewrites it", configurationDoc)
 	}
 }

@@ -3,7 +3,6 @@ package mcpcore
 import (
 	"log/slog"
 	"time"
-
 )
 
 // Config is every setting of a server, as Go values: [ServerOptions.Config]

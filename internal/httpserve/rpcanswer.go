@@ -37,11 +37,13 @@ func answerRefusals(w http.ResponseWriter, r *http.Request, c call, log *Refusal
 	}
 }
 
-// A call is what the body guard read of a POST: the id and method of a
-// single JSON-RPC request (none for a notification, a response or a batch).
+// A call is what the body guard read of a POST: the id, method and params
+// of a single JSON-RPC request (none for a notification, a response or a
+// batch).
 type call struct {
 	id     json.RawMessage
 	method string
+	params []byte // as written, a part of the body; nil when absent
 	// sessionless is the answer to a call that needs a session and has
 	// none (see requireSession), or nil.
 	sessionless []byte
@@ -57,14 +59,14 @@ func callOf(w http.ResponseWriter) call {
 	return call{}
 }
 
-// readCall reads the id and method of a single JSON-RPC request; the zero
-// call for a notification, a response or a batch.
+// readCall reads the id, method and params of a single JSON-RPC request;
+// the zero call for a notification, a response or a batch.
 func readCall(body []byte) call {
-	id, method, ok := rpcguard.Request(body)
+	id, method, params, ok := rpcguard.Request(body)
 	if !ok {
 		return call{}
 	}
-	return call{id: id, method: method}
+	return call{id: id, method: method, params: params}
 }
 
 // header reports whether the status line with status goes out now; a

@@ -75,19 +75,31 @@ func TooLarge(limit int64) []byte {
 	return answer(parseError(fmt.Sprintf("the body is longer than %d bytes", limit)), nil)
 }
 
-// Request returns the id, as written, and the method of body, a single
-// JSON-RPC request that passed Check, reading no more of it than its
-// members; ok is false for a notification, a response or a batch.
-func Request(body []byte) (id []byte, method string, ok bool) {
+// Request returns the id and the params, as written (params nil when
+// absent), and the method of body, a single JSON-RPC request that passed
+// Check, reading no more of it than its members; ok is false for a
+// notification, a response or a batch.
+func Request(body []byte) (id []byte, method string, params []byte, ok bool) {
 	body = bytes.Trim(body, " \t\r\n")
 	if first(body) != '{' {
-		return nil, "", false
+		return nil, "", nil, false
 	}
 	var mem [len(envelope)][]byte
 	members(body, envelope[:], mem[:])
 	if mem[memID] == nil || string(mem[memID]) == "null" || mem[memMethod] == nil {
-		return nil, "", false
+		return nil, "", nil, false
 	}
 	method, ok = stringValue(mem[memMethod])
-	return mem[memID], method, ok
+	return mem[memID], method, mem[memParams], ok
+}
+
+// Member returns the value, as written, of the member name of obj, a JSON
+// object within a message that passed Check; nil when obj has no such
+// member or is no object. Keys are compared decoded and case-sensitively,
+// and of a name given twice the last counts, as the SDK's decoder reads
+// them; obj is scanned once, its values not decoded.
+func Member(obj []byte, name string) []byte {
+	var val [1][]byte
+	members(obj, []string{name}, val[:])
+	return val[0]
 }

@@ -30,10 +30,7 @@ func guardBody(limit int64, timeout time.Duration, stateless bool, log *Refusals
 			if r.Method != http.MethodPost && r.Body != nil && r.Body != http.NoBody {
 				// No one would read it, and a trickled one would hold the
 				// connection.
-				method := r.Method // the client's word, up to the header bound
-				if c := cut(method, 32); len(c) < len(method) {
-					method = c + "…"
-				}
+				method := ellipsis(r.Method, 32) // the client's word, up to the header bound
 				log.Refused(r, "stray_body", "a body on a "+method)
 				w.Header().Set("Connection", "close")
 				writeRPCError(w, http.StatusBadRequest, errorAnswer(nil, mcperr.CodeInvalidRequest,

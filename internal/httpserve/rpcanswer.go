@@ -226,9 +226,6 @@ func writeRPCError(w http.ResponseWriter, status int, answer []byte) {
 // quote is a method name for a message: quoted, and cut, since it is the
 // client's text.
 func quote(method string) string {
-	if c := cut(method, 64); len(c) < len(method) {
-		method = c + "…"
-	}
-	b, _ := json.Marshal(method)
+	b, _ := json.Marshal(ellipsis(method, 64))
 	return string(b)
 }

@@ -81,6 +81,15 @@ func cut(s string, n int) string {
 	return s
 }
 
+// ellipsis is s cut after n bytes (see cut), with "…" after it when it
+// was cut.
+func ellipsis(s string, n int) string {
+	if c := cut(s, n); len(c) < len(s) {
+		return c + "…"
+	}
+	return s
+}
+
 // clip is the client's text s for a message: quoted as JSON, and cut after
 // n bytes (on a character's boundary), so that what a client sends is
 // never echoed at length.

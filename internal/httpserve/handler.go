@@ -78,9 +78,9 @@ type Options struct {
 // check, the body's bounds, the form of its protocol version header, the
 // bearer token, the refusal of new sessions while draining, the need of a
 // session, the session cap, the subject's share of it and the session's
-// idle timer, the tie between a POST and its calls (see
-// [Endpoints.RequestContext]), and then the SDK. Probes, metadata, the
-// landing page and the card are outside authentication.
+// idle timer, the Mcp-Name of a tasks/* call, the tie between a POST and
+// its calls (see [Endpoints.RequestContext]), and then the SDK. Probes,
+// metadata, the landing page and the card are outside authentication.
 func New(o Options) (http.Handler, error) {
 	log := newRefusals(o.Logger, o.Repeats)
 	origins, err := originGuard(o.AllowedOrigins, log)
@@ -109,6 +109,7 @@ func New(o Options) (http.Handler, error) {
 	}
 	chain = append(chain, refuseWhileDraining(o.Draining, o.Stateless, log))
 	chain = append(chain, requireSession, limitSessions(o.MaxSessions, o.Sessions, log), trackSessions(table))
+	chain = append(chain, guardTaskName(o.Stateless, log))
 	if o.Endpoints != nil {
 		chain = append(chain, o.Endpoints.add().tie)
 	}

@@ -77,6 +77,27 @@ type Config struct {
 	// negative value sends none.
 	StreamKeepAlive time.Duration
 
+	// TaskAfter (MCP_TASK_AFTER) is how long a call of a tool that may run
+	// as a task (see [TaskSupport]) runs before it becomes one, for a
+	// tool whose TaskSupport.After is zero: a call that ends sooner is
+	// answered at once. Zero means 250 ms.
+	TaskAfter time.Duration
+	// TaskTTL (MCP_TASK_TTL) is how long a task lives from its creation,
+	// for a tool whose TaskSupport.TTL is zero: a task still running then
+	// is cancelled and ends failed (ServiceUnavailable, retryable); a
+	// finished one stays readable at least a minute after its end. Zero
+	// means an hour; at most 24 hours.
+	TaskTTL time.Duration
+	// TaskPollInterval (MCP_TASK_POLL_INTERVAL) is how often a client is
+	// told to poll a task, for a tool whose TaskSupport.PollInterval is
+	// zero. Zero means a second.
+	TaskPollInterval time.Duration
+	// MaxTasks (MCP_MAX_TASKS) bounds the tasks running in this process: a
+	// call that would become one more waits for its result as a call
+	// does, and a tool that runs only as a task is refused with
+	// RateLimited (retryable). Zero (or less) means 256.
+	MaxTasks int
+
 	// RateLimit (MCP_RATE_LIMIT, such as 10/s or 600/m) is the quota of
 	// each caller on each definition that sets no RateLimit of its own;
 	// zero is none.

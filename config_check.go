@@ -15,7 +15,7 @@ const minStateKeyLen = 32
 
 // Check reports every setting of c a server cannot run with, each naming
 // its variable: a state key under 32 characters or repeated, a rate limit
-// of no calls, an allowed origin that is not one. [NewServer] checks it;
+// of no calls, a task TTL over 24 hours, an allowed origin that is not one. [NewServer] checks it;
 // so does package app's ConfigFromEnv, with the other settings of the
 // environment. The error never holds a key.
 func (c Config) Check() error {
@@ -33,6 +33,9 @@ func (c Config) Check() error {
 		errs = append(errs, fmt.Errorf("MCP_RATE_LIMIT: %w", err))
 	}
 	errs = append(errs, httpserve.CheckOrigins(c.AllowedOrigins))
+	if c.TaskTTL > maxTaskTTL {
+		errs = append(errs, fmt.Errorf("MCP_TASK_TTL: %s is over the most a task may live, %s", c.TaskTTL, maxTaskTTL))
+	}
 	return errors.Join(errs...)
 }
 

@@ -21,6 +21,12 @@ const (
 	// balancers and proxies (haproxy's and nginx's defaults are 30 s and
 	// more, AWS's ALB 60 s).
 	defaultStreamKeepAlive = 15 * time.Second
+	// A quick call still answers at once; a slow one frees its request
+	// within a quarter of a second.
+	defaultTaskAfter        = 250 * time.Millisecond
+	defaultTaskTTL          = time.Hour
+	defaultTaskPollInterval = time.Second
+	defaultMaxTasks         = 256
 )
 
 // withDefaults gives every zero setting of c its default, the one place
@@ -47,6 +53,16 @@ func (c Config) withDefaults() Config {
 	if c.StreamKeepAlive == 0 {
 		c.StreamKeepAlive = defaultStreamKeepAlive
 	}
+	if c.TaskAfter <= 0 {
+		c.TaskAfter = defaultTaskAfter
+	}
+	if c.TaskTTL <= 0 {
+		c.TaskTTL = defaultTaskTTL
+	}
+	if c.TaskPollInterval <= 0 {
+		c.TaskPollInterval = defaultTaskPollInterval
+	}
+	orDefault(&c.MaxTasks, defaultMaxTasks)
 	return c
 }
 

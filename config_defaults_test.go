@@ -11,7 +11,8 @@ import (
 func TestConfigDefaults(t *testing.T) {
 	t.Parallel()
 	want := Config{MaxResultBytes: 8 << 20, MaxCallsInFlight: 512, MaxCallsPerSession: 64, MaxBodyBytes: 4 << 20,
-		MaxSessions: 1000, MaxSessionsPerSubject: 100, SessionIdleTimeout: 30 * time.Minute, StreamKeepAlive: 15 * time.Second}
+		MaxSessions: 1000, MaxSessionsPerSubject: 100, SessionIdleTimeout: 30 * time.Minute, StreamKeepAlive: 15 * time.Second,
+		TaskAfter: 250 * time.Millisecond, TaskTTL: time.Hour, TaskPollInterval: time.Second, MaxTasks: 256}
 	if got := (Config{}).withDefaults(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Config{}.withDefaults() =\n%+v\nwant\n%+v", got, want)
 	}

@@ -50,6 +50,9 @@ type Context struct {
 	// x is the call's exchange with the client: progress, questions and
 	// answers (nil in a Context built by hand).
 	x *exchange
+	// task is the call's task, when the definition is a tool with a Task
+	// mode; nil otherwise.
+	task *taskCall
 
 	// The handler's logger and the client's, built on first use: most
 	// calls log nothing.
@@ -338,7 +341,11 @@ func (c *Context) buildLogs() {
 		// One redaction for both: the client gets exactly the attributes
 		// of the record, after the same redaction of secrets.
 		// What is captured for diagnostics stays in the server's log.
-		clientHandler := redact.Handler(serverOnly{callContext{client.WithAttrs(c.attrs), context.WithoutCancel(c)}})
+		var toClient slog.Handler = callContext{client.WithAttrs(c.attrs), context.WithoutCancel(c)}
+		if c.task != nil {
+			toClient = untilTask{toClient, c.task}
+		}
+		clientHandler := redact.Handler(serverOnly{toClient})
 		c.clientLog = slog.New(clientHandler)
 		c.userLog = slog.New(redact.Handler(slog.NewMultiHandler(c.reqLog().Handler(), clientHandler)))
 	})
@@ -380,6 +387,26 @@ func (h callContext) WithAttrs(as []slog.Attr) slog.Handler {
 
 func (h callContext) WithGroup(name string) slog.Handler {
 	return callContext{h.Handler.WithGroup(name), h.call}
+}
+
+// untilTask sends records to the client until the call becomes a task:
+// log notifications are not sent on tasks (they still reach the server's
+// log).
+type untilTask struct {
+	slog.Handler
+	task *taskCall
+}
+
+func (h untilTask) Enabled(ctx context.Context, l slog.Level) bool {
+	return !h.task.detached.Load() && h.Handler.Enabled(ctx, l)
+}
+
+func (h untilTask) WithAttrs(as []slog.Attr) slog.Handler {
+	return untilTask{h.Handler.WithAttrs(as), h.task}
+}
+
+func (h untilTask) WithGroup(name string) slog.Handler {
+	return untilTask{h.Handler.WithGroup(name), h.task}
 }
 
 // Logger returns the logger of the request ctx belongs to, as

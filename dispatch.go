@@ -84,6 +84,8 @@ type callState struct {
 	token      uint64
 	stopHangUp func() bool     // nil unless the call came over HTTP
 	observed   CallObservation // nil when nothing is recorded
+	// task is nil unless the definition is a tool with a Task mode.
+	task *taskCall
 	// messages is the number of messages a prompt generated.
 	messages int
 }
@@ -135,6 +137,10 @@ func serve[R any, K callKind[R]](s *Server, c *callState, k K) (R, error) {
 		s.end(c, nil, k.size(res))
 		return res, nil
 	}
+	if err == errDetached {
+		// The call is a task, which ends on its own (finishTask).
+		return res, nil
+	}
 	if questions, next := c.ctx.x.inputRequired(err); questions != nil {
 		// The round ends with questions for the client (ErrInputRequired):
 		// a success of the round.
@@ -161,11 +167,7 @@ func (s *Server) admit(c *callState) error {
 	if c.token = token; token == 0 {
 		return mcperr.ServiceUnavailable("The server is shutting down; retry the request on a new connection.")
 	}
-	if c.extra != nil {
-		if post := s.endpoints.RequestContext(c.extra.Header); post != nil {
-			c.stopHangUp = context.AfterFunc(post, func() { c.cancel(errHungUp) })
-		}
-	}
+	s.linkHangUp(c)
 	if s.observer != nil {
 		s.observe(c)
 	}
@@ -176,6 +178,9 @@ func (s *Server) admit(c *callState) error {
 		if err := cc.RequireScopes(c.scopes...); err != nil {
 			return err
 		}
+	}
+	if c.task != nil && c.task.support.Mode == TaskRequired && !c.task.capable {
+		return taskOnlyRefusal(c.name)
 	}
 	var r *round
 	if c.state != "" {
@@ -192,10 +197,32 @@ func (s *Server) admit(c *callState) error {
 			return err
 		}
 	}
+	if c.task != nil && c.task.support.Mode == TaskRequired && s.taskRunner.full() {
+		return s.tasksFull()
+	}
 	if r != nil && cc.x != nil {
 		cc.x.resume(r)
 	}
 	return nil
+}
+
+// linkHangUp cancels a call of an HTTP POST when the POST ends (the POST
+// is found among the server's own endpoints by the name its endpoint gave
+// it in a header).
+func (s *Server) linkHangUp(c *callState) {
+	if c.extra != nil {
+		if post := s.endpoints.RequestContext(c.extra.Header); post != nil {
+			c.stopHangUp = context.AfterFunc(post, func() { c.cancel(errHungUp) })
+		}
+	}
+}
+
+// tasksFull refuses a call of a tool that runs only as a task while
+// Config.MaxTasks run.
+func (s *Server) tasksFull() error {
+	n := s.cfg.MaxTasks
+	return mcperr.RateLimited(fmt.Sprintf("Too many tasks running on this server: at most %d run at once (MCP_MAX_TASKS). Retry in a while.", n),
+		mcperr.WithData(map[string]any{"limit": n, "retryable": true, "retryAfter": 1}))
 }
 
 // busy is the RateLimited error of a call refused over a limit of calls in

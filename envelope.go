@@ -32,6 +32,10 @@ const MaxURIBytes = 8 << 10
 //     formats the URI with Go's %q, which is not JSON for a control
 //     character: the answer could not be encoded, and the stdio server
 //     ended).
+//   - A tools/call that became a task is answered with its
+//     CreateTaskResult, which its handler passed out in the placeholder
+//     result (see becomeTask); a tasks/* method's handler finds the
+//     request in its context.
 //   - After, it makes every JSON-RPC error the SDK sends well formed (see
 //     wireRPCError), and notes the sessions whose client set a log level
 //     (see noteLogLevel).
@@ -43,9 +47,19 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		if err := checkURI(req); err != nil {
 			return nil, err
 		}
+		if s.taskStore != nil && isTasksMethod(method) {
+			// A custom method's handler gets no request: what it needs of
+			// it goes in its context.
+			ctx = context.WithValue(ctx, taskRequestKey{}, req)
+		}
 		res, err := next(ctx, method, req)
 		if err != nil {
 			return nil, wireRPCError(method, err)
+		}
+		if r, ok := res.(*mcp.CallToolResult); ok && r.Meta != nil {
+			if created, ok := r.Meta[taskSlotKey].(*createTaskResult); ok {
+				return created, nil
+			}
 		}
 		if method == "logging/setLevel" {
 			s.noteLogLevel(req)

@@ -39,6 +39,9 @@ type entry struct {
 	cancel  context.CancelCauseFunc
 	counted bool               // among running
 	session *mcp.ServerSession // counted among its session's; nil if not
+	// stopCause is what a stop cancels the call with: errServerStopped,
+	// or a task's own end (see detach).
+	stopCause error
 }
 
 var (
@@ -123,8 +126,34 @@ func (f *inflight) stop() {
 	defer f.mu.Unlock()
 	f.stopped = true
 	for _, e := range f.calls {
+		if e.stopCause != nil {
+			e.cancel(e.stopCause)
+			continue
+		}
 		e.cancel(errServerStopped)
 	}
+}
+
+// detach takes the call of token out of the counts of calls in flight, its
+// session's and the server's, as it becomes a task that outlives its
+// request: it stays among the calls a shutdown waits for, and is
+// cancelled with cause when the shutdown stops waiting.
+func (f *inflight) detach(token uint64, cause error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	e, ok := f.calls[token]
+	if !ok {
+		return
+	}
+	if e.counted {
+		f.running--
+	}
+	if e.session != nil {
+		if f.perSession[e.session]--; f.perSession[e.session] <= 0 {
+			delete(f.perSession, e.session)
+		}
+	}
+	f.calls[token] = entry{cancel: e.cancel, stopCause: cause}
 }
 
 // cancelSession cancels the calls of ss still running, as their session

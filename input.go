@@ -388,14 +388,31 @@ func binding(kind, key string, who *auth.TokenInfo, input any) string {
 	}
 	b, _ := json.Marshal(input)
 	sum := sha256.Sum256(b)
-	principal := ""
-	if who != nil {
-		iss, _ := who.Extra[httpserve.ExtraIssuer].(string)
-		// Lengths first, so that no issuer and subject pair can be
-		// another's with the separator moved.
-		principal = fmt.Sprintf("%d:%s:%d:%s", len(iss), iss, len(who.UserID), who.UserID)
+	return kind + "\x00" + key + "\x00" + caller(who) + "\x00" + hex.EncodeToString(sum[:])
+}
+
+// caller names the authenticated principal of a token, its issuer and
+// subject (TokenInfo.UserID), lengths first, so that no issuer and
+// subject pair can be another's with the separator moved; "" without
+// authentication.
+func caller(who *auth.TokenInfo) string {
+	if who == nil {
+		return ""
 	}
-	return kind + "\x00" + key + "\x00" + principal + "\x00" + hex.EncodeToString(sum[:])
+	iss, _ := who.Extra[httpserve.ExtraIssuer].(string)
+	return fmt.Sprintf("%d:%s:%d:%s", len(iss), iss, len(who.UserID), who.UserID)
+}
+
+// principalOf is the principal a task is bound to: a hash of the caller,
+// so that the store holds no subject; "" without authentication, when
+// the task's id alone grants access to it.
+func principalOf(who *auth.TokenInfo) string {
+	c := caller(who)
+	if c == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(c))
+	return hex.EncodeToString(sum[:])
 }
 
 // badState is the protocol error for a requestState that fails

@@ -89,6 +89,10 @@ func (s *Server) stop(ctx context.Context) error {
 	answered, cancel := context.WithTimeout(context.Background(), sessionEndWait)
 	waitZero(answered, &s.transports)
 	waitZero(answered, &s.posts)
+	if s.taskRunner != nil {
+		// The tasks the drain ended write their outcome.
+		s.taskRunner.wait(answered)
+	}
 	cancel()
 	s.endSessions()
 	s.closeShared()

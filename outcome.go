@@ -201,6 +201,8 @@ func declaredFailure(contract []Failure, e *mcperr.Error) (Failure, bool) {
 //     Unwrap that returns itself, say: errors.As would never return), and
 //     one whose message holds the value of a panic (fmt.Errorf wrapping an
 //     error whose Error method panicked): the panic's value stays in the log;
+//   - a failure of a task the framework ended (its TTL passed, or the
+//     server shut down past its grace) is that end's ServiceUnavailable;
 //   - a failure after the request was cancelled (by the client, or by the
 //     server giving up on it at shutdown) is RequestCancelled, whatever the
 //     handler returned: a service that wraps ctx.Err() in an *mcperr.Error
@@ -220,6 +222,12 @@ func failureOf(ctx context.Context, kind, name string, err error) *mcperr.Error 
 	}
 	if errchain.Cut(err) {
 		return internalError(kind, name, mcperr.WithCause(errUnwalkable{err}))
+	}
+	if ctx.Err() != nil {
+		// A task the framework ended (its TTL, a shutdown past its grace).
+		if end, ok := context.Cause(ctx).(*taskEnd); ok {
+			return end.err
+		}
 	}
 	if ctx.Err() == context.Canceled && mcperr.CodeOf(err) != mcperr.CodeRequestCancelled {
 		return mcperr.RequestCancelled("The request was cancelled.", mcperr.WithCause(err))

@@ -45,6 +45,9 @@ func (c *Context) Progress(done, total float64, message string) {
 	if c == nil || c.x == nil || c.x.progressToken == nil || c.session == nil || math.IsNaN(done) || math.IsInf(done, 0) {
 		return
 	}
+	if c.task != nil && c.task.detached.Load() {
+		return // no progress notifications on tasks
+	}
 	x := c.x
 	if !(total > 0) || math.IsInf(total, 0) {
 		total = 0

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed417024ea/mcpcore/contract"
+	"github.com/seed417024ea/mcpcore/fleet"
 	"github.com/seed417024ea/mcpcore/internal/redact"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
@@ -208,6 +209,31 @@ func encodable(v any, path string, dropped *[]string, onPath map[uintptr]bool) (
 	}
 	*dropped = append(*dropped, path+": "+err.Error())
 	return nil, false
+}
+
+// taskOutcome is how a task ends, from what its call ended with: res, or
+// the failure f that end rendered. A failure MCP defines as a JSON-RPC
+// error (see protocolError) and the framework's own ends of a task (its
+// TTL, a shutdown past its grace) end it failed, with the JSON-RPC error
+// object the request would have been answered with. Anything else, a
+// declared failure, a classified service error and a panic included,
+// ends it completed, with the very result the request would have been
+// answered with: an error result, isError true.
+func taskOutcome(res *mcp.CallToolResult, f *wireError) fleet.TaskChange {
+	if f != nil && (protocolError(f.err) || f.err.Cause() == errFrameworkEnd) {
+		msg := f.message
+		return fleet.TaskChange{Status: fleet.TaskFailed, Outcome: f.object, Message: &msg}
+	}
+	if f != nil {
+		res = f.toolResult()
+	}
+	b, err := json.Marshal(res)
+	if err != nil {
+		// Unreachable: a result the SDK could send encodes.
+		g, _ := newWireError(mcperr.InternalError("The result of the task could not be encoded."))
+		b, _ = json.Marshal(g.toolResult())
+	}
+	return fleet.TaskChange{Status: fleet.TaskCompleted, Outcome: b}
 }
 
 // protocolError reports whether a call's failure is one MCP defines as a

@@ -108,6 +108,13 @@ type ServerOptions struct {
 	// to the bus as it shuts down; closing them is the program's.
 	Bus     fleet.Bus
 	Limiter fleet.Limiter
+	// Tasks stores the tasks of the tools whose calls may run as tasks
+	// (see [TaskSupport]), where tasks/get, tasks/update and tasks/cancel
+	// find them. When nil, and a tool has a Task mode, the server keeps
+	// them in its own process (fleet.NewLocalTasks), which is right for
+	// stdio and one process; replicas behind a balancer share one, so
+	// that any of them answers for a task.
+	Tasks fleet.TaskStore
 }
 
 // A Definition is something a [Server] serves: a [Tool], a [Resource] or a
@@ -179,6 +186,11 @@ type Server struct {
 	subscriptions []func(uri string) bool
 	completions   map[string]map[string]CompleteFunc
 	listed        []listing // what the landing page and the server card show (catalog.go)
+
+	// taskStore holds the tasks, and taskRunner those running here; nil
+	// unless a tool has a Task mode (see task_run.go).
+	taskStore  fleet.TaskStore
+	taskRunner *taskRunner
 }
 
 // A feature is what a definition may need of the server as a whole: the
@@ -242,6 +254,16 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	s.transport = "stdio" // until Handler is called
 	s.observer = opts.Observer
 	sdkOpts := &mcp.ServerOptions{Instructions: info.Instructions, Logger: sdkLogger(s.logger, s.repeats), InitializedHandler: s.sessionStarted}
+	if slices.ContainsFunc(defs, runsTasks) {
+		s.taskStore, s.taskRunner = opts.Tasks, newTaskRunner(cfg.MaxTasks)
+		if s.taskStore == nil {
+			s.taskStore = fleet.NewLocalTasks(fleet.LocalTasksOptions{})
+		}
+		// Capabilities replaces the SDK's default, logging, which stays.
+		//lint:ignore SA1019 log notifications stay in the protocol through its deprecation window, and clients use them.
+		sdkOpts.Capabilities = &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{},
+			Extensions: map[string]any{tasksExtension: map[string]any{}}}
+	}
 	for _, d := range defs {
 		if f, ok := d.(feature); ok {
 			// A stateless server takes subscriptions on the stream of a
@@ -256,6 +278,9 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: info.Name, Version: info.Version, Title: info.Title}, sdkOpts)
 	s.mcp.AddReceivingMiddleware(s.receive)
+	if s.taskStore != nil {
+		s.addTaskMethods()
+	}
 	if cfg.Stateless {
 		s.mcp.AddReceivingMiddleware(refuseSessionSubscriptions)
 	}
@@ -283,6 +308,10 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		return nil, mcperr.New(mcperr.CodeInitializationFailed, "mcpcore: invalid server definition: "+err.Error(), mcperr.WithCause(err))
 	}
 	s.background, s.endBackground = context.WithCancel(context.Background())
+	if s.taskStore != nil {
+		stop := s.taskStore.Watch(s.taskSignal)
+		context.AfterFunc(s.background, func() { stop() })
+	}
 	s.auth = opts.HTTPAuth
 	s.openShared(opts)
 	return s, nil

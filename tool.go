@@ -97,6 +97,10 @@ type Tool[In, Out any] struct {
 	RateLimit RateLimit
 	// Handler does the work.
 	Handler func(ctx *Context, in In) (Out, error)
+	// Task says whether the tool's calls may outlive their request as
+	// tasks, which the client polls (see [TaskSupport]); the zero value
+	// never runs one. The handler is the same either way.
+	Task TaskSupport
 	// Format renders the content[] blocks of a successful result from the
 	// output. When nil, content is the output as indented JSON text. An error
 	// (or panic) in Format fails the call like a handler error.
@@ -108,6 +112,9 @@ type Tool[In, Out any] struct {
 func (t Tool[In, Out]) register(s *Server) error {
 	if err := checkDefinition("tool", t.Name, t.Handler != nil, t.Scopes, t.Errors); err != nil {
 		return err
+	}
+	if err := t.Task.check(); err != nil {
+		return fmt.Errorf("tool %q: %w", t.Name, err)
 	}
 	limit, err := s.rateLimitOf("tool", t.Name, t.RateLimit)
 	if err != nil {
@@ -176,6 +183,12 @@ func (t Tool[In, Out]) register(s *Server) error {
 	if len(t.Errors) > 0 {
 		def.Meta = mcp.Meta{contract.MetaKey: contract.Publish(t.Errors)}
 	}
+	if t.Task.Mode != TaskNever {
+		if def.Meta == nil {
+			def.Meta = mcp.Meta{}
+		}
+		def.Meta[taskMetaKey] = t.Task.Mode.String()
+	}
 	if def.Meta, err = publishedMeta("tool", t.Name, def.Meta, t.Meta); err != nil {
 		return err
 	}
@@ -185,13 +198,33 @@ func (t Tool[In, Out]) register(s *Server) error {
 		run: func(c *Context, raw json.RawMessage) (*toolOutput, error) {
 			return t.run(c, inV, raw)
 		},
+		task: t.Task.resolved(s.cfg),
+	}
+	if t.Task.Mode != TaskNever {
+		rt.start = func(c *Context, raw json.RawMessage) (func() (*toolOutput, error), error) {
+			in, err := decodeArgs[In](c.parent(), inV, raw)
+			if err != nil {
+				return nil, err
+			}
+			return func() (*toolOutput, error) { return t.call(c, in) }, nil
+		}
 	}
 	// Every failure, whatever its kind, becomes an error result, so the
 	// model always sees what went wrong; but for the two that MCP defines
 	// as protocol errors (see protocolError), which are JSON-RPC errors.
 	s.mcp.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		p := req.Params
+		var tc *taskCall
+		if rt.task.Mode != TaskNever {
+			ctx, tc = s.newTaskCall(ctx, rt.task, req.ProtocolVersion(), p.GetMeta())
+		}
 		c := newCall(s, ctx, &rt.definition, req)
+		if tc != nil {
+			c.task, c.ctx.task = tc, tc
+			if tc.capable {
+				c.linkRequest()
+			}
+		}
 		c.ctx.x = newExchange(c.version, p.GetProgressToken(), req.ClientCapabilities, p.InputResponses)
 		c.inputBytes, c.state = len(p.Arguments), p.RequestState
 		c.bind = func() string { return binding("tool", t.Name, c.ctx.token, p.Arguments) }
@@ -230,6 +263,11 @@ func (t Tool[In, Out]) run(c *Context, input *schema.Validator, raw json.RawMess
 	if err != nil {
 		return nil, err
 	}
+	return t.call(c, in)
+}
+
+// call calls the handler with decoded arguments and encodes its output.
+func (t Tool[In, Out]) call(c *Context, in In) (*toolOutput, error) {
 	out, err := t.Handler(c, in)
 	if err != nil {
 		return nil, err
@@ -266,6 +304,11 @@ type toolRuntime struct {
 	definition
 	output *schema.Validator // nil when the output cannot fail its schema
 	run    func(c *Context, raw json.RawMessage) (*toolOutput, error)
+	// task is the tool's TaskSupport, resolved; start, set when its Mode
+	// is not TaskNever, decodes and validates the arguments and returns
+	// the handler's run, so that a task starts only for valid arguments.
+	task  TaskSupport
+	start func(c *Context, raw json.RawMessage) (func() (*toolOutput, error), error)
 }
 
 // toolCall is a tools/call in the dispatch.
@@ -293,11 +336,19 @@ func (toolCall) fail(f *wireError) (*mcp.CallToolResult, error) {
 // run produces a call's result, or whatever it failed with. Panics are
 // recovered by the caller.
 func (t toolCall) run(c *callState) (*mcp.CallToolResult, error) {
-	s, rt := t.s, t.rt
-	out, err := rt.run(c.ctx, t.args)
+	if c.task != nil && c.task.capable {
+		return t.runTask(c)
+	}
+	out, err := t.rt.run(c.ctx, t.args)
 	if err != nil {
 		return nil, err
 	}
+	return t.result(out)
+}
+
+// result bounds, validates and renders a handler's output.
+func (t toolCall) result(out *toolOutput) (*mcp.CallToolResult, error) {
+	s, rt := t.s, t.rt
 	// An answer whose structured part alone is over the bound is refused
 	// before its text is rendered: that would double what it holds.
 	if err := s.tooLarge("result of tool "+rt.name, len(out.structured)); err != nil {

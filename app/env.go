@@ -139,6 +139,10 @@ func (e *env) readServer(c *mcpcore.Config) {
 			c.SessionIdleTimeout = d
 		}
 	}
+	c.TaskAfter = e.duration("MCP_TASK_AFTER")
+	c.TaskTTL = e.duration("MCP_TASK_TTL")
+	c.TaskPollInterval = e.duration("MCP_TASK_POLL_INTERVAL")
+	c.MaxTasks = int(e.positive("MCP_MAX_TASKS"))
 	if v := e.getenv("MCP_HTTP_STREAM_KEEPALIVE"); v != "" {
 		if d, err := time.ParseDuration(v); v == "off" {
 			c.StreamKeepAlive = -1
@@ -148,6 +152,21 @@ func (e *env) readServer(c *mcpcore.Config) {
 			c.StreamKeepAlive = d
 		}
 	}
+}
+
+// duration reads a duration above zero, or returns 0 when name is unset or
+// bad.
+func (e *env) duration(name string) time.Duration {
+	v := e.getenv(name)
+	if v == "" {
+		return 0
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil || d <= 0 {
+		e.bad(name, v, "a positive duration such as 500ms, 30s or 2h")
+		return 0
+	}
+	return d
 }
 
 // positive reads a whole number above zero, or returns 0 when name is

@@ -1,0 +1,137 @@
+package mcpcore
+
+// The methods of the extension io.modelcontextprotocol/tasks: tasks/get,
+// tasks/update and tasks/cancel, registered when a tool has a Task mode.
+
+import (
+	"context"
+	"errors"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed417024ea/mcpcore/fleet"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// taskRequestKey finds, in a tasks/* handler's context, the request
+// receive put there.
+type taskRequestKey struct{}
+
+// runsTasks reports whether d is a tool with a Task mode.
+func runsTasks(d Definition) bool {
+	t, ok := d.(interface{ taskMode() TaskMode })
+	return ok && t.taskMode() != TaskNever
+}
+
+func (t Tool[In, Out]) taskMode() TaskMode { return t.Task.Mode }
+
+func (s *Server) addTaskMethods() {
+	// Each name is the extension's, none the SDK's own: no error.
+	_ = mcp.AddReceivingCustomMethod(s.mcp, "tasks/get", s.tasksGet)
+	_ = mcp.AddReceivingCustomMethod(s.mcp, "tasks/update", s.tasksUpdate)
+	_ = mcp.AddReceivingCustomMethod(s.mcp, "tasks/cancel", s.tasksCancel)
+}
+
+// taskCaller checks that a tasks/* request may be served, and returns the
+// principal it is made for. Under a protocol version before 2026-07-28
+// the extension does not apply, and the methods do not exist; a request
+// that did not declare it is refused with MissingClientCapability; an id
+// the server could not have issued is unknown.
+func (s *Server) taskCaller(ctx context.Context, ss *mcp.ServerSession, method string, meta map[string]any, id string) (string, error) {
+	version, _ := meta[mcp.MetaKeyProtocolVersion].(string)
+	if version == "" && ss != nil {
+		if p := ss.InitializeParams(); p != nil {
+			version = p.ProtocolVersion
+		}
+	}
+	if version < mrtrVersion {
+		return "", &jsonrpc.Error{Code: jsonrpc.CodeMethodNotFound, Message: "Method not found: " + method + "."}
+	}
+	if !declaresTasks(version, meta) {
+		return "", tasksMethodRefusal(method)
+	}
+	if !wellFormedTaskID(id) {
+		return "", errUnknownTask
+	}
+	var principal string
+	if req, _ := ctx.Value(taskRequestKey{}).(mcp.Request); req != nil {
+		if extra := req.GetExtra(); extra != nil {
+			principal = principalOf(extra.TokenInfo)
+		}
+	}
+	return principal, nil
+}
+
+// storeFailure is a tasks/* answer for the store's own error: unknown for
+// a task it does not find, else ServiceUnavailable, retryable.
+func storeFailure(err error) error {
+	if errors.Is(err, fleet.ErrTaskNotFound) {
+		return errUnknownTask
+	}
+	f, _ := newWireError(mcperr.ServiceUnavailable("The task store did not answer; retry.",
+		mcperr.WithData(map[string]any{"retryable": true})))
+	return f.rpcError()
+}
+
+// storeContext bounds one operation of the store for a tasks/* request.
+func storeContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, taskStoreTimeout)
+}
+
+func (s *Server) tasksGet(ctx context.Context, ss *mcp.ServerSession, p *taskParams) (*getTaskResult, error) {
+	if p == nil {
+		p = &taskParams{}
+	}
+	principal, err := s.taskCaller(ctx, ss, "tasks/get", p.Meta, p.TaskID)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := storeContext(ctx)
+	defer cancel()
+	t, err := s.taskStore.Get(ctx, p.TaskID, principal)
+	if err != nil {
+		return nil, storeFailure(err)
+	}
+	return detailedTask(t), nil
+}
+
+// tasksUpdate takes answers to a task's questions: those to questions not
+// outstanding are ignored, as the extension asks; the ack comes either way.
+func (s *Server) tasksUpdate(ctx context.Context, ss *mcp.ServerSession, p *taskUpdateParams) (*taskAck, error) {
+	if p == nil {
+		p = &taskUpdateParams{}
+	}
+	principal, err := s.taskCaller(ctx, ss, "tasks/update", p.Meta, p.TaskID)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := storeContext(ctx)
+	defer cancel()
+	if err := s.taskStore.Answer(ctx, p.TaskID, principal, p.InputResponses); err != nil && !errors.Is(err, fleet.ErrTaskEnded) {
+		return nil, storeFailure(err)
+	}
+	return newTaskAck(), nil
+}
+
+// tasksCancel cancels a task: set cancelled in the store before the ack,
+// so that cancellation wins over a late result, then its handler is
+// cancelled. A task already ended gets the same ack, unchanged.
+func (s *Server) tasksCancel(ctx context.Context, ss *mcp.ServerSession, p *taskParams) (*taskAck, error) {
+	if p == nil {
+		p = &taskParams{}
+	}
+	principal, err := s.taskCaller(ctx, ss, "tasks/cancel", p.Meta, p.TaskID)
+	if err != nil {
+		return nil, err
+	}
+	sctx, cancel := storeContext(ctx)
+	defer cancel()
+	if err := s.taskStore.Cancel(sctx, p.TaskID, principal, "Cancelled by the client."); err != nil && !errors.Is(err, fleet.ErrTaskEnded) {
+		return nil, storeFailure(err)
+	}
+	if t, ok := s.taskRunner.lookup(p.TaskID); ok && t.principal == principal {
+		t.cancel(errTaskCancelled)
+	}
+	return newTaskAck(), nil
+}

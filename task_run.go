@@ -1,0 +1,207 @@
+package mcpcore
+
+// A task is the same call, detached from its request: the dispatch is
+// today's up to the handler; the handler of a call that may become a task
+// runs in a goroutine, and when it still runs after its window (or the tool
+// runs only as a task) the call is written to the task store, the request
+// is answered with a CreateTaskResult, and the call's one end runs later,
+// when the handler is done, its outcome written to the store.
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed417024ea/mcpcore/fleet"
+	"github.com/seed417024ea/mcpcore/mcperr"
+)
+
+// taskStoreTimeout bounds one write of a call becoming a task: past it, the
+// call is answered when it ends, as any call.
+const taskStoreTimeout = 200 * time.Millisecond
+
+// A taskCall is what a call of a tool with a Task mode knows of its task.
+type taskCall struct {
+	support TaskSupport // resolved against the Config
+	// capable: the request declared the extension, and the call's context
+	// was detached from the request's (see linkRequest).
+	capable  bool
+	request  context.Context
+	stopLink func() bool
+	id       atomic.Pointer[string]
+	detached atomic.Bool // the call is a task: its request was answered
+}
+
+// errDetached tells serve that the call became a task: the request is
+// answered with the result as it is, and the call ends later.
+var errDetached = errors.New("mcpcore: the call became a task")
+
+// taskSlotKey carries a CreateTaskResult out of a tool's handler, in the
+// _meta of the placeholder result the SDK passes on, to receive, which
+// answers with it instead.
+const taskSlotKey = "mcpcore/taskSlot"
+
+// A taskEnd is the framework ending a task on its own: its TTL passed, or
+// the server shut down past its grace. It is the cause its context is
+// cancelled with; the task ends failed with err, which is retryable.
+type taskEnd struct{ err *mcperr.Error }
+
+func (e *taskEnd) Error() string { return e.err.Message() }
+
+var (
+	errTaskTTL = &taskEnd{mcperr.ServiceUnavailable("The task ran past its TTL and was stopped; call the tool again.",
+		mcperr.WithData(map[string]any{"retryable": true}), mcperr.WithCause(errFrameworkEnd))}
+	errTaskShutdown = &taskEnd{mcperr.ServiceUnavailable("The server shut down before the task finished; call the tool again.",
+		mcperr.WithData(map[string]any{"retryable": true}), mcperr.WithCause(errFrameworkEnd))}
+	// errFrameworkEnd marks the failures of a task the framework ended.
+	errFrameworkEnd = errors.New("mcpcore: the framework ended the task")
+	// errTaskCancelled is the cause of a task the client cancelled.
+	errTaskCancelled = errors.New("mcpcore: the client cancelled the task")
+)
+
+// newTaskCall starts what a call of a tool with a Task mode knows: when
+// its request declared the extension, the call's context is the request's
+// without its cancellation, which linkRequest forwards until the call
+// becomes a task.
+func (s *Server) newTaskCall(ctx context.Context, support TaskSupport, version string, meta map[string]any) (context.Context, *taskCall) {
+	tc := &taskCall{support: support}
+	if declaresTasks(version, meta) {
+		tc.capable, tc.request = true, ctx
+		ctx = context.WithoutCancel(ctx)
+	}
+	return ctx, tc
+}
+
+// linkRequest makes the call's context end with its request's, until the
+// call becomes a task.
+func (c *callState) linkRequest() {
+	req := c.task.request
+	c.task.stopLink = context.AfterFunc(req, func() { c.cancel(context.Cause(req)) })
+}
+
+// taskResult is what a task's handler ended with.
+type taskResult struct {
+	res *mcp.CallToolResult
+	err error
+}
+
+// runTask runs a call that may become a task: decoded and validated first,
+// so that invalid arguments are answered before any task exists; then the
+// handler, in a goroutine, and the window.
+func (t toolCall) runTask(c *callState) (*mcp.CallToolResult, error) {
+	work, err := t.rt.start(c.ctx, t.args)
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan taskResult, 1)
+	go func() {
+		res, err := guard(func() (*mcp.CallToolResult, error) {
+			out, err := work()
+			if err != nil {
+				return nil, err
+			}
+			return t.result(out)
+		})
+		done <- taskResult{res, err}
+	}()
+	tc := c.task
+	if tc.support.After != TaskAtOnce {
+		timer := time.NewTimer(tc.support.After)
+		select {
+		case r := <-done:
+			timer.Stop()
+			// Quick enough, or questions before the task (multi-round
+			// input): answered as any call.
+			if tc.support.Mode == TaskOptional || c.ctx.x.asks(r.err) {
+				return r.res, r.err
+			}
+			done <- r // a task ended already
+		case <-timer.C:
+		}
+	}
+	placeholder, ok := t.s.becomeTask(c, done, t)
+	if !ok {
+		r := <-done
+		return r.res, r.err
+	}
+	return placeholder, errDetached
+}
+
+// becomeTask makes the call a task: a place among the running tasks, the
+// record created in the store (durable on return, so that a tasks/get
+// anywhere finds it the moment the client has its id), the call detached
+// from its request; then the runner waits for its end. It returns the
+// placeholder that carries the CreateTaskResult, or false when the call
+// is to be answered when it ends, as any call: no place, the store
+// failed, or the request ended meanwhile.
+func (s *Server) becomeTask(c *callState, done chan taskResult, k toolCall) (*mcp.CallToolResult, bool) {
+	tc := c.task
+	if !s.taskRunner.reserve() {
+		return nil, false
+	}
+	// From here the request no longer ends the call; put back if it
+	// stays a call.
+	if !tc.stopLink() || (c.stopHangUp != nil && !c.stopHangUp()) {
+		s.taskRunner.release()
+		return nil, false
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.ctx), taskStoreTimeout)
+	rec, err := s.taskStore.Create(ctx, fleet.Task{ID: rand.Text(), Tool: c.name, Principal: principalOf(c.ctx.token),
+		Status: fleet.TaskWorking, TTL: tc.support.TTL, PollInterval: tc.support.PollInterval})
+	cancel()
+	if err != nil {
+		s.taskRunner.release()
+		c.linkRequest()
+		s.linkHangUp(c)
+		c.ctx.reqLog().LogAttrs(context.WithoutCancel(c.ctx), slog.LevelWarn,
+			"mcpcore: the call could not become a task; it is answered when it ends", slog.String("error", err.Error()))
+		return nil, false
+	}
+	c.stopHangUp = nil
+	tc.id.Store(&rec.ID)
+	tc.detached.Store(true)
+	s.inflight.detach(c.token, errTaskShutdown)
+	s.taskRunner.add(rec.ID, runningTask{cancel: c.cancel, principal: rec.Principal})
+	go s.finishTask(c, rec, done, k)
+	return &mcp.CallToolResult{Meta: mcp.Meta{taskSlotKey: &createTaskResult{ResultType: "task", taskFields: fieldsOf(rec)}}}, true
+}
+
+// finishTask waits for the handler of task rec, bounded by its TTL, and
+// ends the call once (s.end, as serve would have), writing its outcome.
+// A task cancelled meanwhile keeps its status: the store refuses the late
+// outcome, as expected.
+func (s *Server) finishTask(c *callState, rec fleet.Task, done chan taskResult, k toolCall) {
+	defer s.taskRunner.remove(rec.ID)
+	// Ahead of the record's expiry, so that the failure is written while
+	// the record lives, and then kept for the retention.
+	ttl := time.AfterFunc(time.Until(rec.Expires().Add(-ttlMargin(rec.TTL))), func() { c.cancel(errTaskTTL) })
+	defer ttl.Stop()
+	r := <-done
+	size := 0
+	if r.err == nil {
+		size = k.size(r.res)
+	}
+	f := s.end(c, r.err, size)
+	change := taskOutcome(r.res, f)
+	ctx, cancel := context.WithTimeout(context.Background(), taskStoreTimeout)
+	defer cancel()
+	if _, err := s.taskStore.Update(ctx, rec.ID, rec.Owner, change); err != nil && !errors.Is(err, fleet.ErrTaskEnded) {
+		s.logger.LogAttrs(ctx, slog.LevelWarn, "mcpcore: the outcome of a task could not be written",
+			slog.String("taskId", rec.ID), slog.String("tool", rec.Tool), slog.String("error", err.Error()))
+	}
+}
+
+// ttlMargin is how long before its record expires a task still running is
+// stopped: a second, or a quarter of a TTL shorter than four.
+func ttlMargin(ttl time.Duration) time.Duration { return min(ttl/4, time.Second) }
+
+// asks reports whether err ends the round with questions for the client.
+func (x *exchange) asks(err error) bool {
+	q, _ := x.inputRequired(err)
+	return q != nil
+}

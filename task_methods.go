@@ -5,12 +5,12 @@ package mcpcore
 
 import (
 	"context"
-	"errors"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed417024ea/mcpcore/fleet"
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -66,7 +66,7 @@ func (s *Server) taskCaller(ctx context.Context, ss *mcp.ServerSession, method s
 // storeFailure is a tasks/* answer for the store's own error: unknown for
 // a task it does not find, else ServiceUnavailable, retryable.
 func storeFailure(err error) error {
-	if errors.Is(err, fleet.ErrTaskNotFound) {
+	if errchain.Is(err, fleet.ErrTaskNotFound) {
 		return errUnknownTask
 	}
 	f, _ := newWireError(mcperr.ServiceUnavailable("The task store did not answer; retry.",
@@ -108,7 +108,7 @@ func (s *Server) tasksUpdate(ctx context.Context, ss *mcp.ServerSession, p *task
 	}
 	ctx, cancel := storeContext(ctx)
 	defer cancel()
-	if err := s.taskStore.Answer(ctx, p.TaskID, principal, p.InputResponses); err != nil && !errors.Is(err, fleet.ErrTaskEnded) {
+	if err := s.taskStore.Answer(ctx, p.TaskID, principal, p.InputResponses); err != nil && !errchain.Is(err, fleet.ErrTaskEnded) {
 		return nil, storeFailure(err)
 	}
 	return newTaskAck(), nil
@@ -127,7 +127,7 @@ func (s *Server) tasksCancel(ctx context.Context, ss *mcp.ServerSession, p *task
 	}
 	sctx, cancel := storeContext(ctx)
 	defer cancel()
-	if err := s.taskStore.Cancel(sctx, p.TaskID, principal, "Cancelled by the client."); err != nil && !errors.Is(err, fleet.ErrTaskEnded) {
+	if err := s.taskStore.Cancel(sctx, p.TaskID, principal, "Cancelled by the client."); err != nil && !errchain.Is(err, fleet.ErrTaskEnded) {
 		return nil, storeFailure(err)
 	}
 	if t, ok := s.taskRunner.lookup(p.TaskID); ok && t.principal == principal {

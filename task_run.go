@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed417024ea/mcpcore/fleet"
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -190,7 +191,7 @@ func (s *Server) finishTask(c *callState, rec fleet.Task, done chan taskResult, 
 	change := taskOutcome(r.res, f)
 	ctx, cancel := context.WithTimeout(context.Background(), taskStoreTimeout)
 	defer cancel()
-	if _, err := s.taskStore.Update(ctx, rec.ID, rec.Owner, change); err != nil && !errors.Is(err, fleet.ErrTaskEnded) {
+	if _, err := s.taskStore.Update(ctx, rec.ID, rec.Owner, change); err != nil && !errchain.Is(err, fleet.ErrTaskEnded) {
 		s.logger.LogAttrs(ctx, slog.LevelWarn, "mcpcore: the outcome of a task could not be written",
 			slog.String("taskId", rec.ID), slog.String("tool", rec.Tool), slog.String("error", err.Error()))
 	}

@@ -11,13 +11,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
-	"errors"
 	"maps"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/seed417024ea/mcpcore/fleet"
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 )
 
 // Run runs the suite against the stores newStore makes, one fresh and
@@ -153,7 +153,7 @@ func keys(m map[string]json.RawMessage) []string {
 
 func is(t *testing.T, what string, err, want error) {
 	t.Helper()
-	if !errors.Is(err, want) {
+	if !errchain.Is(err, want) {
 		t.Errorf("%s: error %v, want %v", what, err, want)
 	}
 }
@@ -213,7 +213,7 @@ func testCreateRefusesBadShapes(t *testing.T, s fleet.TaskStore) {
 		if _, err := s.Create(ctx, task); err == nil {
 			t.Errorf("Create of a task with %s succeeded", name)
 		} else if task.ID != "" {
-			if _, err := s.Get(ctx, task.ID, alice); !errors.Is(err, fleet.ErrTaskNotFound) {
+			if _, err := s.Get(ctx, task.ID, alice); !errchain.Is(err, fleet.ErrTaskNotFound) {
 				t.Errorf("a task with %s was refused, yet Get says %v", name, err)
 			}
 		}
@@ -325,7 +325,7 @@ func testConcurrentEndsOneWins(t *testing.T, s fleet.TaskStore) {
 				t.Fatalf("two ends both won: %d and %d", winner, i)
 			case err == nil:
 				winner = i
-			case !errors.Is(err, fleet.ErrTaskEnded):
+			case !errchain.Is(err, fleet.ErrTaskEnded):
 				t.Fatalf("end %d lost with %v, want ErrTaskEnded", i, err)
 			}
 		}

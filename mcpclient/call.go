@@ -31,11 +31,48 @@ import (
 //
 // Numbers in the structured content pass through float64 on their way into
 // Out, as the SDK decodes them: integers beyond 2⁵³ lose precision.
+//
+// # Tasks
+//
+// A server that speaks the tasks extension (io.modelcontextprotocol/tasks)
+// may answer a client that declared it (see [NewClient]) with a task in
+// place of the result; through a connection wrapped by [Transport], Call
+// then waits for the task's end, polling tasks/get at the interval the
+// server advises (pollIntervalMs, within [MinPollInterval] and
+// [MaxPollInterval]; [DefaultPollInterval] without advice), and returns
+// what the call would have returned had the server answered at once:
+//
+//   - completed: its result, as above (a result with isError true is the
+//     same [*mcperr.Error] as when answered at once);
+//   - failed: its JSON-RPC error, as [FromRPC] gives an error answer, with
+//     its data, so that a failure the server marked retryable (data.retryable
+//     true, as a server's own end of a task: ServiceUnavailable) is retried
+//     by [RetryByContract] and [mcperr.Retry];
+//   - cancelled (by the server, or another client): a RequestCancelled;
+//   - input_required: the session's own handlers (elicitation, sampling,
+//     roots) answer the questions, as the SDK answers those of a
+//     multi-round-trip result, and tasks/update gives the server the
+//     answers; each question is answered once. When the session cannot
+//     answer (no handler, a handler's error, or its multi-round-trip
+//     handling disabled), Call cancels the task and returns an
+//     InvalidRequest saying why.
+//
+// When ctx ends while Call waits, Call sends tasks/cancel, detached from
+// ctx and bounded to 2 seconds, and returns ctx's error as for a call
+// answered at once: RequestCancelled, or Timeout for a deadline. A poll
+// that fails with an error the server marked retryable is tried again at
+// the next interval, up to 5 in a row; any other failure of a poll is
+// returned, the task cancelled.
 func Call[Out any](ctx context.Context, cs *mcp.ClientSession, name string, args any) (Out, error) {
 	var out Out
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
 	if err != nil {
 		return out, FromRPC(err)
+	}
+	if t := TaskOf(res); t != nil {
+		if res, err = awaitTask(ctx, cs, name, t); err != nil {
+			return out, err
+		}
 	}
 	if e := ErrorOf(res); e != nil {
 		return out, e

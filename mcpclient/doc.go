@@ -27,7 +27,13 @@
 //     mcpcore.Failure names);
 //   - [RetryByContract] retries a call with [mcperr.Retry]'s backoff and Retry-After
 //     rules, but only when the server said the failure is retryable, as
-//     [Retryable] judges it.
+//     [Retryable] judges it;
+//   - [NewClient], [Transport] and [HTTPClient] make a client of the tasks
+//     extension (io.modelcontextprotocol/tasks, protocol 2026-07-28): it
+//     declares the extension, keeps the task a server answers a long call
+//     with, and names the task in the Mcp-Name header of tasks/* over
+//     HTTP; [Call] then polls the task to its end, and [GetTask],
+//     [UpdateTask] and [CancelTask] send the extension's methods.
 //
 // # What comes back
 //

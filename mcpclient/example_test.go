@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -143,4 +145,42 @@ func ExampleRetryByContract() {
 	// Output:
 	// o-1 3 <nil>
 	// 1 teapot is out of stock
+}
+
+// Call waits for a task: a server that speaks the tasks extension may answer
+// a long tool call with a task in place of its result, which Call polls
+// until it ends. The client declares the extension (NewClient), keeps the
+// task the SDK would drop (Transport) and, over Streamable HTTP, names the
+// task in each poll's Mcp-Name header (HTTPClient).
+func ExampleCall_task() {
+	// A server on the SDK alone that makes each call of a client that
+	// declared the extension a task.
+	srv := (&taskServer{}).server()
+	hs := httptest.NewServer(mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv },
+		&mcp.StreamableHTTPOptions{Stateless: true}))
+	defer hs.Close()
+
+	ctx := context.Background()
+	transport := &mcp.StreamableClientTransport{Endpoint: hs.URL, HTTPClient: mcpclient.HTTPClient(nil)}
+	client := mcpclient.NewClient(&mcp.Implementation{Name: "example-client"}, nil)
+	cs, err := client.Connect(ctx, mcpclient.Transport(transport), nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer cs.Close()
+
+	out, err := mcpclient.Call[answerOut](ctx, cs, "compute", nil)
+	fmt.Println(out.Answer, err)
+
+	// A task that ends in the tool's declared failure is the same error as
+	// the call answered at once.
+	_, err = mcpclient.Call[answerOut](ctx, cs, "reject", nil)
+	var e *mcperr.Error
+	if errors.As(err, &e) {
+		fmt.Println(e.Code(), e.Data()["reason"], "-", e.RecoveryHint())
+	}
+	// Output:
+	// 42 <nil>
+	// NotFound no_match - Try IDs 1-100.
 }

@@ -1,6 +1,7 @@
 package mcpclient_test
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -8,7 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/seed417024ea/mcpcore/mcpclient"
+	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
 // TestHTTPClientPassesTheRest: the body goes on byte for byte, requests
@@ -44,5 +47,40 @@ func TestHTTPClientPassesTheRest(t *testing.T) {
 	want := []seen{{"ABC234", get}, {"", call}, {"", odd}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("the server saw\n%q\nwant\n%q", got, want)
+	}
+}
+
+// TestHTTPClientSetsMcpName: each tasks/* POST carries Mcp-Name equal to
+// its params.taskId; without HTTPClient it carries none, and a server that
+// checks it refuses the poll.
+func TestHTTPClientSetsMcpName(t *testing.T) {
+	s := &taskServer{}
+	cs := overHTTP(t, s, nil)
+	ctx := context.Background()
+	if _, err := mcpclient.Call[answerOut](ctx, cs, "compute", nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "forever", Arguments: map[string]any{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	id := mcpclient.TaskOf(res).TaskID
+	if err := mcpclient.CancelTask(ctx, cs, id); err != nil {
+		t.Fatal(err)
+	}
+	first := "T1QJ5V2XHKZ7TQ4M6W3LRB5Y2A"
+	want := []string{"Mcp-Name tasks/get " + first, "Mcp-Name tasks/get " + first, "Mcp-Name tasks/get " + first, "Mcp-Name tasks/cancel " + id}
+	if got := s.calls("Mcp-Name"); !reflect.DeepEqual(got, want) {
+		t.Errorf("headers on the wire:\n got %q\nwant %q", got, want)
+	}
+
+	bare := &taskServer{}
+	cs = connectHTTP(t, bare, mcpclient.NewClient(&mcp.Implementation{Name: "test"}, nil), nil)
+	_, err = mcpclient.Call[answerOut](ctx, cs, "compute", nil)
+	if e := asError(t, err); e.Code() != mcperr.Code(mcp.CodeHeaderMismatch) {
+		t.Errorf("without HTTPClient: error %v %q, want the server's HeaderMismatch", e.Code(), e.Message())
+	}
+	if got := bare.calls("Mcp-Name"); len(got) == 0 || got[0] != "Mcp-Name tasks/get " {
+		t.Errorf("without HTTPClient the headers were %q, want none", got)
 	}
 }

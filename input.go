@@ -29,7 +29,9 @@ import (
 // the error as it is (alone, or joined with those of other questions of the
 // same round, as errors.Join does): the framework sends every question the
 // handler asked, and the handler runs again, from the start, with the
-// answers. Under older protocol versions the questions are sent to the
+// answers. Inside a task (see [TaskSupport]) the questions make the task
+// input_required, and the handler runs again once tasks/update has answered
+// them all. Under older protocol versions the questions are sent to the
 // client during the call and these methods simply wait for the answers.
 //
 // The answers of every round are kept (signed, in the call's requestState),
@@ -278,6 +280,16 @@ func (x *exchange) resume(r *round) {
 		x.progress.sent, x.progress.last = true, *r.Progress
 	}
 	x.progress.final = r.Final
+}
+
+// rerun starts another run of a task's handler, with the answers the
+// client gave in tasks/update and what the previous round handed over: as
+// a new request of multi-round input would, in the same exchange.
+func (x *exchange) rerun(r *round, answers mcp.InputResponseMap) {
+	x.mu.Lock()
+	x.keys, x.numbered, x.pending, x.used, x.fresh = nil, 0, nil, nil, answers
+	x.mu.Unlock()
+	x.resume(r)
 }
 
 // RequestState returns the state the handler saved with

@@ -108,8 +108,14 @@ func (s *Server) tasksUpdate(ctx context.Context, ss *mcp.ServerSession, p *task
 	}
 	ctx, cancel := storeContext(ctx)
 	defer cancel()
-	if err := s.taskStore.Answer(ctx, p.TaskID, principal, p.InputResponses); err != nil && !errchain.Is(err, fleet.ErrTaskEnded) {
+	err = s.taskStore.Answer(ctx, p.TaskID, principal, p.InputResponses)
+	if err != nil && !errchain.Is(err, fleet.ErrTaskEnded) {
 		return nil, storeFailure(err)
+	}
+	if err == nil {
+		// The runner of a task of this process hears of its answers at
+		// once; another replica's, through the store's Watch.
+		s.taskRunner.wake(p.TaskID)
 	}
 	return newTaskAck(), nil
 }

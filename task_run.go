@@ -36,6 +36,9 @@ type taskCall struct {
 	stopLink func() bool
 	id       atomic.Pointer[string]
 	detached atomic.Bool // the call is a task: its request was answered
+	// wake tells the runner of a task waiting for answers to read it
+	// again: tasks/update on this server, or the store's Watch.
+	wake chan struct{}
 }
 
 // errDetached tells serve that the call became a task: the request is
@@ -95,21 +98,10 @@ type taskResult struct {
 // so that invalid arguments are answered before any task exists; then the
 // handler, in a goroutine, and the window.
 func (t toolCall) runTask(c *callState) (*mcp.CallToolResult, error) {
-	work, err := t.rt.start(c.ctx, t.args)
+	done, err := t.launch(c)
 	if err != nil {
 		return nil, err
 	}
-	done := make(chan taskResult, 1)
-	go func() {
-		res, err := guard(func() (*mcp.CallToolResult, error) {
-			out, err := work()
-			if err != nil {
-				return nil, err
-			}
-			return t.result(out)
-		})
-		done <- taskResult{res, err}
-	}()
 	tc := c.task
 	if tc.support.After != TaskAtOnce {
 		timer := time.NewTimer(tc.support.After)
@@ -131,6 +123,27 @@ func (t toolCall) runTask(c *callState) (*mcp.CallToolResult, error) {
 		return r.res, r.err
 	}
 	return placeholder, errDetached
+}
+
+// launch decodes and validates the call's arguments, then runs its
+// handler (and renders its result) in a goroutine, whose end it returns.
+func (t toolCall) launch(c *callState) (chan taskResult, error) {
+	work, err := t.rt.start(c.ctx, t.args)
+	if err != nil {
+		return nil, err
+	}
+	done := make(chan taskResult, 1)
+	go func() {
+		res, err := guard(func() (*mcp.CallToolResult, error) {
+			out, err := work()
+			if err != nil {
+				return nil, err
+			}
+			return t.result(out)
+		})
+		done <- taskResult{res, err}
+	}()
+	return done, nil
 }
 
 // becomeTask makes the call a task: a place among the running tasks, the
@@ -167,15 +180,18 @@ func (s *Server) becomeTask(c *callState, done chan taskResult, k toolCall) (*mc
 	tc.id.Store(&rec.ID)
 	tc.detached.Store(true)
 	s.inflight.detach(c.token, errTaskShutdown)
-	s.taskRunner.add(rec.ID, runningTask{cancel: c.cancel, principal: rec.Principal})
+	tc.wake = make(chan struct{}, 1)
+	s.taskRunner.add(rec.ID, runningTask{cancel: c.cancel, principal: rec.Principal, wake: tc.wake})
 	go s.finishTask(c, rec, done, k)
 	return &mcp.CallToolResult{Meta: mcp.Meta{taskSlotKey: &createTaskResult{ResultType: "task", taskFields: fieldsOf(rec)}}}, true
 }
 
 // finishTask waits for the handler of task rec, bounded by its TTL, and
-// ends the call once (s.end, as serve would have), writing its outcome.
-// A task cancelled meanwhile keeps its status: the store refuses the late
-// outcome, as expected.
+// ends the call once (s.end, as serve would have), writing its outcome. A
+// run that ends with questions makes the task input_required, and the
+// handler runs again with the answers (see askInTask). A task cancelled
+// meanwhile keeps its status: the store refuses the late outcome, as
+// expected.
 func (s *Server) finishTask(c *callState, rec fleet.Task, done chan taskResult, k toolCall) {
 	defer s.taskRunner.remove(rec.ID)
 	// Ahead of the record's expiry, so that the failure is written while
@@ -183,6 +199,24 @@ func (s *Server) finishTask(c *callState, rec fleet.Task, done chan taskResult, 
 	ttl := time.AfterFunc(time.Until(rec.Expires().Add(-ttlMargin(rec.TTL))), func() { c.cancel(errTaskTTL) })
 	defer ttl.Stop()
 	r := <-done
+	var asked map[string]string // every question of the task, by key
+	for {
+		questions, next := c.ctx.x.inputRequired(r.err)
+		if questions == nil {
+			break
+		}
+		answers, err := s.askInTask(c, rec, questions, next, &asked)
+		if err != nil {
+			r = taskResult{err: err}
+			break
+		}
+		c.ctx.x.rerun(next, answers)
+		if done, err = k.launch(c); err != nil {
+			r = taskResult{err: err}
+			break
+		}
+		r = <-done
+	}
 	size := 0
 	if r.err == nil {
 		size = k.size(r.res)

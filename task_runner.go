@@ -23,6 +23,18 @@ type taskRunner struct {
 type runningTask struct {
 	cancel    context.CancelCauseFunc
 	principal string
+	wake      chan struct{} // see taskCall.wake
+}
+
+// wake tells the task id, if it runs here, to read its record again: it
+// may have its answers. A wake already pending is enough.
+func (r *taskRunner) wake(id string) {
+	if t, ok := r.lookup(id); ok && t.wake != nil {
+		select {
+		case t.wake <- struct{}{}:
+		default:
+		}
+	}
 }
 
 func newTaskRunner(max int) *taskRunner {
@@ -90,12 +102,14 @@ func (r *taskRunner) lookup(id string) (runningTask, bool) {
 }
 
 // taskSignal is told by the store of a task another replica cancelled or
-// answered: when it runs here and was cancelled, its handler is.
+// answered: when it runs here, it reads its record again (it may have its
+// answers), and when it was cancelled, its handler is.
 func (s *Server) taskSignal(id string) {
 	t, ok := s.taskRunner.lookup(id)
 	if !ok {
 		return
 	}
+	s.taskRunner.wake(id)
 	ctx, cancel := context.WithTimeout(s.background, taskStoreTimeout)
 	defer cancel()
 	if rec, err := s.taskStore.Get(ctx, id, t.principal); err == nil && rec.Status == fleet.TaskCancelled {

@@ -19,6 +19,9 @@ type wireCall struct {
 	declare bool   // the request declares io.modelcontextprotocol/tasks
 	version string // "" is 2026-07-28
 	token   string // a bearer token, or none
+	// caps are client capabilities the request declares besides the
+	// extension, such as {"elicitation": {}}.
+	caps map[string]any
 }
 
 // wireAnswer is the answer: its HTTP status, and its result or error as raw
@@ -41,6 +44,9 @@ func (call wireCall) send(t testing.TB, endpoint string) wireAnswer {
 		params[k] = v
 	}
 	caps := map[string]any{}
+	for k, v := range call.caps {
+		caps[k] = v
+	}
 	if call.declare {
 		caps["extensions"] = map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}
 	}

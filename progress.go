@@ -39,14 +39,24 @@ type progress struct {
 // first report that completes the work (done >= total > 0) is always sent.
 // A done that is not a finite number is dropped; a total that is not a
 // finite positive number is sent as 0, unknown. The message is scrubbed of
-// secrets like every log record. Progress is best effort: a notification
+// secrets like every log record.
+//
+// Once the call runs as a task (see [TaskSupport]) no notification is sent:
+// each report becomes the task's statusMessage (the message, else "3 of 7"
+// or "42%"), which the client reads with tasks/get; at most one report is
+// written per half poll interval, the others dropped. Progress is best effort: a notification
 // that cannot be delivered does not fail the call.
 func (c *Context) Progress(done, total float64, message string) {
-	if c == nil || c.x == nil || c.x.progressToken == nil || c.session == nil || math.IsNaN(done) || math.IsInf(done, 0) {
+	if c == nil || math.IsNaN(done) || math.IsInf(done, 0) {
 		return
 	}
 	if c.task != nil && c.task.detached.Load() {
-		return // no progress notifications on tasks
+		// No progress notifications on tasks: the task's statusMessage.
+		c.reportTask(done, total, message)
+		return
+	}
+	if c.x == nil || c.x.progressToken == nil || c.session == nil {
+		return
 	}
 	x := c.x
 	if !(total > 0) || math.IsInf(total, 0) {

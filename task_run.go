@@ -39,6 +39,8 @@ type taskCall struct {
 	// wake tells the runner of a task waiting for answers to read it
 	// again: tasks/update on this server, or the store's Watch.
 	wake chan struct{}
+	// progress throttles the writes of the handler's progress reports.
+	progress taskProgress
 }
 
 // errDetached tells serve that the call became a task: the request is

@@ -27,9 +27,19 @@
 // only when that file has content; keep them for what a stateless server
 // cannot do by the protocol's nature. Note that under such a file 0.1.16
 // also fails a scenario whose checks are only WARNINGs.
+//
+// The suite runs the tasks-* scenarios (the extension io.modelcontextprotocol/
+// tasks) of 2026-07-28 unscored: its exit code says nothing of them. So the
+// run that has them also reads each one's checks.json, and fails on a
+// scenario missing, without a passed check, or with a FAILURE; the one the
+// suite itself skips (tasks-status-notifications, "the harness needs a
+// rewrite") must be there, SKIPPED. This holds for the mcpcore binary
+// (MCPCORE_CONFORMANCE_BIN); another server given by MCPCORE_CONFORMANCE_CMD
+// (the Go SDK's has no tasks) is held to it only with
+// MCPCORE_CONFORMANCE_TASKS=1.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { requireNode22, run, startServerOnFreePort, stopProcess } from './harness.js';
@@ -56,8 +66,52 @@ const runs = [
     suite: 'conformance-0.2.0-alpha.12',
     mode: 'stateless',
     args: ['--requirements', '2026-07-28'],
+    tasks: true,
   },
 ];
+
+// The tasks-* scenarios of 0.2.0-alpha.12, and the one it skips itself.
+const taskScenarios = [
+  'tasks-lifecycle',
+  'tasks-capability-negotiation',
+  'tasks-wire-fields',
+  'tasks-request-state-removal',
+  'tasks-mrtr-input',
+  'tasks-request-headers',
+  'tasks-dispatch-and-envelope',
+  'tasks-status-notifications',
+  'tasks-required-task-error',
+  'tasks-mrtr-composition',
+];
+const skippedBySuite = 'tasks-status-notifications';
+const checkTasks = !cmd || process.env.MCPCORE_CONFORMANCE_TASKS === '1';
+
+// taskProblems reads the checks.json of each tasks-* scenario of a run
+// (resultsDir/server-<scenario>-<timestamp>/) and returns what is wrong:
+// a scenario missing, one without a passed check, each FAILURE.
+function taskProblems(resultsDir) {
+  const dirs = existsSync(resultsDir) ? readdirSync(resultsDir) : [];
+  const problems = [];
+  for (const scenario of taskScenarios) {
+    const dir = dirs.find((d) => d.startsWith(`server-${scenario}-`) && /^\d/.test(d.slice(`server-${scenario}-`.length)));
+    if (!dir) {
+      problems.push(`${scenario}: no results in ${resultsDir}`);
+      continue;
+    }
+    const checks = JSON.parse(readFileSync(join(resultsDir, dir, 'checks.json'), 'utf8'));
+    if (scenario === skippedBySuite) {
+      if (!checks.every((c) => c.status === 'SKIPPED')) {
+        problems.push(`${scenario}: the suite no longer skips it; add it to the checked ones (${JSON.stringify(checks.map((c) => c.status))})`);
+      }
+      continue;
+    }
+    if (!checks.some((c) => c.status === 'SUCCESS')) problems.push(`${scenario}: no check passed`);
+    for (const c of checks.filter((c) => c.status === 'FAILURE')) {
+      problems.push(`${scenario}: ${c.id}: ${c.errorMessage ?? c.description}`);
+    }
+  }
+  return problems;
+}
 
 // expectedFailures returns the expected-failures file of a run, or
 // undefined when it is missing or holds nothing but comments and blanks.
@@ -131,5 +185,9 @@ for (const r of runs) {
       0,
       `the conformance suite failed (exit ${res.code}); see ${outFile}, the server's log ${logFile}, and ${resultsDir}\n${res.stderr}`,
     );
+    if (r.tasks && checkTasks) {
+      const problems = taskProblems(resultsDir);
+      assert.deepEqual(problems, [], `tasks-* scenarios (unscored by the suite) failed; see ${resultsDir}:\n${problems.join('\n')}`);
+    }
   });
 }

@@ -2,8 +2,8 @@
 // official MCP conformance suite (@modelcontextprotocol/conformance) checks:
 // content of every kind, logging, progress, sampling, elicitation, input
 // over several rounds, resources with a template and a subscription,
-// prompts and completion. It is built only on mcpcore's public API; the
-// interop tests run the suite against it.
+// prompts and completion, and tool calls that run as tasks. It is built only
+// on mcpcore's public API; the interop tests run the suite against it.
 //
 // It serves stdio by default; MCP_TRANSPORT_TYPE=http serves Streamable HTTP
 // (MCP_SESSION_MODE=stateless for the stateless protocol).
@@ -36,6 +36,7 @@ func definitions() []mcpcore.Definition {
 		inputMultiRound, inputTamperedState, inputCapabilities,
 		staticText, staticBinary, templateResource, watchedResource,
 		simplePrompt, promptWithArguments, promptWithEmbeddedResource, promptWithImage, inputPrompt,
+		greet, slowCompute, failingJob, protocolErrorJob, confirmDelete, multiInput, toolWithTask,
 	}
 }
 

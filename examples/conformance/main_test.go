@@ -53,7 +53,9 @@ func TestServesWhatTheSuiteNames(t *testing.T) {
 	for _, want := range []string{"test_simple_text", "test_image_content", "test_audio_content", "test_embedded_resource",
 		"test_multiple_content_types", "test_tool_with_logging", "test_tool_with_progress", "test_error_handling",
 		"test_sampling", "test_elicitation", "test_elicitation_sep1034_defaults", "test_elicitation_sep1330_enums",
-		"json_schema_2020_12_tool", "test_missing_capability", "test_input_required_result_elicitation"} {
+		"json_schema_2020_12_tool", "test_missing_capability", "test_input_required_result_elicitation",
+		// The tasks-* scenarios'.
+		"greet", "slow_compute", "failing_job", "protocol_error_job", "confirm_delete", "multi_input", "test_tool_with_task"} {
 		if !slices.Contains(tools, want) {
 			t.Errorf("tools/list lacks %s", want)
 		}

@@ -69,10 +69,8 @@ func Call[Out any](ctx context.Context, cs *mcp.ClientSession, name string, args
 	if err != nil {
 		return out, FromRPC(err)
 	}
-	if t := TaskOf(res); t != nil {
-		if res, err = awaitTask(ctx, cs, name, t); err != nil {
-			return out, err
-		}
+	if res, err = AwaitTask(ctx, cs, name, res); err != nil {
+		return out, err
 	}
 	if e := ErrorOf(res); e != nil {
 		return out, e

@@ -51,6 +51,21 @@ func pollInterval(advised json.Number, current time.Duration) time.Duration {
 	return time.Duration(ms * float64(time.Millisecond))
 }
 
+// AwaitTask returns res, the answer to a call of the tool name, when it is a
+// result; when it is a task the server created in place of the result (see
+// [TaskOf]), AwaitTask waits for the task's end as [Call] does, and returns
+// the result of a completed task (which may have isError true, as when
+// answered at once) or, for a task that ended otherwise, the error [Call]
+// documents. It is for a caller that reads the [mcp.CallToolResult] itself
+// rather than decode it as Call does.
+func AwaitTask(ctx context.Context, cs *mcp.ClientSession, name string, res *mcp.CallToolResult) (*mcp.CallToolResult, error) {
+	t := TaskOf(res)
+	if t == nil {
+		return res, nil
+	}
+	return awaitTask(ctx, cs, name, t)
+}
+
 // awaitTask polls the task t, which the server created in place of the
 // result of a call of tool, until it ends, and returns the result of a
 // completed task or the error of one that did not, as [Call] documents.

@@ -18,6 +18,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/fleet"
 	"github.com/seed417024ea/mcpcore/mcpclient"
 )
 
@@ -53,7 +54,9 @@ func Observed(tool string) map[string]int {
 }
 
 // recorder is a transport that reads every tools/call result that crosses
-// it, and counts the reasons of failures.
+// it, and counts the reasons of failures: those answered at once, and those
+// a task the call became completed with (read from the answer to the
+// tasks/get that found it completed).
 type recorder struct{ mcp.Transport }
 
 func (r recorder) Connect(ctx context.Context) (mcp.Connection, error) {
@@ -61,24 +64,40 @@ func (r recorder) Connect(ctx context.Context) (mcp.Connection, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &recordingConn{Connection: conn, calls: map[any]string{}}, nil
+	return &recordingConn{Connection: conn, calls: map[any]string{}, polls: map[any]string{}, tasks: map[string]string{}}, nil
 }
 
 type recordingConn struct {
 	mcp.Connection
 	mu    sync.Mutex
-	calls map[any]string // request id → tool name, for calls in flight
+	calls map[any]string    // request id → tool name, for calls in flight
+	polls map[any]string    // request id → task id, for tasks/get in flight
+	tasks map[string]string // task id → tool name, for tasks not yet seen ended
 }
 
 func (c *recordingConn) Write(ctx context.Context, msg jsonrpc.Message) error {
-	if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "tools/call" && req.ID.IsValid() {
-		var p struct {
-			Name string `json:"name"`
-		}
-		if json.Unmarshal(req.Params, &p) == nil {
-			c.mu.Lock()
-			c.calls[req.ID.Raw()] = p.Name
-			c.mu.Unlock()
+	if req, ok := msg.(*jsonrpc.Request); ok && req.ID.IsValid() {
+		switch req.Method {
+		case "tools/call":
+			var p struct {
+				Name string `json:"name"`
+			}
+			if json.Unmarshal(req.Params, &p) == nil {
+				c.mu.Lock()
+				c.calls[req.ID.Raw()] = p.Name
+				c.mu.Unlock()
+			}
+		case "tasks/get":
+			var p struct {
+				TaskID string `json:"taskId"`
+			}
+			if json.Unmarshal(req.Params, &p) == nil {
+				c.mu.Lock()
+				if _, ok := c.tasks[p.TaskID]; ok {
+					c.polls[req.ID.Raw()] = p.TaskID
+				}
+				c.mu.Unlock()
+			}
 		}
 	}
 	return c.Connection.Write(ctx, msg)
@@ -88,21 +107,72 @@ func (c *recordingConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 	msg, err := c.Connection.Read(ctx)
 	if resp, ok := msg.(*jsonrpc.Response); ok && err == nil {
 		c.mu.Lock()
-		tool, ok := c.calls[resp.ID.Raw()]
+		tool, isCall := c.calls[resp.ID.Raw()]
 		delete(c.calls, resp.ID.Raw())
+		taskID, isPoll := c.polls[resp.ID.Raw()]
+		delete(c.polls, resp.ID.Raw())
 		c.mu.Unlock()
-		if ok && resp.Error == nil {
-			var res mcp.CallToolResult
-			if json.Unmarshal(resp.Result, &res) == nil {
-				if e := mcpclient.ErrorOf(&res); e != nil {
-					if reason, _ := e.Data()["reason"].(string); reason != "" {
-						observe(tool, reason)
-					}
-				}
-			}
+		switch {
+		case resp.Error != nil:
+		case isCall:
+			c.readCall(tool, resp.Result)
+		case isPoll:
+			c.readPoll(taskID, resp.Result)
 		}
 	}
 	return msg, err
+}
+
+// taskAnswer is what the recorder reads of a CreateTaskResult and of the
+// answer to tasks/get.
+type taskAnswer struct {
+	ResultType string           `json:"resultType"`
+	TaskID     string           `json:"taskId"`
+	Status     fleet.TaskStatus `json:"status"`
+	Result     json.RawMessage  `json:"result"`
+}
+
+// readCall reads the answer to a tools/call of tool: a result, counted,
+// or a task, whose end the polls will tell.
+func (c *recordingConn) readCall(tool string, result json.RawMessage) {
+	var task taskAnswer
+	if json.Unmarshal(result, &task) == nil && task.ResultType == "task" && task.TaskID != "" {
+		c.mu.Lock()
+		c.tasks[task.TaskID] = tool
+		c.mu.Unlock()
+		return
+	}
+	countFailure(tool, result)
+}
+
+// readPoll reads the answer to a tasks/get of taskID: once the task has
+// ended, its result counts as the call's, once.
+func (c *recordingConn) readPoll(taskID string, result json.RawMessage) {
+	var task taskAnswer
+	if json.Unmarshal(result, &task) != nil || !task.Status.Terminal() {
+		return
+	}
+	c.mu.Lock()
+	tool, ok := c.tasks[taskID]
+	delete(c.tasks, taskID)
+	c.mu.Unlock()
+	if ok && task.Status == fleet.TaskCompleted {
+		countFailure(tool, task.Result)
+	}
+}
+
+// countFailure counts the reason of result, a CallToolResult of tool, when
+// it is a failure that carries one.
+func countFailure(tool string, result json.RawMessage) {
+	var res mcp.CallToolResult
+	if json.Unmarshal(result, &res) != nil {
+		return
+	}
+	if e := mcpclient.ErrorOf(&res); e != nil {
+		if reason, _ := e.Data()["reason"].(string); reason != "" {
+			observe(tool, reason)
+		}
+	}
 }
 
 // A Coverage is the contract coverage of a set of tools.
@@ -189,7 +259,7 @@ func contractsOf(defs []mcpcore.Definition) (map[string][]mcpcore.Failure, error
 		return nil, err
 	}
 	ctx := context.Background()
-	cs, closeSession, err := connect(srv, "mcptest-coverage", nil, "", false)
+	cs, closeSession, err := connect(srv, "mcptest-coverage", nil, "", false, false)
 	if err != nil {
 		return nil, err
 	}

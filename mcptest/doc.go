@@ -9,10 +9,17 @@
 // diff when it is not. A [Harness] runs one handler without a server, with
 // its contract attached.
 //
+// The kit's client declares the tasks extension (io.modelcontextprotocol/tasks):
+// a call the server makes a task is polled to its end, and [Client.CallTool]
+// returns the task's result, so that [AssertFailure] checks a task tool's
+// failure as any other ([Options].NoTasks makes a client that does not
+// declare it).
+//
 // The kit reads every tools/call that crosses one of its clients and
 // counts, per tool, the declared reasons seen on the wire during the test
-// binary's run. [RequireCoverage], called from TestMain, fails the run
-// when a declared reason was never seen, naming it; the flag
+// binary's run (a task's, once it completed with a failure).
+// [RequireCoverage], called from TestMain, fails the run when a declared
+// reason was never seen, naming it; the flag
 // -mcptest.coverprofile=FILE writes the table. This is the check that a
 // reason raised below the handler, where mcplint cannot see, still has its
 // test.

@@ -82,7 +82,7 @@ func FuzzTool(f *testing.F, srv *mcpcore.Server, tool string) {
 func FuzzToolWith(f *testing.F, srv *mcpcore.Server, tool string, opts *mcp.ClientOptions) {
 	f.Helper()
 	ctx := context.Background()
-	cs, closeSession, err := connect(srv, "mcptest-fuzz", opts, "", false)
+	cs, closeSession, err := connect(srv, "mcptest-fuzz", opts, "", false, true)
 	if err != nil {
 		f.Fatalf("mcptest: connecting a client: %v", err)
 	}
@@ -145,6 +145,9 @@ func (z *toolFuzz) call(t *testing.T, data []byte) {
 	callCtx, cancel := context.WithTimeout(z.ctx, callTimeout)
 	defer cancel()
 	res, err := z.cs.CallTool(callCtx, &mcp.CallToolParams{Name: z.tool, Arguments: args})
+	if err == nil {
+		res, err = mcpclient.AwaitTask(callCtx, z.cs, z.tool, res)
+	}
 	if callCtx.Err() != nil {
 		t.Fatalf("tools/call %s with %s: no answer within %v", z.tool, data, callTimeout)
 	}

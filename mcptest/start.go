@@ -14,6 +14,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed417024ea/mcpcore"
+	"github.com/seed417024ea/mcpcore/mcpclient"
 )
 
 // discard is the logger of servers whose records nobody reads.
@@ -36,6 +37,12 @@ type Options struct {
 	// call; "2026-07-28" and later, in the result (see
 	// mcpcore.ErrInputRequired).
 	ProtocolVersion string
+	// NoTasks makes a client that does not declare the tasks extension
+	// (io.modelcontextprotocol/tasks), to test how a tool refuses one or
+	// answers it at once. By default the client declares it, as
+	// mcpclient.NewClient does, and [Client.Call] waits for the end of
+	// any task the server answers with.
+	NoTasks bool
 }
 
 // A Client is a client session connected to a server in memory, with
@@ -117,7 +124,7 @@ func StartWith(t testing.TB, info mcpcore.Info, opts *Options, defs ...mcpcore.D
 		co = *opts.Client
 	}
 	c.hear(&co)
-	cs, closeSession, err := connect(srv, "mcptest", &co, opts.ProtocolVersion, true, c.heardAcks)
+	cs, closeSession, err := connect(srv, "mcptest", &co, opts.ProtocolVersion, true, !opts.NoTasks, c.heardAcks)
 	if err != nil {
 		t.Fatalf("mcptest: connecting a client: %v", err)
 	}
@@ -170,7 +177,8 @@ func (c *Client) Logs() *Logs { return c.logs }
 
 // CallTool calls a tool with args (anything that encodes as a JSON object)
 // and returns its result, failing the test on a protocol error. A tool's
-// failure is a result, not an error: check it with [AssertFailure].
+// failure is a result, not an error: check it with [AssertFailure]. A call
+// the server made a task is waited for (see [Client.Call]).
 func (c *Client) CallTool(name string, args any) *mcp.CallToolResult {
 	c.t.Helper()
 	res, err := c.Call(name, args, nil)
@@ -183,6 +191,14 @@ func (c *Client) CallTool(name string, args any) *mcp.CallToolResult {
 // Call calls a tool with args and returns what the client got: a result,
 // or a JSON-RPC error (such as MissingClientCapability). A non-nil
 // progressToken asks for progress notifications (see [Client.Progress]).
+//
+// When the server answers with a task (a tool whose Task field allows it,
+// run past its TaskSupport.After), Call polls the task as
+// mcpclient.AwaitTask does, answering its questions with the client's
+// handlers, and returns its end: the result of a completed task, which is
+// the result the call would have had at once (with isError true for a
+// failure), or the error of a failed or cancelled one, an *mcperr.Error
+// whose cause is the task's JSON-RPC error.
 func (c *Client) Call(name string, args any, progressToken any) (*mcp.CallToolResult, error) {
 	if args == nil {
 		args = map[string]any{}
@@ -191,7 +207,12 @@ func (c *Client) Call(name string, args any, progressToken any) (*mcp.CallToolRe
 	if progressToken != nil {
 		params.SetProgressToken(progressToken)
 	}
-	return c.Session.CallTool(context.Background(), params)
+	ctx := context.Background()
+	res, err := c.Session.CallTool(ctx, params)
+	if err != nil {
+		return nil, err
+	}
+	return mcpclient.AwaitTask(ctx, c.Session, name, res)
 }
 
 // ReadResource reads a resource; a failure is the JSON-RPC error the server

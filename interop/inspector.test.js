@@ -46,11 +46,11 @@ async function inspect(target, args) {
 
 // exercise runs the three Inspector calls through one transport.
 function exercise(getTarget) {
-  test('tools/list lists the six tools, each with a description and an object input schema', async () => {
+  test('tools/list lists the seven tools, each with a description and an object input schema', async () => {
     const { code, json, where } = await inspect(getTarget(), ['--method', 'tools/list']);
     assert.equal(code, 0, where);
     const tools = json.result.tools;
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['echo', 'fetch_articles', 'notice_tool', 'retract_article', 'search_articles', 'summarize_abstract'], where);
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['echo', 'export_articles', 'fetch_articles', 'notice_tool', 'retract_article', 'search_articles', 'summarize_abstract'], where);
     for (const t of tools) {
       assert.ok(t.description, `${t.name} has a description`);
       assert.equal(t.inputSchema.type, 'object', `${t.name} input schema`);

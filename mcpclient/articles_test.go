@@ -289,16 +289,16 @@ func testArticles(t *testing.T, tr transport) {
 		t.Errorf("fetch_articles contract:\n got %+v\nwant %+v", fetch, wantFetch)
 	}
 	var reasons []string
-	for _, name := range []string{"echo", "fetch_articles", "notice_tool", "summarize_abstract", "retract_article"} {
+	for _, name := range []string{"echo", "fetch_articles", "export_articles", "notice_tool", "summarize_abstract", "retract_article"} {
 		for _, f := range contracts[name] {
 			reasons = append(reasons, name+":"+f.Reason)
 		}
 	}
 	wantReasons := []string{"fetch_articles:no_match", "fetch_articles:queue_full", "fetch_articles:ncbi_down",
-		"notice_tool:soft_limit", "summarize_abstract:unknown_pmid", "summarize_abstract:empty_summary",
+		"export_articles:no_match", "notice_tool:soft_limit", "summarize_abstract:unknown_pmid", "summarize_abstract:empty_summary",
 		"retract_article:unknown_pmid", "retract_article:already_retracted", "retract_article:consent_declined"}
-	if !reflect.DeepEqual(reasons, wantReasons) || len(contracts) != 4 {
-		t.Errorf("declared failures = %v (%d tools), want %v (4 tools; echo declares none)", reasons, len(contracts), wantReasons)
+	if !reflect.DeepEqual(reasons, wantReasons) || len(contracts) != 5 {
+		t.Errorf("declared failures = %v (%d tools), want %v (5 tools; echo declares none)", reasons, len(contracts), wantReasons)
 	}
 	if t.Failed() {
 		t.FailNow()

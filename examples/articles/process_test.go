@@ -84,7 +84,7 @@ func TestStdio(t *testing.T) {
 	}
 	logs := stderr.String()
 	first, _, _ := strings.Cut(logs, "\n")
-	if !strings.Contains(first, `serving \"articles\" 1.0.0 over stdio`) || !strings.Contains(first, "6 tools, 1 resource, 1 prompt") {
+	if !strings.Contains(first, `serving \"articles\" 1.0.0 over stdio`) || !strings.Contains(first, "7 tools, 1 resource, 1 prompt") {
 		t.Errorf("first log line = %q, want it to say what is served and how", first)
 	}
 	if strings.Contains(logs, "nil pointer dereference") == false {

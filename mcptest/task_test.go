@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/mcpclient"
@@ -170,5 +171,42 @@ func TestTaskRequiredToolThroughTheKit(t *testing.T) {
 	}
 	if n := len(seen.all()); n != 2 {
 		t.Errorf("the handler ran %d times, want the refused call never to run it", n)
+	}
+}
+
+type confirmation struct {
+	OK bool `json:"ok"`
+}
+
+// TestTaskQuestionsAnsweredByTheKit: a question a task asks is answered by
+// the kit's client with the handler of Options.Client, and the task ends
+// with the answer.
+func TestTaskQuestionsAnsweredByTheKit(t *testing.T) {
+	var asked []string
+	tool := mcpcore.Tool[exportIn, exportOut]{
+		Name: "export_confirmed", Description: "Export once the user confirms.",
+		Task: atOnce,
+		Handler: func(ctx *mcpcore.Context, in exportIn) (exportOut, error) {
+			c, err := mcpcore.Elicit[confirmation](ctx, "Export "+in.Query+"?", mcpcore.QuestionKey("confirm"))
+			if err != nil {
+				return exportOut{}, err
+			}
+			if !c.OK || ctx.TaskID() == "" {
+				return exportOut{}, nil
+			}
+			return exportOut{Exported: 1}, nil
+		},
+	}
+	c := mcptest.StartWith(t, mcpcore.Info{Name: "library"}, &mcptest.Options{Client: &mcp.ClientOptions{
+		ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			asked = append(asked, r.Params.Message)
+			return &mcp.ElicitResult{Action: "accept", Content: map[string]any{"ok": true}}, nil
+		}}}, tool)
+	res := c.CallTool(tool.Name, map[string]any{"query": "soil"})
+	if out, _ := res.StructuredContent.(map[string]any); res.IsError || out["exported"] != float64(1) {
+		t.Errorf("result = %+v, want the export confirmed inside its task", res)
+	}
+	if len(asked) != 1 || asked[0] != "Export soil?" {
+		t.Errorf("the client was asked %q, want the task's question once", asked)
 	}
 }

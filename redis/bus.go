@@ -3,10 +3,7 @@ package redis
 import (
 	"context"
 	"encoding/json"
-	"sync"
 	"time"
-
-	goredis "github.com/redis/go-redis/v9"
 
 	"github.com/seed417024ea/mcpcore/fleet"
 )
@@ -28,16 +25,13 @@ type bus struct {
 	// Only publishLoop touches these.
 	down    bool      // the last PUBLISH failed
 	lastTry time.Time // when PUBLISH was last tried while down
-
-	listeners map[*listener]struct{} // under f.mu
 }
 
 func newBus(f *Fleet) *bus {
 	return &bus{
-		f:         f,
-		channel:   f.key("events"),
-		queue:     make(chan fleet.Event, queueSize),
-		listeners: map[*listener]struct{}{},
+		f:       f,
+		channel: f.key("events"),
+		queue:   make(chan fleet.Event, queueSize),
 	}
 }
 
@@ -102,14 +96,6 @@ func (b *bus) send(e fleet.Event) {
 	}
 }
 
-// A listener is one Listen's subscription and the goroutine that reads it.
-type listener struct {
-	cancel   context.CancelFunc
-	ps       *goredis.PubSub
-	finished chan struct{}
-	once     sync.Once
-}
-
 // Listen subscribes to the fleet's channel and calls deliver, from one
 // goroutine, with each event another replica publishes. It returns at once,
 // even with Redis away: go-redis subscribes, and after a lost connection
@@ -117,54 +103,7 @@ type listener struct {
 // so two Listens each hear every event. stop ends the subscription and
 // returns once deliver is no longer called; Close stops every Listen.
 func (b *bus) Listen(deliver func(fleet.Event)) (stop func()) {
-	ctx, cancel := context.WithCancel(context.Background())
-	l := &listener{
-		cancel:   cancel,
-		ps:       b.f.client.Subscribe(ctx), // no channel yet: no round trip here
-		finished: make(chan struct{}),
-	}
-	// Under f.mu, so that Close either sees this listener or has begun
-	// and is refused it.
-	b.f.mu.Lock()
-	if b.f.closed() {
-		b.f.mu.Unlock()
-		cancel()
-		_ = l.ps.Close()
-		return func() {}
-	}
-	b.listeners[l] = struct{}{}
-	b.f.mu.Unlock()
-	go b.listen(ctx, l, deliver)
-	return func() {
-		l.stop()
-		b.f.mu.Lock()
-		delete(b.listeners, l)
-		b.f.mu.Unlock()
-	}
-}
-
-func (b *bus) listen(ctx context.Context, l *listener, deliver func(fleet.Event)) {
-	defer close(l.finished)
-	// An error here (Redis away) still records the channel, and the
-	// receiving loop subscribes to it as it reconnects.
-	_ = l.ps.Subscribe(ctx, b.channel)
-	subscriptions := 0
-	for msg := range l.ps.ChannelWithSubscriptions() {
-		if ctx.Err() != nil {
-			continue // stopping: drain, so that go-redis's goroutine ends too
-		}
-		switch msg := msg.(type) {
-		case *goredis.Subscription:
-			if msg.Kind != "subscribe" {
-				continue
-			}
-			if subscriptions++; subscriptions > 1 {
-				b.f.log.Info("listening again for the other replicas' notifications", "channel", b.channel)
-			}
-		case *goredis.Message:
-			b.receive(msg.Payload, deliver)
-		}
-	}
+	return b.f.subscribe(b.channel, "the other replicas' notifications", func(payload string) { b.receive(payload, deliver) })
 }
 
 // maxPayload bounds the message that can be an event: a replica id, a
@@ -191,27 +130,4 @@ func (b *bus) receive(payload string, deliver func(fleet.Event)) {
 	}
 	deliver(w.Event)
 	b.f.meters.delivered.Add(context.Background(), 1)
-}
-
-// stop ends the subscription and waits for its goroutine.
-func (l *listener) stop() {
-	l.once.Do(func() {
-		l.cancel()
-		_ = l.ps.Close()
-	})
-	<-l.finished
-}
-
-// stopListeners stops every Listen, for Close.
-func (b *bus) stopListeners() {
-	b.f.mu.Lock()
-	ls := make([]*listener, 0, len(b.listeners))
-	for l := range b.listeners {
-		ls = append(ls, l)
-	}
-	clear(b.listeners)
-	b.f.mu.Unlock()
-	for _, l := range ls {
-		l.stop()
-	}
 }

@@ -65,9 +65,11 @@ type Fleet struct {
 	limiter  *limiter
 	replicas atomic.Int64 // last count seen, at least 1
 
-	// mu orders the start of goroutines (Listen, the limiter's probe)
-	// with Close, so that Close waits for every one it did not prevent.
+	// mu orders the start of goroutines (subscriptions, the limiter's
+	// probe) with Close, so that Close waits for every one it did not
+	// prevent.
 	mu        sync.Mutex
+	subs      map[*subscription]struct{} // under mu
 	done      chan struct{}
 	wg        sync.WaitGroup
 	closeOnce sync.Once
@@ -107,6 +109,7 @@ func newFleet(client goredis.UniversalClient, opts *Options, t timing) *Fleet {
 		log:    log,
 		timing: t,
 		done:   make(chan struct{}),
+		subs:   map[*subscription]struct{}{},
 	}
 	f.replicas.Store(1)
 	f.meters = newMeters(opts.MeterProvider, f.replicaCount, log)
@@ -136,7 +139,7 @@ func (f *Fleet) Close() error {
 		f.mu.Lock()
 		close(f.done)
 		f.mu.Unlock()
-		f.bus.stopListeners()
+		f.stopSubscriptions()
 		f.wg.Wait()
 		f.leave()
 		f.closeErr = f.meters.close()

@@ -26,6 +26,9 @@ type Options struct {
 	Logger *slog.Logger
 	// MeterProvider receives the fleet's metrics; nil records none.
 	MeterProvider metric.MeterProvider
+	// MaxTaskBytes bounds one task's record in [Fleet.Tasks]; 0 is
+	// DefaultMaxTaskBytes.
+	MaxTaskBytes int64
 }
 
 // timing is how often and how long a Fleet waits on Redis; tests shorten it.
@@ -35,6 +38,7 @@ type timing struct {
 	publish     time.Duration // bound on one PUBLISH
 	allow       time.Duration // bound on one rate-limit round trip
 	retry       time.Duration // how often to try Redis again while it is away
+	task        time.Duration // bound on one call of the task store
 }
 
 var defaultTiming = timing{
@@ -43,6 +47,7 @@ var defaultTiming = timing{
 	publish:     500 * time.Millisecond,
 	allow:       200 * time.Millisecond,
 	retry:       time.Second,
+	task:        200 * time.Millisecond,
 }
 
 // queueSize bounds the events waiting to be published: Publish drops beyond
@@ -50,7 +55,7 @@ var defaultTiming = timing{
 const queueSize = 1024
 
 // A Fleet is one replica's connection to the parts the fleet shares: its
-// [fleet.Bus] and its [fleet.Limiter], and its presence in the count of
+// [fleet.Bus], its [fleet.Limiter] and its [fleet.TaskStore], and its presence in the count of
 // replicas that sets each one's share of a quota while Redis is away.
 type Fleet struct {
 	client goredis.UniversalClient
@@ -63,6 +68,7 @@ type Fleet struct {
 
 	bus      *bus
 	limiter  *limiter
+	tasks    *taskStore
 	replicas atomic.Int64 // last count seen, at least 1
 
 	// mu orders the start of goroutines (subscriptions, the limiter's
@@ -115,6 +121,7 @@ func newFleet(client goredis.UniversalClient, opts *Options, t timing) *Fleet {
 	f.meters = newMeters(opts.MeterProvider, f.replicaCount, log)
 	f.bus = newBus(f)
 	f.limiter = newLimiter(f)
+	f.tasks = newTaskStore(f, opts.MaxTaskBytes)
 	f.wg.Add(2)
 	go f.bus.publishLoop()
 	go f.heartbeatLoop()

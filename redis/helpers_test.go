@@ -23,6 +23,7 @@ var testTiming = timing{
 	publish:     500 * time.Millisecond,
 	allow:       200 * time.Millisecond,
 	retry:       100 * time.Millisecond,
+	task:        time.Second, // above the 200 ms of production: -race on a loaded machine
 }
 
 // replica is one Fleet of a test, with what it logged and measured.
@@ -32,9 +33,15 @@ type replica struct {
 	reader *sdkmetric.ManualReader
 }
 
-// newReplica starts a Fleet on addr, with a client bounded as Open's is,
-// and closes both at the end of the test.
+// newReplica starts a Fleet of server "weather" on addr, with a client
+// bounded as Open's is, and closes both at the end of the test.
 func newReplica(t testing.TB, addr string) *replica {
+	t.Helper()
+	return newReplicaOf(t, addr, "weather", testTiming)
+}
+
+// newReplicaOf is newReplica for another server's namespace and timing.
+func newReplicaOf(t testing.TB, addr, server string, tm timing) *replica {
 	t.Helper()
 	client := goredis.NewClient(&goredis.Options{
 		Addr:                  addr,
@@ -47,10 +54,10 @@ func newReplica(t testing.TB, addr string) *replica {
 	logs := &logRecorder{}
 	reader := sdkmetric.NewManualReader()
 	f := newFleet(client, &Options{
-		Server:        "weather",
+		Server:        server,
 		Logger:        slog.New(logs),
 		MeterProvider: sdkmetric.NewMeterProvider(sdkmetric.WithReader(reader)),
-	}, testTiming)
+	}, tm)
 	t.Cleanup(func() {
 		if err := f.Close(); err != nil {
 			t.Errorf("Close: %v", err)

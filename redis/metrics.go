@@ -25,6 +25,7 @@ const (
 // meters are a Fleet's instruments.
 type meters struct {
 	published, delivered, dropped, fallbacks metric.Int64Counter
+	signals, signalsDropped                  metric.Int64Counter
 	reasons                                  map[string]metric.AddOption
 	reg                                      metric.Registration
 }
@@ -55,6 +56,10 @@ func newMeters(mp metric.MeterProvider, replicas func() int, log *slog.Logger) *
 			"Notifications not published or not delivered, by mcp.fleet.drop_reason."),
 		fallbacks: counter("mcp.fleet.ratelimit.fallbacks", "{calls}",
 			"Rate-limited calls decided by this replica alone, at its share of the quota, because Redis was unreachable."),
+		signals: counter("mcp.fleet.tasks.signals.delivered", "{signals}",
+			"Answers, cancels and abandons of this replica's tasks by other replicas, delivered to the tasks it runs."),
+		signalsDropped: counter("mcp.fleet.tasks.signals.dropped", "{signals}",
+			"Messages on the tasks channel not delivered, by mcp.fleet.drop_reason (echo, malformed)."),
 		reasons: map[string]metric.AddOption{},
 	}
 	for _, r := range []string{reasonQueueFull, reasonUnreachable, reasonEcho, reasonMalformed, reasonClosed} {
@@ -80,6 +85,11 @@ func newMeters(mp metric.MeterProvider, replicas func() int, log *slog.Logger) *
 // drop counts one event dropped for reason.
 func (m *meters) drop(reason string) {
 	m.dropped.Add(context.Background(), 1, m.reasons[reason])
+}
+
+// dropSignal counts one task signal dropped for reason.
+func (m *meters) dropSignal(reason string) {
+	m.signalsDropped.Add(context.Background(), 1, m.reasons[reason])
 }
 
 // close stops observing the gauge, for Close.

@@ -54,6 +54,23 @@ func (f *Fleet) heartbeat() {
 // included: at least 1.
 func (f *Fleet) replicaCount() int { return int(f.replicas.Load()) }
 
+// gone reports whether replica's presence has passed, by this replica's
+// clock as the heartbeats write it. It judges only once this replica's own
+// presence is recorded, so that a Redis that came back empty, or a
+// heartbeat not yet written, does not make every other replica look gone;
+// an error says not gone. Its one round trip is bounded as a task
+// store's call.
+func (f *Fleet) gone(ctx context.Context, replica string) bool {
+	ctx, cancel := context.WithTimeout(ctx, f.timing.task)
+	defer cancel()
+	scores, err := f.client.ZMScore(ctx, f.key("replicas"), replica, f.id).Result()
+	if err != nil || len(scores) != 2 {
+		return false
+	}
+	now := float64(time.Now().UnixMilli())
+	return scores[1] >= now && scores[0] < now // a missing member scores 0
+}
+
 // leave takes this replica out of the set, for Close, so that the others'
 // shares grow at once rather than when its presence passes.
 func (f *Fleet) leave() {

@@ -1,10 +1,16 @@
 package app_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"io"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -109,7 +115,7 @@ func (nopBus) Listen(func(fleet.Event)) (stop func()) { return func() {} }
 // MCP_REDIS_URL, as the opener describes it, without credentials.
 func TestStartLineNamesWhatWasOpened(t *testing.T) {
 	t.Parallel()
-	const describe = "redis 10.0.0.5:6379/0 (notifications, rate limits)"
+	const describe = "redis 10.0.0.5:6379/0 (notifications, rate limits, tasks)"
 	open := func(string, opener.Options) (*opener.Shared, error) {
 		return &opener.Shared{Bus: nopBus{}, Limiter: &fleet.Local{}, Describe: describe}, nil
 	}
@@ -134,4 +140,76 @@ func TestStartLineNamesWhatWasOpened(t *testing.T) {
 	if out := logs.String(); !strings.Contains(out, "shared with other replicas: "+describe+".") || strings.Contains(out, "hunter2") {
 		t.Errorf("the start-up line does not name what was opened, or shows the password:\n%s", out)
 	}
+}
+
+// gets is a task store that counts the reads it is asked for.
+type gets struct {
+	fleet.TaskStore
+	n atomic.Int64
+}
+
+func (g *gets) Get(ctx context.Context, id, principal string) (fleet.Task, error) {
+	g.n.Add(1)
+	return g.TaskStore.Get(ctx, id, principal)
+}
+
+// The task store OpenRedis opened is the one the server reads tasks from,
+// unless the program gave its own.
+func TestOpenRedisGivesTheServerItsTaskStore(t *testing.T) {
+	t.Parallel()
+	tool := mcpcore.Tool[none, none]{
+		Name: "job", Description: "a task", Task: mcpcore.TaskSupport{Mode: mcpcore.TaskRequired},
+		Handler: func(*mcpcore.Context, none) (none, error) { return none{}, nil },
+	}
+	opened := &gets{TaskStore: fleet.NewLocalTasks(fleet.LocalTasksOptions{})}
+	open := func(string, opener.Options) (*opener.Shared, error) {
+		return &opener.Shared{Bus: nopBus{}, Limiter: &fleet.Local{}, Tasks: opened}, nil
+	}
+	cfg := app.Config{RedisURL: "redis://10.0.0.5:6379/0"}
+	cfg.Stateless = true
+	own := &gets{TaskStore: fleet.NewLocalTasks(fleet.LocalTasksOptions{})}
+	for _, tc := range []struct {
+		name  string
+		so    *mcpcore.ServerOptions
+		reads *gets
+	}{
+		{"opened", nil, opened},
+		{"the program's own", &mcpcore.ServerOptions{Tasks: own}, own},
+	} {
+		a, err := app.New(mcpcore.Info{Name: "tasks"}, cfg, &app.Options{Server: tc.so, OpenRedis: open}, tool)
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewServer(a.Server().Handler())
+		before := tc.reads.n.Load()
+		status := postTasksGet(t, hs.URL+mcpcore.HTTPPath, "N3QJ5V2XHKZ7TQ4M6W3LRB5Y2A")
+		hs.Close()
+		a.Close(context.Background())
+		if tc.reads.n.Load() != before+1 {
+			t.Errorf("%s: tasks/get (HTTP %d) did not read the task store %s", tc.name, status, tc.name)
+		}
+	}
+}
+
+// postTasksGet asks for task id over stateless HTTP, the extension
+// declared, and returns the HTTP status.
+func postTasksGet(t *testing.T, endpoint, id string) int {
+	t.Helper()
+	const version = "2026-07-28"
+	body, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": 1, "method": "tasks/get", "params": map[string]any{
+		"taskId": id,
+		"_meta": map[string]any{"io.modelcontextprotocol/protocolVersion": version,
+			"io.modelcontextprotocol/clientInfo":         map[string]any{"name": "c", "version": "1"},
+			"io.modelcontextprotocol/clientCapabilities": map[string]any{"extensions": map[string]any{"io.modelcontextprotocol/tasks": map[string]any{}}}},
+	}})
+	req, _ := http.NewRequest("POST", endpoint, bytes.NewReader(body))
+	req.Header = http.Header{"Content-Type": {"application/json"}, "Accept": {"application/json, text/event-stream"},
+		"Mcp-Protocol-Version": {version}, "Mcp-Method": {"tasks/get"}, "Mcp-Name": {id}}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp.StatusCode
 }

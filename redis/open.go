@@ -71,7 +71,8 @@ func Open(rawURL string, o opener.Options) (*opener.Shared, error) {
 	return &opener.Shared{
 		Bus:      f.Bus(),
 		Limiter:  f.Limiter(),
-		Describe: "redis " + where + " (notifications, rate limits)",
+		Tasks:    f.Tasks(),
+		Describe: "redis " + where + " (notifications, rate limits, tasks)",
 		Close:    f.Close,
 	}, nil
 }

@@ -6,6 +6,7 @@ import (
 	"net"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seed417024ea/mcpcore/fleet"
 	"github.com/seed417024ea/mcpcore/fleet/opener"
@@ -46,7 +47,7 @@ func TestOpen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "redis " + m.Addr() + "/0 (notifications, rate limits)"; sh.Describe != want {
+	if want := "redis " + m.Addr() + "/0 (notifications, rate limits, tasks)"; sh.Describe != want {
 		t.Errorf("Describe = %q, want %q", sh.Describe, want)
 	}
 	d, err := sh.Limiter.Allow(context.Background(), "k", fleet.Limit{Calls: 1, Per: 1e9})
@@ -55,6 +56,10 @@ func TestOpen(t *testing.T) {
 	}
 	if !m.Exists("mcpcore:weather:rate:k") {
 		t.Errorf("the limiter did not count in Redis; keys %q", m.Keys())
+	}
+	task, err := sh.Tasks.Create(context.Background(), fleet.Task{ID: "T1", Status: fleet.TaskWorking, TTL: time.Hour})
+	if err != nil || task.Owner != sh.Tasks.Self() || !m.Exists("mcpcore:weather:task:{T1}") {
+		t.Errorf("the task store did not keep the task in Redis: %+v, %v; keys %q", task, err, m.Keys())
 	}
 	if err := sh.Close(); err != nil {
 		t.Fatal(err)
@@ -80,11 +85,15 @@ func TestOpenWithRedisAway(t *testing.T) {
 	if n := logs.count(slog.LevelWarn, "Redis is unreachable at start"); n != 1 {
 		t.Errorf("warned %d times, want 1: %q", n, logs.all())
 	}
-	if want := "redis " + addr + "/0, TLS (notifications, rate limits)"; sh.Describe != want {
+	if want := "redis " + addr + "/0, TLS (notifications, rate limits, tasks)"; sh.Describe != want {
 		t.Errorf("Describe = %q, want %q", sh.Describe, want)
 	}
 	sh.Bus.Publish(fleet.Event{Method: fleet.ToolListChanged})
 	if d, err := sh.Limiter.Allow(context.Background(), "k", fleet.Limit{Calls: 1, Per: 1e9}); err != nil || !d.Allowed {
 		t.Errorf("Allow with Redis away = %v, %v; want allowed locally", d, err)
+	}
+	// The task store fails, within its bound, rather than wait.
+	if _, err := sh.Tasks.Create(context.Background(), fleet.Task{ID: "T1", Status: fleet.TaskWorking, TTL: time.Hour}); err == nil {
+		t.Error("Create with Redis away succeeded")
 	}
 }

@@ -39,11 +39,17 @@ type Options struct {
 type Shared struct {
 	Bus     fleet.Bus
 	Limiter fleet.Limiter
+	// Tasks is the task store the replicas share, so that any of them
+	// answers for a task another runs; package app gives it to the server
+	// (ServerOptions.Tasks) unless the program gave its own. Nil leaves
+	// the server its store in its own process.
+	Tasks fleet.TaskStore
 	// Describe names the shared parts for the server's start-up line,
 	// without credentials, such as "redis 10.0.0.5:6379/0 (notifications,
-	// rate limits)".
+	// rate limits, tasks)".
 	Describe string
-	// Close stops the bus and the limiter's background work and closes
+	// Close stops the bus, the limiter and the task store's background
+	// work and closes
 	// the connection; package app calls it once, after the server stopped.
 	Close func() error
 }

@@ -92,7 +92,9 @@ func BenchmarkTaskGet(b *testing.B) {
 // eachTaskStore runs bench on LocalTasks, a store on miniredis, and one on
 // the Redis MCPCORE_REDIS_ADDR names.
 func eachTaskStore(b *testing.B, bench func(*testing.B, fleet.TaskStore)) {
-	b.Run("local", func(b *testing.B) { bench(b, fleet.NewLocalTasks(fleet.LocalTasksOptions{MaxRecords: -1, MaxBytes: -1})) })
+	b.Run("local", func(b *testing.B) {
+		bench(b, fleet.NewLocalTasks(fleet.LocalTasksOptions{MaxRecords: -1, MaxBytes: -1}))
+	})
 	b.Run("miniredis", func(b *testing.B) {
 		m := startRedis(b)
 		bench(b, newReplica(b, m.Addr()).Tasks())

@@ -38,8 +38,10 @@ func newTaskStore(f *Fleet, maxBytes int64) *taskStore {
 // Tasks returns the fleet's task store, where every replica finds the
 // tasks any of them runs: one hash per task, mcpcore:<server>:task:{<id>},
 // each change one Lua script on that one key (so it is atomic, and safe on
-// a Redis Cluster), expiring with the task's TTL by Redis's clock. Each call
-// waits on Redis 200 ms at most, so a server whose Redis is away runs a
+// a Redis Cluster), expiring with the task's TTL by Redis's clock. Every
+// call, reads included, is a script that goes to the primary (never a
+// read-only replica), so that a Get right after Create finds the task. Each
+// call waits on Redis 200 ms at most, so a server whose Redis is away runs a
 // call synchronously or refuses it quickly. Answer, Cancel and Abandon
 // signal the task's owner on channel mcpcore:<server>:tasks, which Watch
 // reads.
@@ -233,6 +235,9 @@ func (s *taskStore) run(ctx context.Context, script *goredis.Script, id string, 
 			return scriptReply{}, fmt.Errorf("%w: Redis is out of memory (%v)", fleet.ErrTaskStoreFull, err)
 		}
 		return scriptReply{}, fmt.Errorf("the Redis task store did not answer for task %s: %w", id, err)
+	}
+	if len(v) == 0 {
+		return scriptReply{}, fmt.Errorf("the Redis task store answered nothing for task %s", id)
 	}
 	code, _ := v[0].(string)
 	return scriptReply{code: code, v: v}, nil

@@ -5,6 +5,7 @@ package mcpcore
 
 import (
 	"context"
+	"log/slog"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -93,7 +94,28 @@ func (s *Server) tasksGet(ctx context.Context, ss *mcp.ServerSession, p *taskPar
 	if err != nil {
 		return nil, storeFailure(err)
 	}
+	if t.OwnerGone && !t.Status.Terminal() {
+		t = s.abandon(ctx, t)
+	}
 	return detailedTask(t), nil
+}
+
+// abandon ends task t, whose replica the store says is gone, failed with
+// ServiceUnavailable, retryable, so that the client calls the tool again
+// rather than poll a task nobody runs. When the owner ended it meanwhile
+// (it was only paused), or the store fails, t is answered as it stands.
+func (s *Server) abandon(ctx context.Context, t fleet.Task) fleet.Task {
+	f, _ := newWireError(errTaskOwnerGone.err)
+	ended, err := s.taskStore.Abandon(ctx, t.ID, t.Owner, f.object, f.message)
+	switch {
+	case err == nil:
+		s.logger.LogAttrs(ctx, slog.LevelWarn, "mcpcore: a task ended failed: the replica running it stopped",
+			slog.String("taskId", t.ID), slog.String("tool", t.Tool), slog.String("owner", t.Owner))
+		return ended
+	case errchain.Is(err, fleet.ErrTaskEnded) && ended.ID != "":
+		return ended
+	}
+	return t
 }
 
 // tasksUpdate takes answers to a task's questions: those to questions not

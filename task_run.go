@@ -64,6 +64,8 @@ var (
 		mcperr.WithData(map[string]any{"retryable": true}), mcperr.WithCause(errFrameworkEnd))}
 	errTaskShutdown = &taskEnd{mcperr.ServiceUnavailable("The server shut down before the task finished; call the tool again.",
 		mcperr.WithData(map[string]any{"retryable": true}), mcperr.WithCause(errFrameworkEnd))}
+	errTaskOwnerGone = &taskEnd{mcperr.ServiceUnavailable("The server replica running this task stopped before it finished; call the tool again.",
+		mcperr.WithData(map[string]any{"retryable": true}), mcperr.WithCause(errFrameworkEnd))}
 	// errFrameworkEnd marks the failures of a task the framework ended.
 	errFrameworkEnd = errors.New("mcpcore: the framework ended the task")
 	// errTaskCancelled is the cause of a task the client cancelled.

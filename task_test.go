@@ -537,3 +537,61 @@ func TestTaskDefinitionIsChecked(t *testing.T) {
 		t.Errorf("a TTL of 25h: %v", err)
 	}
 }
+
+// goneStore is a task store that says the replica "gone" stopped: its
+// tasks read with OwnerGone, as the Redis store reads an owner whose
+// presence has passed.
+type goneStore struct{ *fleet.LocalTasks }
+
+func (s goneStore) Get(ctx context.Context, id, principal string) (fleet.Task, error) {
+	t, err := s.LocalTasks.Get(ctx, id, principal)
+	t.OwnerGone = err == nil && t.Owner == "gone"
+	return t, err
+}
+
+// TestTaskOfAGoneReplicaEndsFailed: tasks/get of a task whose replica
+// stopped ends it failed with ServiceUnavailable, retryable, so that the
+// client calls again; a task its owner still runs, or one already ended,
+// is read as it stands.
+func TestTaskOfAGoneReplicaEndsFailed(t *testing.T) {
+	t.Parallel()
+	store := goneStore{fleet.NewLocalTasks(fleet.LocalTasksOptions{})}
+	endpoint := taskServer(t, &mcpcore.ServerOptions{Tasks: store}, jobTool("job", mcpcore.TaskSupport{Mode: mcpcore.TaskRequired}, make(chan struct{})))
+	create := func(id, owner string, status fleet.TaskStatus) string {
+		t.Helper()
+		task := fleet.Task{ID: id, Tool: "job",
+			Owner: owner, Status: status, TTL: time.Hour, PollInterval: time.Second}
+		if status == fleet.TaskCompleted {
+			task.Outcome = json.RawMessage(`{"content":[{"type":"text","text":"done"}]}`)
+		}
+		got, err := store.Create(context.Background(), task)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got.ID
+	}
+	gone := create("GONEWORKINGAAAAAAAAAAAAAAA", "gone", fleet.TaskWorking)
+	a := getTask(t, endpoint, gone, "")
+	if a.err != nil {
+		t.Fatalf("tasks/get: %s", a.err)
+	}
+	got := object(t, a.result)
+	e, _ := got["error"].(map[string]any)
+	data, _ := e["data"].(map[string]any)
+	if got["status"] != "failed" || e["code"] != float64(mcperr.CodeServiceUnavailable) || data["retryable"] != true ||
+		got["statusMessage"] != "The server replica running this task stopped before it finished; call the tool again." {
+		t.Errorf("a task whose replica stopped: %s", a.result)
+	}
+	if rec, _ := store.LocalTasks.Get(context.Background(), gone, ""); rec.Status != fleet.TaskFailed {
+		t.Errorf("the store holds it %s, want failed", rec.Status)
+	}
+	for _, c := range []struct {
+		id, owner string
+		status    fleet.TaskStatus
+	}{{"ALIVEWORKINGAAAAAAAAAAAAAA", "alive", fleet.TaskWorking}, {"GONECOMPLETEDAAAAAAAAAAAAA", "gone", fleet.TaskCompleted}} {
+		id := create(c.id, c.owner, c.status)
+		if got := object(t, getTask(t, endpoint, id, "").result); got["status"] != string(c.status) {
+			t.Errorf("a %s task of replica %q read as %v, want as it stands", c.status, c.owner, got["status"])
+		}
+	}
+}

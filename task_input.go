@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -20,11 +19,6 @@ import (
 	"github.com/seed417024ea/mcpcore/internal/errchain"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
-
-// taskReread is how often a task waiting for answers reads its record
-// again, so that an answer or a cancel whose signal was lost (another
-// replica's) only delays it.
-const taskReread = time.Second
 
 // askInTask puts the questions of a round to the client through the task
 // rec, and waits until they are all answered, the task ends, or its context
@@ -49,24 +43,24 @@ func (s *Server) askInTask(c *callState, rec fleet.Task, questions mcp.InputRequ
 	}
 	msg := waitingMessage(encoded)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.ctx), taskStoreTimeout)
-	_, err = s.taskStore.Update(ctx, rec.ID, rec.Owner, fleet.TaskChange{Status: fleet.TaskInputRequired, Questions: encoded, Message: &msg})
+	ended, err := s.taskStore.Update(ctx, rec.ID, rec.Owner, fleet.TaskChange{Status: fleet.TaskInputRequired, Questions: encoded, Message: &msg})
 	cancel()
 	switch {
 	case errchain.Is(err, fleet.ErrTaskEnded) || errchain.Is(err, fleet.ErrTaskNotFound) || errchain.Is(err, fleet.ErrTaskNotOwner):
 		// Cancelled or ended elsewhere: its handler is done with.
-		return nil, s.taskGone(c)
+		return nil, s.taskGone(c, ended.Status)
 	case err != nil:
 		return nil, mcperr.ServiceUnavailable("The task's questions could not be written to the task store; call the tool again.",
 			mcperr.WithData(map[string]any{"retryable": true}), mcperr.WithCause(err))
 	}
-	tick := time.NewTicker(taskReread)
-	defer tick.Stop()
+	// Woken by tasks/update on this server, the store's Watch, or the
+	// runner's re-read of its tasks (task_reread.go), which also cancels
+	// the call of a task that ended meanwhile.
 	for {
 		select {
 		case <-c.ctx.Done():
 			return nil, context.Cause(c.ctx)
 		case <-c.task.wake:
-		case <-tick.C:
 		}
 		answers, err := s.takeAnswers(c, rec)
 		if err != nil || answers != nil {
@@ -85,11 +79,11 @@ func (s *Server) takeAnswers(c *callState, rec fleet.Task) (mcp.InputResponseMap
 	t, err := s.taskStore.Get(ctx, rec.ID, rec.Principal)
 	switch {
 	case errchain.Is(err, fleet.ErrTaskNotFound):
-		return nil, s.taskGone(c)
+		return nil, s.taskGone(c, "")
 	case err != nil:
 		return nil, nil
 	case t.Status.Terminal():
-		return nil, s.taskGone(c)
+		return nil, s.taskGone(c, t.Status)
 	case t.Status != fleet.TaskWorking:
 		return nil, nil
 	}
@@ -97,18 +91,18 @@ func (s *Server) takeAnswers(c *callState, rec fleet.Task) (mcp.InputResponseMap
 	t, err = s.taskStore.Update(ctx, rec.ID, rec.Owner, fleet.TaskChange{Status: fleet.TaskWorking, Message: &none, TakeAnswers: true})
 	switch {
 	case errchain.Is(err, fleet.ErrTaskEnded) || errchain.Is(err, fleet.ErrTaskNotFound) || errchain.Is(err, fleet.ErrTaskNotOwner):
-		return nil, s.taskGone(c)
+		return nil, s.taskGone(c, t.Status)
 	case err != nil:
 		return nil, nil
 	}
 	return decodeAnswers(t.Answers), nil
 }
 
-// taskGone ends the handler of a task that ended without it (cancelled,
-// abandoned, expired), and returns what its call ends with; the store
-// refuses the outcome, as expected.
-func (s *Server) taskGone(c *callState) error {
-	c.cancel(errTaskCancelled)
+// taskGone ends the handler of a task that ended without it, as status
+// ("" when its record is gone or another replica's), and returns what its
+// call ends with; the store refuses the outcome (see finishTask).
+func (s *Server) taskGone(c *callState, status fleet.TaskStatus) error {
+	c.cancel(endedCause(status))
 	return context.Cause(c.ctx)
 }
 

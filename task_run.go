@@ -37,7 +37,8 @@ type taskCall struct {
 	id       atomic.Pointer[string]
 	detached atomic.Bool // the call is a task: its request was answered
 	// wake tells the runner of a task waiting for answers to read it
-	// again: tasks/update on this server, or the store's Watch.
+	// again: tasks/update on this server, the store's Watch, or the
+	// re-read of the running tasks finding the answers in (rereadTask).
 	wake chan struct{}
 	// progress throttles the writes of the handler's progress reports.
 	progress taskProgress
@@ -185,7 +186,9 @@ func (s *Server) becomeTask(c *callState, done chan taskResult, k toolCall) (*mc
 	tc.detached.Store(true)
 	s.inflight.detach(c.token, errTaskShutdown)
 	tc.wake = make(chan struct{}, 1)
-	s.taskRunner.add(rec.ID, runningTask{cancel: c.cancel, principal: rec.Principal, wake: tc.wake})
+	if s.taskRunner.add(rec.ID, runningTask{cancel: c.cancel, principal: rec.Principal, wake: tc.wake}) {
+		go s.rereadTasks()
+	}
 	go s.finishTask(c, rec, done, k)
 	return &mcp.CallToolResult{Meta: mcp.Meta{taskSlotKey: &createTaskResult{ResultType: "task", taskFields: fieldsOf(rec)}}}, true
 }
@@ -193,9 +196,10 @@ func (s *Server) becomeTask(c *callState, done chan taskResult, k toolCall) (*mc
 // finishTask waits for the handler of task rec, bounded by its TTL, and
 // ends the call once (s.end, as serve would have), writing its outcome. A
 // run that ends with questions makes the task input_required, and the
-// handler runs again with the answers (see askInTask). A task cancelled
+// handler runs again with the answers (see askInTask). A task that ended
 // meanwhile keeps its status: the store refuses the late outcome, as
-// expected.
+// expected of a cancelled one; of one another replica ended failed (see
+// errTaskAbandoned), it is logged once, a warning.
 func (s *Server) finishTask(c *callState, rec fleet.Task, done chan taskResult, k toolCall) {
 	defer s.taskRunner.remove(rec.ID)
 	// Ahead of the record's expiry, so that the failure is written while
@@ -229,9 +233,28 @@ func (s *Server) finishTask(c *callState, rec fleet.Task, done chan taskResult, 
 	change := taskOutcome(r.res, f)
 	ctx, cancel := context.WithTimeout(context.Background(), taskStoreTimeout)
 	defer cancel()
-	if _, err := s.taskStore.Update(ctx, rec.ID, rec.Owner, change); err != nil && !errchain.Is(err, fleet.ErrTaskEnded) {
+	ended, err := s.taskStore.Update(ctx, rec.ID, rec.Owner, change)
+	switch {
+	case err == nil:
+	case errchain.Is(err, fleet.ErrTaskEnded):
+		if ended.Status != fleet.TaskCancelled {
+			s.dropLateResult(rec, ended.Status)
+		}
+	default:
 		s.logger.LogAttrs(ctx, slog.LevelWarn, "mcpcore: the outcome of a task could not be written",
 			slog.String("taskId", rec.ID), slog.String("tool", rec.Tool), slog.String("error", err.Error()))
+	}
+}
+
+// dropLateResult logs, once, the outcome of task rec that the store
+// refused because the task had already ended as status without its owner:
+// another replica abandoned it, this one having looked stopped. Repeats
+// (a fleet's worth of tasks after a long pause) are collapsed.
+func (s *Server) dropLateResult(rec fleet.Task, status fleet.TaskStatus) {
+	msg := "mcpcore: dropped the late result of task " + rec.ID + ": it had already ended as " + string(status)
+	attrs := []slog.Attr{slog.String("taskId", rec.ID), slog.String("tool", rec.Tool), slog.String("status", string(status))}
+	if s.repeats.Admit("late task result", slog.LevelWarn, msg, attrs) {
+		s.logger.LogAttrs(context.Background(), slog.LevelWarn, msg, attrs...)
 	}
 }
 

@@ -3,8 +3,6 @@ package mcpcore
 import (
 	"context"
 	"sync"
-
-	"github.com/seed417024ea/mcpcore/fleet"
 )
 
 // taskRunner holds the tasks running in this process: the cap on their
@@ -17,6 +15,9 @@ type taskRunner struct {
 	// ending counts the tasks whose outcome is not written yet, which a
 	// shutdown waits for.
 	ending sync.WaitGroup
+	// rereading: the loop that re-reads the running tasks runs (see
+	// rereadTasks); it stops when none runs.
+	rereading bool
 }
 
 // A runningTask is what the runner knows of one of its tasks.
@@ -66,12 +67,48 @@ func (r *taskRunner) release() {
 	r.mu.Unlock()
 }
 
-// add turns a reserved place into the running task id.
-func (r *taskRunner) add(id string, t runningTask) {
+// add turns a reserved place into the running task id. It reports
+// whether the caller is to start the loop that re-reads the running tasks:
+// none runs yet.
+func (r *taskRunner) add(id string, t runningTask) (startReread bool) {
 	r.mu.Lock()
+	defer r.mu.Unlock()
 	r.reserved--
 	r.running[id] = t
 	r.ending.Add(1)
+	startReread = !r.rereading
+	r.rereading = true
+	return startReread
+}
+
+// A runningRef is a running task and its id.
+type runningRef struct {
+	id string
+	runningTask
+}
+
+// toReread returns the tasks running now, for the loop that re-reads
+// them; when none runs, false, and the loop is to stop (a task added after
+// starts another).
+func (r *taskRunner) toReread() ([]runningRef, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if len(r.running) == 0 {
+		r.rereading = false
+		return nil, false
+	}
+	refs := make([]runningRef, 0, len(r.running))
+	for id, t := range r.running {
+		refs = append(refs, runningRef{id, t})
+	}
+	return refs, true
+}
+
+// rereadStopped notes that the loop stopped with tasks still running (the
+// server shut down).
+func (r *taskRunner) rereadStopped() {
+	r.mu.Lock()
+	r.rereading = false
 	r.mu.Unlock()
 }
 
@@ -102,17 +139,9 @@ func (r *taskRunner) lookup(id string) (runningTask, bool) {
 }
 
 // taskSignal is told by the store of a task another replica cancelled or
-// answered: when it runs here, it reads its record again (it may have its
-// answers), and when it was cancelled, its handler is.
+// answered: when it runs here, it reads its record again (see rereadTask).
 func (s *Server) taskSignal(id string) {
-	t, ok := s.taskRunner.lookup(id)
-	if !ok {
-		return
-	}
-	s.taskRunner.wake(id)
-	ctx, cancel := context.WithTimeout(s.background, taskStoreTimeout)
-	defer cancel()
-	if rec, err := s.taskStore.Get(ctx, id, t.principal); err == nil && rec.Status == fleet.TaskCancelled {
-		t.cancel(errTaskCancelled)
+	if t, ok := s.taskRunner.lookup(id); ok {
+		s.rereadTask(runningRef{id, t})
 	}
 }

@@ -103,24 +103,35 @@ type taskResult struct {
 // so that invalid arguments are answered before any task exists; then the
 // handler, in a goroutine, and the window.
 func (t toolCall) runTask(c *callState) (*mcp.CallToolResult, error) {
-	done, err := t.launch(c)
+	work, err := t.rt.start(c.ctx, t.args)
 	if err != nil {
 		return nil, err
 	}
+	done := make(chan taskResult, 1)
 	tc := c.task
-	if tc.support.After != TaskAtOnce {
-		timer := time.NewTimer(tc.support.After)
-		select {
-		case r := <-done:
-			timer.Stop()
-			// Quick enough, or questions before the task (multi-round
-			// input): answered as any call.
-			if tc.support.Mode == TaskOptional || c.ctx.x.asks(r.err) {
-				return r.res, r.err
-			}
-			done <- r // a task ended already
-		case <-timer.C:
+	if tc.support.After == TaskAtOnce {
+		// A task before its handler starts: what the handler does, its
+		// progress and its questions included, is the task's.
+		placeholder, ok := t.s.becomeTask(c, done, t)
+		t.spawn(work, done)
+		if !ok {
+			r := <-done
+			return r.res, r.err
 		}
+		return placeholder, errDetached
+	}
+	t.spawn(work, done)
+	timer := time.NewTimer(tc.support.After)
+	select {
+	case r := <-done:
+		timer.Stop()
+		// Quick enough, or questions before the task (multi-round
+		// input): answered as any call.
+		if tc.support.Mode == TaskOptional || c.ctx.x.asks(r.err) {
+			return r.res, r.err
+		}
+		done <- r // a task ended already
+	case <-timer.C:
 	}
 	placeholder, ok := t.s.becomeTask(c, done, t)
 	if !ok {
@@ -138,6 +149,13 @@ func (t toolCall) launch(c *callState) (chan taskResult, error) {
 		return nil, err
 	}
 	done := make(chan taskResult, 1)
+	t.spawn(work, done)
+	return done, nil
+}
+
+// spawn runs work, the handler of a decoded and validated call, and renders
+// its result, in a goroutine that sends its end on done.
+func (t toolCall) spawn(work func() (*toolOutput, error), done chan<- taskResult) {
 	go func() {
 		res, err := guard(func() (*mcp.CallToolResult, error) {
 			out, err := work()
@@ -148,7 +166,6 @@ func (t toolCall) launch(c *callState) (chan taskResult, error) {
 		})
 		done <- taskResult{res, err}
 	}()
-	return done, nil
 }
 
 // becomeTask makes the call a task: a place among the running tasks, the

@@ -106,6 +106,16 @@ func (f *inflight) leave(token uint64) {
 	if !ok {
 		return
 	}
+	f.uncount(e)
+	delete(f.calls, token)
+	if f.draining.Load() && len(f.calls) == 0 {
+		close(f.idle)
+	}
+}
+
+// uncount takes e out of the counts of calls in flight, the server's and
+// its session's; f.mu is held.
+func (f *inflight) uncount(e entry) {
 	if e.counted {
 		f.running--
 	}
@@ -113,10 +123,6 @@ func (f *inflight) leave(token uint64) {
 		if f.perSession[e.session]--; f.perSession[e.session] <= 0 {
 			delete(f.perSession, e.session)
 		}
-	}
-	delete(f.calls, token)
-	if f.draining.Load() && len(f.calls) == 0 {
-		close(f.idle)
 	}
 }
 
@@ -145,14 +151,7 @@ func (f *inflight) detach(token uint64, cause error) {
 	if !ok {
 		return
 	}
-	if e.counted {
-		f.running--
-	}
-	if e.session != nil {
-		if f.perSession[e.session]--; f.perSession[e.session] <= 0 {
-			delete(f.perSession, e.session)
-		}
-	}
+	f.uncount(e)
 	f.calls[token] = entry{cancel: e.cancel, stopCause: cause}
 }
 

@@ -145,13 +145,9 @@ func (s *LocalTasks) Update(_ context.Context, id, owner string, c TaskChange) (
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.sweep(now, time.Minute)
-	r := s.lookup(id, now)
-	if r == nil {
-		return Task{}, ErrTaskNotFound
-	}
-	if r.t.Owner != owner {
-		return Task{}, ErrTaskNotOwner
+	r, err := s.owned(id, owner, now)
+	if err != nil {
+		return Task{}, err
 	}
 	if r.t.Status.Terminal() {
 		return r.copy(), ErrTaskEnded
@@ -268,13 +264,9 @@ func (s *LocalTasks) Abandon(_ context.Context, id, owner string, outcome json.R
 	now := s.now()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.sweep(now, time.Minute)
-	r := s.lookup(id, now)
-	if r == nil {
-		return Task{}, ErrTaskNotFound
-	}
-	if r.t.Owner != owner {
-		return Task{}, ErrTaskNotOwner
+	r, err := s.owned(id, owner, now)
+	if err != nil {
+		return Task{}, err
 	}
 	if r.t.Status.Terminal() {
 		return r.copy(), ErrTaskEnded
@@ -321,6 +313,21 @@ func (s *LocalTasks) fits(records int, grow int64) bool {
 		return false
 	}
 	return grow <= 0 || maxBytes < 0 || s.bytes+grow <= maxBytes
+}
+
+// owned returns the live record id for a change by replica owner, after a
+// sweep that is due: ErrTaskNotFound without one, ErrTaskNotOwner when
+// another replica runs it. s.mu is held.
+func (s *LocalTasks) owned(id, owner string, now time.Time) (*localTask, error) {
+	s.sweep(now, time.Minute)
+	r := s.lookup(id, now)
+	switch {
+	case r == nil:
+		return nil, ErrTaskNotFound
+	case r.t.Owner != owner:
+		return nil, ErrTaskNotOwner
+	}
+	return r, nil
 }
 
 // lookup returns the live record id, or nil, dropping it if it expired.

@@ -19,6 +19,15 @@ func (s *Server) observe(c *callState) {
 	c.observed, cc.ctx = observed, ctx
 }
 
+// becameTask tells the call's observation, if it wants to know, that the
+// call became task id.
+func (s *Server) becameTask(c *callState, id string) {
+	if t, ok := c.observed.(TaskObservation); ok {
+		defer func() { _ = recover() }() // telemetry is not worth a task
+		t.BecameTask(id)
+	}
+}
+
 // record ends the call's observation, once: its span and metric points. A
 // declared severity is told apart (mcpotel adds mcp.error.severity to
 // mcp.errors.classified) and changes nothing else.

@@ -39,6 +39,19 @@ type CallObservation interface {
 	End(CallOutcome)
 }
 
+// A TaskObservation is a CallObservation that is told when its call
+// becomes a task (see [TaskSupport]): BecameTask is called once, as the
+// request is answered with the task's id, and End later, once, when the
+// task ends, with its final outcome. An observation that lacks BecameTask
+// sees a task as one long call, from its admission to End at the task's
+// end.
+type TaskObservation interface {
+	CallObservation
+	// BecameTask is told the id of the task the call became; the handler
+	// still runs, in the context StartCall returned.
+	BecameTask(taskID string)
+}
+
 // A SessionObservation is one session being observed, from
 // [Observer.StartSession] to its End, which the server calls once, when
 // the session has ended: err is why, as the SDK reports it (nil, io.EOF or

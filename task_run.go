@@ -201,6 +201,7 @@ func (s *Server) becomeTask(c *callState, done chan taskResult, k toolCall) (*mc
 	c.stopHangUp = nil
 	tc.id.Store(&rec.ID)
 	tc.detached.Store(true)
+	s.becameTask(c, rec.ID)
 	s.inflight.detach(c.token, errTaskShutdown)
 	tc.wake = make(chan struct{}, 1)
 	if s.taskRunner.add(rec.ID, runningTask{cancel: c.cancel, principal: rec.Principal, wake: tc.wake}) {

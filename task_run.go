@@ -243,6 +243,11 @@ func (s *Server) finishTask(c *callState, rec fleet.Task, done chan taskResult, 
 		}
 		r = <-done
 	}
+	if r.err == nil && context.Cause(c.ctx) == errTaskCancelled {
+		// The client was told the task was cancelled: so are the log, the
+		// span and the metrics, whatever the handler returned after.
+		r.err = errTaskCancelled
+	}
 	size := 0
 	if r.err == nil {
 		size = k.size(r.res)

@@ -103,6 +103,12 @@ const (
 //	span "<mcp.method.name> <target>", kind SERVER: the operation's attributes above, plus mcp.session.id and
 //	jsonrpc.request.id; on failure status Error, and an "exception" event with exception.type and
 //	exception.message (scrubbed).
+//
+//	A tool call that becomes a task (the extension io.modelcontextprotocol/tasks): its SERVER span ends
+//	when the request is answered, with mcp.task.id; the span "execute_tool <gen_ai.tool.name>", kind
+//	INTERNAL, a child of it with a link to it, runs from then to the task's end, with the same attributes
+//	and mcp.task.id, and the outcome a SERVER span would have had. The metrics above are recorded once,
+//	at the task's end, with its final outcome; mcp.task.id is never a metric attribute (it has no bound).
 var (
 	keyMethod          = semconv.McpMethodNameKey
 	keyToolName        = semconv.GenAIToolNameKey
@@ -129,6 +135,11 @@ var methods = [...]string{
 }
 
 const executeTool = "execute_tool"
+
+// keyTaskID is the id of the task a tool call became. The semantic
+// conventions name no attribute for it yet; this one follows their mcp.*
+// names.
+const keyTaskID = attribute.Key("mcp.task.id")
 
 // Trace context travels in params._meta under the W3C Trace Context header
 // names, traceparent and tracestate (and baggage), as the MCP semantic

@@ -245,7 +245,11 @@ func noOption(*mcperr.Error) {}
 func (c *Context) reqLog() *slog.Logger {
 	c.reqOnce.Do(func() {
 		if c.base != nil {
-			c.log = slog.New(c.base.Handler().WithAttrs(c.logAttrs()))
+			h := c.base.Handler().WithAttrs(c.logAttrs())
+			if c.task != nil {
+				h = taskIDHandler{h, c.task}
+			}
+			c.log = slog.New(h)
 		}
 	})
 	return c.log
@@ -269,7 +273,7 @@ func (c *Context) logRecord(level slog.Level, msg string, attrs ...slog.Attr) {
 		c.reqLog().LogAttrs(context.WithoutCancel(c), level, msg, attrs...)
 		return
 	}
-	req := c.logAttrs()
+	req := c.recordAttrs()
 	c.base.LogAttrs(context.WithoutCancel(c), level, msg, append(req[:len(req):len(req)], attrs...)...)
 }
 
@@ -288,7 +292,7 @@ func (c *Context) logScrubbed(level slog.Level, msg string, attrs ...slog.Attr) 
 		return
 	}
 	r := slog.NewRecord(time.Now(), level, msg, 0)
-	r.AddAttrs(c.logAttrs()...)
+	r.AddAttrs(c.recordAttrs()...)
 	r.AddAttrs(attrs...)
 	_ = h.Handle(ctx, r)
 }
@@ -314,8 +318,8 @@ func (c *Context) requestAttrs() []slog.Attr {
 }
 
 // Logger returns the logger of this request. Its records carry the request
-// id, the definition (operation, such as tool:fetch_articles) and the
-// session, and are redacted (see [ServerOptions.Logger]). They go to the
+// id, the definition (operation, such as tool:fetch_articles), the session
+// and, once the call is a task, the task's id (taskId), and are redacted (see [ServerOptions.Logger]). They go to the
 // server's log and, when the client has asked for log notifications with
 // logging/setLevel, to the client as notifications/message at or above its
 // level, with the server's name as the logger name.

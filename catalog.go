@@ -64,6 +64,7 @@ func (s *Server) catalog() *httpserve.Catalog {
 			if t.Annotations != nil {
 				ct.Annotations = mustJSON(t.Annotations)
 			}
+			ct.Task, _ = t.Meta[taskMetaKey].(string) // as tools/list publishes it
 			c.Tools = append(c.Tools, ct)
 		case l.resource != nil:
 			r := l.resource
@@ -116,6 +117,9 @@ func (s *Server) capabilities() *mcp.ServerCapabilities {
 	}
 	if len(s.completions) > 0 {
 		caps.Completions = &mcp.CompletionCapabilities{}
+	}
+	if s.taskStore != nil { // a tool runs tasks (see NewServer)
+		caps.Extensions = map[string]any{tasksExtension: map[string]any{}}
 	}
 	return caps
 }

@@ -48,6 +48,7 @@ func catalogServer(t *testing.T, stateless bool) *Server {
 		Errors:      []Failure{catalogNoMatch, catalogBusy, catalogFinal},
 		Scopes:      []string{"index:read"},
 		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+		Task:        TaskSupport{Mode: TaskOptional},
 		Handler:     func(*Context, catalogSearchIn) (catalogOut, error) { return catalogOut{}, nil },
 	}
 	// A hand-written schema: its properties are listed in its own order.
@@ -239,6 +240,9 @@ func TestCatalogForPeople(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"index:read"}, c.Tools[0].Scopes); diff != "" {
 		t.Errorf("scopes (-want +got):\n%s", diff)
+	}
+	if c.Tools[0].Task != "optional" || c.Tools[1].Task != "" {
+		t.Errorf("task support: search %q, raw %q; want optional and none", c.Tools[0].Task, c.Tools[1].Task)
 	}
 	if r := c.Resources[0]; !r.Template || !r.Subscribe || r.URITemplate != "items://{itemId}" || len(r.Contract) != 1 {
 		t.Errorf("item resource: %+v", r)

@@ -49,6 +49,10 @@ type Tool struct {
 	Contract []Failure
 	// Scopes are the OAuth scopes a call needs, if the tool declares any.
 	Scopes []string
+	// Task is whether its calls may run as tasks (the extension
+	// io.modelcontextprotocol/tasks), as tools/list publishes it:
+	// "optional" or "required"; "" when they never do.
+	Task string
 	// InputSchema, OutputSchema and Annotations are the JSON that tools/list
 	// publishes; OutputSchema and Annotations may be empty.
 	InputSchema  json.RawMessage

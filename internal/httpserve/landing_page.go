@@ -145,6 +145,7 @@ func writeTools(w *pageWriter, tools []Tool) {
 		writeHeading(w, id, t.Name, t.Title)
 		writeDescription(w, t.Description)
 		writeScopes(w, t.Scopes)
+		writeTask(w, t.Task)
 		writeSubheading(w, id+"-input", "Input")
 		writeArguments(w, id+"-input", t.Input, true)
 		writeErrors(w, id, t.Contract)
@@ -323,6 +324,22 @@ func writeScopes(w *pageWriter, scopes []string) {
 		w.raw("</code>")
 	}
 	w.raw(".</p>\n")
+}
+
+// writeTask says whether a tool's calls may run as tasks, if they may.
+func writeTask(w *pageWriter, mode string) {
+	switch mode {
+	case "":
+		return
+	case "optional":
+		w.raw("<p>May run as a task: for a client that declares the extension <code>io.modelcontextprotocol/tasks</code>, a call still running after a moment is answered with a task to poll.</p>\n")
+	case "required":
+		w.raw("<p>Runs only as a task: a client must declare the extension <code>io.modelcontextprotocol/tasks</code>, and is answered with a task to poll.</p>\n")
+	default:
+		w.raw("<p>Task support: <code>")
+		w.text(mode)
+		w.raw("</code>.</p>\n")
+	}
 }
 
 // writeContract writes an error contract as a table labelled by the

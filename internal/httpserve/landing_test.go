@@ -78,9 +78,10 @@ func testCatalog() *Catalog {
 					{Name: "limit", Type: "integer", Description: "at most this many"},
 				},
 				Contract:     fetchContract,
+				Task:         "optional",
 				InputSchema:  []byte(`{"type":"object","required":["pmids"],"properties":{"pmids":{"type":"array","items":{"type":"string"},"description":"PubMed IDs to fetch"},"limit":{"type":"integer","description":"at most this many"}},"additionalProperties":false}`),
 				OutputSchema: []byte(`{"type":"object","properties":{"articles":{"type":"array","items":{"type":"string"}}}}`),
-				Meta:         map[string]any{"mcpcore/errors": publishedForTest(fetchContract)},
+				Meta:         map[string]any{"mcpcore/errors": publishedForTest(fetchContract), "mcpcore/task": "optional"},
 			},
 			{
 				Name:        "retract_article",
@@ -176,6 +177,26 @@ func TestLandingShowsContracts(t *testing.T) {
 		if !strings.Contains(page, s) {
 			t.Errorf("the page lacks the scopes %s", s)
 		}
+	}
+}
+
+// TestLandingShowsTaskSupport: a tool whose calls may or must run as tasks
+// says so beside its other facts; one that never does says nothing.
+func TestLandingShowsTaskSupport(t *testing.T) {
+	c := testCatalog()
+	c.Tools[1].Task = "required"
+	page := get(t, Landing(c, nil), "127.0.0.1:3010", "/").Body.String()
+	for tool, want := range map[string]string{
+		"fetch_articles":  "<p>May run as a task: for a client that declares the extension <code>io.modelcontextprotocol/tasks</code>",
+		"retract_article": "<p>Runs only as a task: a client must declare the extension <code>io.modelcontextprotocol/tasks</code>",
+	} {
+		article, ok := between(page, `id="tool-`+tool+`"`, "</article>")
+		if !ok || !strings.Contains(article, want) {
+			t.Errorf("the article of %s lacks %q", tool, want)
+		}
+	}
+	if ping, _ := between(page, `id="tool-ping"`, "</article>"); strings.Contains(ping, "task") {
+		t.Errorf("ping, which never runs as a task, mentions tasks:\n%s", ping)
 	}
 }
 

@@ -96,7 +96,7 @@ func taskSpans(t *testing.T, h *harness, id string) (req, task sdktrace.ReadOnly
 func attr(s sdktrace.ReadOnlySpan, key string) string {
 	for _, kv := range s.Attributes() {
 		if string(kv.Key) == key {
-			return kv.Value.Emit()
+			return kv.Value.String()
 		}
 	}
 	return ""

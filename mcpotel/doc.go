@@ -18,7 +18,10 @@
 // The server makes two calls per request: [Observer.StartCall] when it
 // admits the call, and End with the outcome when it has observed it. End
 // records everything; nothing else touches a meter or a tracer, so what a
-// call looks like in telemetry is decided in one place (record.go).
+// call looks like in telemetry is decided in one place (record.go). A tool
+// call that becomes a task has a third, BecameTask, at the boundary, which
+// only swaps the request's span for the task's (task.go): End still
+// records the call once, at the task's end.
 //
 // Unconfigured, the package uses the no-op providers and skips the work of
 // building attributes altogether (see BenchmarkStartEnd).

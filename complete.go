@@ -57,7 +57,7 @@ func (s *Server) completion(ctx context.Context, req *mcp.CompleteRequest) (*mcp
 		key = p.Ref.Type + ":" + p.Ref.URI
 	}
 	f := s.completions[key][p.Argument.Name]
-	if f == nil {
+	if f == nil || !s.completesFor(ctx, req, p.Ref) {
 		return res, nil
 	}
 	var args map[string]string

@@ -37,8 +37,9 @@ const MaxURIBytes = 8 << 10
 //     result (see becomeTask); a tasks/* method's handler finds the
 //     request in its context.
 //   - After, it makes every JSON-RPC error the SDK sends well formed (see
-//     wireRPCError), and notes the sessions whose client set a log level
-//     (see noteLogLevel).
+//     wireRPCError), notes the sessions whose client set a log level
+//     (see noteLogLevel), and leaves out of a list what its caller does
+//     not see (see listedTo).
 func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 		if extra := req.GetExtra(); extra != nil && extra.Header != nil && !strings.HasPrefix(method, "notifications/") {
@@ -64,6 +65,7 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		if method == "logging/setLevel" {
 			s.noteLogLevel(req)
 		}
+		s.listedTo(ctx, req, res)
 		return res, nil
 	}
 }

@@ -99,7 +99,8 @@ func (p Prompt[Args]) register(s *Server) error {
 		return p.get(c, validator, args)
 	}
 	defined := &definition{kind: "prompt", name: p.Name, contract: p.Errors, scopes: p.Scopes, limit: limit}
-	s.mcp.AddPrompt(def, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+	info := &DefinitionInfo{Kind: KindPrompt, Name: p.Name, Scopes: p.Scopes}
+	sdkHandler := shownTo(s, info, unknownPrompt, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
 		input := 0
 		for k, v := range req.Params.Arguments {
 			input += len(k) + len(v)
@@ -111,6 +112,7 @@ func (p Prompt[Args]) register(s *Server) error {
 		c.bind = func() string { return binding("prompt", p.Name, c.ctx.token, args.Arguments) }
 		return serve(s, c, promptGet{s, p.Name, args.Arguments, get})
 	})
+	s.offer(info, func() { s.mcp.AddPrompt(def, sdkHandler) }, func() { s.mcp.RemovePrompts(p.Name) })
 	s.listed = append(s.listed, listing{prompt: def, contract: p.Errors, scopes: p.Scopes})
 	s.prompts++
 	return nil

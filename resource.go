@@ -140,23 +140,26 @@ func (r Resource[Params, Out]) register(s *Server) error {
 	}
 	read := func(c *Context) (*mcp.ReadResourceResult, error) { return r.read(c, tmpl, validator, mime) }
 	def := &definition{kind: "resource", name: r.Name, contract: r.Errors, scopes: r.Scopes, limit: limit, template: r.URITemplate}
-	handler := func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+	info := &DefinitionInfo{Kind: KindResource, Name: r.Name, URITemplate: r.URITemplate, Scopes: r.Scopes}
+	handler := shownTo(s, info, unknownResource, func(ctx context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 		p := req.Params
 		c := newCall(s, ctx, def, req)
 		c.ctx.x = newExchange(c.version, p.GetProgressToken(), req.ClientCapabilities, p.InputResponses)
 		c.ctx.uri, c.inputBytes, c.state = p.URI, len(p.URI), p.RequestState
 		c.bind = func() string { return binding("resource", r.URITemplate, c.ctx.token, p.URI) }
 		return serve(s, c, resourceRead{s, r.Name, read})
-	}
+	})
 	meta, err := publishedMeta("resource", r.Name, nil, r.Meta)
 	if err != nil {
 		return err
 	}
 	s.listed = append(s.listed, listing{resource: &mcp.ResourceTemplate{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URITemplate: r.URITemplate, Meta: meta}, static: static, subscribe: r.Subscribe, contract: r.Errors, scopes: r.Scopes})
 	if static {
-		s.mcp.AddResource(&mcp.Resource{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URI: r.URITemplate, Meta: meta}, handler)
+		sdkDef := &mcp.Resource{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URI: r.URITemplate, Meta: meta}
+		s.offer(info, func() { s.mcp.AddResource(sdkDef, handler) }, func() { s.mcp.RemoveResources(r.URITemplate) })
 	} else {
-		s.mcp.AddResourceTemplate(&mcp.ResourceTemplate{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URITemplate: r.URITemplate, Meta: meta}, handler)
+		sdkDef := &mcp.ResourceTemplate{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URITemplate: r.URITemplate, Meta: meta}
+		s.offer(info, func() { s.mcp.AddResourceTemplate(sdkDef, handler) }, func() { s.mcp.RemoveResourceTemplates(r.URITemplate) })
 	}
 	s.resources++
 	return nil

@@ -115,6 +115,19 @@ type ServerOptions struct {
 	// stdio and one process; replicas behind a balancer share one, so
 	// that any of them answers for a task.
 	Tasks fleet.TaskStore
+	// Catalog keeps which definitions the fleet has switched off (see
+	// [Server.SetEnabled]). When nil, the server keeps that in its own
+	// process (fleet.LocalCatalog); package app gives it the Redis one
+	// with MCP_REDIS_URL.
+	Catalog fleet.Catalog
+	// Visible decides, for each caller, whether it sees a definition:
+	// one it does not see is left out of every list it asks for, and its
+	// call, get or read is answered exactly as one of a definition the
+	// server does not have. It is asked once for each definition of each
+	// list and each call, so it must be quick. Nil shows every enabled
+	// definition to every caller. A caller's view changing is not
+	// notified: list_changed follows [Server.SetEnabled].
+	Visible VisibleFunc
 }
 
 // A Definition is something a [Server] serves: a [Tool], a [Resource] or a
@@ -191,6 +204,12 @@ type Server struct {
 	// unless a tool has a Task mode (see task_run.go).
 	taskStore  fleet.TaskStore
 	taskRunner *taskRunner
+
+	// switches are the definitions as the fleet switched them on or off
+	// (switches.go); visible decides what each caller sees
+	// (visibility.go).
+	switches switches
+	visible  VisibleFunc
 }
 
 // A feature is what a definition may need of the server as a whole: the
@@ -264,6 +283,10 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 		sdkOpts.Capabilities = &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{},
 			Extensions: map[string]any{tasksExtension: map[string]any{}}}
 	}
+	if sdkOpts.Capabilities == nil {
+		//lint:ignore SA1019 log notifications stay in the protocol through its deprecation window, and clients use them.
+		sdkOpts.Capabilities = &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}}
+	}
 	for _, d := range defs {
 		if f, ok := d.(feature); ok {
 			// A stateless server takes subscriptions on the stream of a
@@ -307,7 +330,18 @@ func NewServer(info Info, opts *ServerOptions, defs ...Definition) (*Server, err
 	if err := errors.Join(errs...); err != nil {
 		return nil, mcperr.New(mcperr.CodeInitializationFailed, "mcpcore: invalid server definition: "+err.Error(), mcperr.WithCause(err))
 	}
+	// The SDK advertises a kind of definition only while its set holds
+	// one; the capabilities stay those of the definitions, whichever the
+	// fleet switched off (see SetEnabled). The SDK reads them through
+	// this pointer, and no session exists yet.
+	caps := s.capabilities()
+	sdkOpts.Capabilities.Tools, sdkOpts.Capabilities.Prompts, sdkOpts.Capabilities.Resources = caps.Tools, caps.Prompts, caps.Resources
 	s.background, s.endBackground = context.WithCancel(context.Background())
+	s.switches.store, s.visible = opts.Catalog, opts.Visible
+	if s.switches.store == nil {
+		s.switches.store = &fleet.LocalCatalog{}
+	}
+	s.watchCatalog()
 	if s.taskStore != nil {
 		stop := s.taskStore.Watch(s.taskSignal)
 		context.AfterFunc(s.background, func() { stop() })

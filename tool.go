@@ -212,7 +212,8 @@ func (t Tool[In, Out]) register(s *Server) error {
 	// Every failure, whatever its kind, becomes an error result, so the
 	// model always sees what went wrong; but for the two that MCP defines
 	// as protocol errors (see protocolError), which are JSON-RPC errors.
-	s.mcp.AddTool(def, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	info := &DefinitionInfo{Kind: KindTool, Name: t.Name, Scopes: t.Scopes}
+	sdkHandler := shownTo(s, info, unknownTool, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		p := req.Params
 		var tc *taskCall
 		if rt.task.Mode != TaskNever {
@@ -230,6 +231,7 @@ func (t Tool[In, Out]) register(s *Server) error {
 		c.bind = func() string { return binding("tool", t.Name, c.ctx.token, p.Arguments) }
 		return serve(s, c, toolCall{s, rt, p.Arguments})
 	})
+	s.offer(info, func() { s.mcp.AddTool(def, sdkHandler) }, func() { s.mcp.RemoveTools(t.Name) })
 	s.tools++
 	s.listed = append(s.listed, listing{tool: def, contract: t.Errors, scopes: t.Scopes})
 	return nil

@@ -24,8 +24,8 @@ var errNoRedisOpener = errors.New(`MCP_REDIS_URL is set, but this program gives 
 type opened struct{ shared *opener.Shared }
 
 // openShared opens cfg.RedisURL with opts.OpenRedis when so lacks a Bus or
-// a Limiter, and sets what it opened in so (its task store too, unless so
-// has one), named for the server's start-up line.
+// a Limiter, and sets what it opened in so (its task store and catalog
+// too, unless so has them), named for the server's start-up line.
 func openShared(info mcpcore.Info, cfg Config, opts *Options, so *mcpcore.ServerOptions, mp metric.MeterProvider) (*opened, error) {
 	if cfg.RedisURL == "" || (so.Bus != nil && so.Limiter != nil) {
 		return nil, nil
@@ -47,6 +47,9 @@ func openShared(info mcpcore.Info, cfg Config, opts *Options, so *mcpcore.Server
 	}
 	if so.Tasks == nil {
 		so.Tasks = sh.Tasks
+	}
+	if so.Catalog == nil {
+		so.Catalog = sh.Catalog
 	}
 	return &opened{sh}, nil
 }

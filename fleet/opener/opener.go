@@ -44,6 +44,11 @@ type Shared struct {
 	// (ServerOptions.Tasks) unless the program gave its own. Nil leaves
 	// the server its store in its own process.
 	Tasks fleet.TaskStore
+	// Catalog keeps which definitions the fleet has switched off (see
+	// Server.SetEnabled); package app gives it to the server
+	// (ServerOptions.Catalog) unless the program gave its own. Nil leaves
+	// the server its state in its own process.
+	Catalog fleet.Catalog
 	// Describe names the shared parts for the server's start-up line,
 	// without credentials, such as "redis 10.0.0.5:6379/0 (notifications,
 	// rate limits, tasks)".

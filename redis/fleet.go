@@ -38,7 +38,8 @@ type timing struct {
 	publish     time.Duration // bound on one PUBLISH
 	allow       time.Duration // bound on one rate-limit round trip
 	retry       time.Duration // how often to try Redis again while it is away
-	task        time.Duration // bound on one call of the task store
+	task        time.Duration // bound on one call of the task store and the catalog
+	reread      time.Duration // how often the catalog is read again regardless
 }
 
 var defaultTiming = timing{
@@ -48,6 +49,7 @@ var defaultTiming = timing{
 	allow:       200 * time.Millisecond,
 	retry:       time.Second,
 	task:        200 * time.Millisecond,
+	reread:      5 * time.Second,
 }
 
 // queueSize bounds the events waiting to be published: Publish drops beyond
@@ -55,7 +57,8 @@ var defaultTiming = timing{
 const queueSize = 1024
 
 // A Fleet is one replica's connection to the parts the fleet shares: its
-// [fleet.Bus], its [fleet.Limiter] and its [fleet.TaskStore], and its presence in the count of
+// [fleet.Bus], its [fleet.Limiter], its [fleet.TaskStore] and its
+// [fleet.Catalog], and its presence in the count of
 // replicas that sets each one's share of a quota while Redis is away.
 type Fleet struct {
 	client goredis.UniversalClient
@@ -69,6 +72,7 @@ type Fleet struct {
 	bus      *bus
 	limiter  *limiter
 	tasks    *taskStore
+	catalog  *catalog
 	replicas atomic.Int64 // last count seen, at least 1
 
 	// mu orders the start of goroutines (subscriptions, the limiter's
@@ -122,6 +126,7 @@ func newFleet(client goredis.UniversalClient, opts *Options, t timing) *Fleet {
 	f.bus = newBus(f)
 	f.limiter = newLimiter(f)
 	f.tasks = newTaskStore(f, opts.MaxTaskBytes)
+	f.catalog = newCatalog(f)
 	f.wg.Add(2)
 	go f.bus.publishLoop()
 	go f.heartbeatLoop()

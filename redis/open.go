@@ -72,6 +72,7 @@ func Open(rawURL string, o opener.Options) (*opener.Shared, error) {
 		Bus:      f.Bus(),
 		Limiter:  f.Limiter(),
 		Tasks:    f.Tasks(),
+		Catalog:  f.Catalog(),
 		Describe: "redis " + where + " (notifications, rate limits, tasks)",
 		Close:    f.Close,
 	}, nil

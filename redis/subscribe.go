@@ -22,6 +22,13 @@ type subscription struct {
 // lost connection subscribes again, by itself, which is logged as listening
 // again for what. stop returns once receive is no longer called.
 func (f *Fleet) subscribe(channel, what string, receive func(payload string)) (stop func()) {
+	return f.subscribeWith(channel, what, receive, nil)
+}
+
+// subscribeWith is subscribe that also calls subscribed, when not nil, each
+// time the subscription is made: at first, and again after a lost
+// connection, when Redis is back and what was published in between lost.
+func (f *Fleet) subscribeWith(channel, what string, receive func(payload string), subscribed func()) (stop func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &subscription{
 		cancel:   cancel,
@@ -39,7 +46,7 @@ func (f *Fleet) subscribe(channel, what string, receive func(payload string)) (s
 	}
 	f.subs[s] = struct{}{}
 	f.mu.Unlock()
-	go f.read(ctx, s, channel, what, receive)
+	go f.read(ctx, s, channel, what, receive, subscribed)
 	return func() {
 		s.stop()
 		f.mu.Lock()
@@ -48,7 +55,7 @@ func (f *Fleet) subscribe(channel, what string, receive func(payload string)) (s
 	}
 }
 
-func (f *Fleet) read(ctx context.Context, s *subscription, channel, what string, receive func(payload string)) {
+func (f *Fleet) read(ctx context.Context, s *subscription, channel, what string, receive func(payload string), subscribed func()) {
 	defer close(s.finished)
 	// An error here (Redis away) still records the channel, and the
 	// receiving loop subscribes to it as it reconnects.
@@ -65,6 +72,9 @@ func (f *Fleet) read(ctx context.Context, s *subscription, channel, what string,
 			}
 			if subscriptions++; subscriptions > 1 {
 				f.log.Info("listening again for "+what, "channel", channel)
+			}
+			if subscribed != nil {
+				subscribed()
 			}
 		case *goredis.Message:
 			receive(msg.Payload)

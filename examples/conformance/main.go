@@ -2,7 +2,8 @@
 // official MCP conformance suite (@modelcontextprotocol/conformance) checks:
 // content of every kind, logging, progress, sampling, elicitation, input
 // over several rounds, resources with a template and a subscription,
-// prompts and completion, and tool calls that run as tasks. It is built only
+// prompts and completion, tool calls that run as tasks, and the hooks that
+// change the tool and prompt lists. It is built only
 // on mcpcore's public API; the interop tests run the suite against it.
 //
 // It serves stdio by default; MCP_TRANSPORT_TYPE=http serves Streamable HTTP
@@ -37,10 +38,12 @@ func definitions() []mcpcore.Definition {
 		staticText, staticBinary, templateResource, watchedResource,
 		simplePrompt, promptWithArguments, promptWithEmbeddedResource, promptWithImage, inputPrompt,
 		greet, slowCompute, failingJob, protocolErrorJob, confirmDelete, multiInput, toolWithTask,
+		triggerToolChange, triggerPromptChange, changingToolDef, changingPromptDef,
 	}
 }
 
-// main does what app.Main does, with the server in hand: watch needs it.
+// main does what app.Main does, with the server in hand: watch and the
+// list change hooks need it.
 func main() {
 	cfg, err := app.ConfigFromEnv(nil)
 	if err != nil {
@@ -52,6 +55,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	served.Store(a.Server())
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go watch(ctx, a.Server())

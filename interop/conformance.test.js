@@ -113,6 +113,28 @@ function taskProblems(resultsDir) {
   return problems;
 }
 
+// The server-stateless checks that only warn (SHOULDs), so that the exit
+// code says nothing of them, and that the mcpcore binary passes: its
+// list change hooks (test_trigger_tool_change, test_trigger_prompt_change)
+// make every listen stream that asked hear list_changed.
+const listChangedChecks = [
+  'sep-2575-server-sends-tools-list-changed-on-subscription',
+  'sep-2575-server-sends-prompts-list-changed-on-subscription',
+];
+
+// listChangedProblems returns each of listChangedChecks that is not a
+// SUCCESS in the run's server-stateless checks.json.
+function listChangedProblems(resultsDir) {
+  const dirs = existsSync(resultsDir) ? readdirSync(resultsDir) : [];
+  const dir = dirs.find((d) => d.startsWith('server-server-stateless-') && /^\d/.test(d.slice('server-server-stateless-'.length)));
+  if (!dir) return [`server-stateless: no results in ${resultsDir}`];
+  const checks = JSON.parse(readFileSync(join(resultsDir, dir, 'checks.json'), 'utf8'));
+  return listChangedChecks
+    .map((id) => checks.find((c) => c.id === id) ?? { id, status: 'missing' })
+    .filter((c) => c.status !== 'SUCCESS')
+    .map((c) => `${c.id}: ${c.status} ${c.errorMessage ?? ''}`);
+}
+
 // expectedFailures returns the expected-failures file of a run, or
 // undefined when it is missing or holds nothing but comments and blanks.
 function expectedFailures(name) {
@@ -188,6 +210,8 @@ for (const r of runs) {
     if (r.tasks && checkTasks) {
       const problems = taskProblems(resultsDir);
       assert.deepEqual(problems, [], `tasks-* scenarios (unscored by the suite) failed; see ${resultsDir}:\n${problems.join('\n')}`);
+      const warned = listChangedProblems(resultsDir);
+      assert.deepEqual(warned, [], `server-stateless's list_changed checks (warnings only, for the suite) did not pass; see ${resultsDir}:\n${warned.join('\n')}`);
     }
   });
 }

@@ -59,6 +59,7 @@ func TestCluster(t *testing.T) {
 	defer sum.write()
 	f := newFleet(t) // the conformance server, stateless, one set of keys
 
+	t.Run("list_changed once per stream", func(t *testing.T) { checkListChangedOncePerStream(t, f, &sum) })
 	t.Run("the suite", func(t *testing.T) { checkSuites(t, f, &sum) })
 	t.Run("a stateful session whose replica dies", func(t *testing.T) { checkStatefulDeath(t, f, &sum) })
 

@@ -83,8 +83,9 @@ func (s *Server) deliver(e fleet.Event) {
 			s.notifyLocal(s.background, e.URI)
 		}
 	default:
-		// List-changed events come with definitions added at run time
-		// (ROADMAP 5): this server's lists never change.
+		// Lists change through the fleet's Catalog (see SetEnabled),
+		// each replica telling its own sessions: a list-changed event
+		// on the bus would tell them twice.
 	}
 }
 

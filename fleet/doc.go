@@ -4,7 +4,8 @@
 // others, the rate limiter that counts a quota for the whole fleet rather
 // than for each process, and the [TaskStore] that keeps the tasks (tool
 // calls that outlive their request) where every replica can answer for
-// them. [LocalTasks] is the task store of one process; package
+// them, and the [Catalog] of the definitions switched off for the whole
+// fleet. [LocalTasks] is the task store of one process; package
 // github.com/seed417024ea/mcpcore/fleet/taskstoretest checks any other.
 //
 // A server shares none of them unless it is given them: through

@@ -48,6 +48,10 @@ type LocalTasks struct {
 	tasks     map[string]*localTask
 	bytes     int64 // the sum of size() over tasks
 	lastSweep time.Time
+	// seq numbers the tasks created, and byPrincipal lists each
+	// principal's in that order (see List).
+	seq         uint64
+	byPrincipal map[string]*principalIndex
 }
 
 // localTask is one record, with the byte counts of its maps kept as they
@@ -55,6 +59,7 @@ type LocalTasks struct {
 type localTask struct {
 	t              Task
 	qBytes, aBytes int64
+	seq            uint64 // its place in its principal's index
 }
 
 // size is what r counts against MaxBytes.
@@ -113,6 +118,7 @@ func (s *LocalTasks) Create(_ context.Context, t Task) (Task, error) {
 	}
 	s.tasks[t.ID] = r
 	s.bytes += r.size()
+	s.index(r)
 	return r.copy(), nil
 }
 
@@ -357,6 +363,7 @@ func (s *LocalTasks) sweep(now time.Time, every time.Duration) {
 func (s *LocalTasks) remove(id string, r *localTask) {
 	delete(s.tasks, id)
 	s.bytes -= r.size()
+	s.unindex(r)
 }
 
 func (s *LocalTasks) now() time.Time {

@@ -51,6 +51,7 @@ func Run(t *testing.T, newStore func(t *testing.T) fleet.TaskStore) {
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.test(t, newStore(t)) })
 	}
+	runList(t, newStore)
 }
 
 const (

@@ -36,6 +36,8 @@ const MaxURIBytes = 8 << 10
 //     CreateTaskResult, which its handler passed out in the placeholder
 //     result (see becomeTask); a tasks/* method's handler finds the
 //     request in its context.
+//   - A session of MCP 2025-11-25 gets the experimental task utility
+//     (see legacyTasks and legacyListing).
 //   - After, it makes every JSON-RPC error the SDK sends well formed (see
 //     wireRPCError), notes the sessions whose client set a log level
 //     (see noteLogLevel), and leaves out of a list what its caller does
@@ -53,7 +55,7 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 			// it goes in its context.
 			ctx = context.WithValue(ctx, taskRequestKey{}, req)
 		}
-		res, err := next(ctx, method, req)
+		res, err := s.legacyTasks(next)(ctx, method, req)
 		if err != nil {
 			return nil, wireRPCError(method, err)
 		}
@@ -66,7 +68,7 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 			s.noteLogLevel(req)
 		}
 		s.listedTo(ctx, req, res)
-		return res, nil
+		return s.legacyListing(method, req, res), nil
 	}
 }
 

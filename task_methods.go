@@ -32,6 +32,9 @@ func (s *Server) addTaskMethods() {
 	_ = mcp.AddReceivingCustomMethod(s.mcp, "tasks/get", s.tasksGet)
 	_ = mcp.AddReceivingCustomMethod(s.mcp, "tasks/update", s.tasksUpdate)
 	_ = mcp.AddReceivingCustomMethod(s.mcp, "tasks/cancel", s.tasksCancel)
+	// MCP 2025-11-25's alone, answered by legacyTasks for its sessions.
+	_ = mcp.AddReceivingCustomMethod(s.mcp, "tasks/result", s.tasksOfLegacy)
+	_ = mcp.AddReceivingCustomMethod(s.mcp, "tasks/list", s.tasksListOfLegacy)
 }
 
 // taskCaller checks that a tasks/* request may be served, and returns the

@@ -79,7 +79,7 @@ var (
 // becomes a task.
 func (s *Server) newTaskCall(ctx context.Context, support TaskSupport, version string, meta map[string]any) (context.Context, *taskCall) {
 	tc := &taskCall{support: support}
-	if declaresTasks(version, meta) {
+	if declaresTasks(version, meta) || legacyTaskCall(version, meta, &tc.support) {
 		tc.capable, tc.request = true, ctx
 		ctx = context.WithoutCancel(ctx)
 	}

@@ -73,8 +73,13 @@ func guardBody(limit int64, timeout time.Duration, stateless bool, log *Refusals
 				writeRPCError(w, http.StatusBadRequest, answer)
 				return
 			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
 			c := readCall(body)
+			if c.method == "tools/call" {
+				// MCP 2025-11-25's params.task, which the SDK would drop.
+				body = rpcguard.LiftTaskInBody(body)
+				r.ContentLength = int64(len(body))
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
 			if !stateless && r.Header.Get("Mcp-Session-Id") == "" {
 				c.sessionless = rpcguard.BeforeInitialize(body)
 			}

@@ -112,6 +112,9 @@ func decode(m *message) (jsonrpc.Message, error) {
 	}
 	if m.params != nil {
 		req.Params = bytes.Clone(m.params)
+		if m.method == "tools/call" {
+			req.Params = LiftTask(req.Params)
+		}
 	}
 	return req, nil
 }

@@ -1,0 +1,120 @@
+package mcpcore_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed417024ea/mcpcore"
+)
+
+// lineSession is a raw JSON-RPC session with a server served over a pipe
+// (the path of stdio, through the guard).
+type lineSession struct {
+	t      *testing.T
+	w      io.Writer
+	lines  chan string
+	nextID int
+}
+
+func newLineSession(t *testing.T, defs ...mcpcore.Definition) *lineSession {
+	t.Helper()
+	srv, _ := newServer(t, nil, defs...)
+	toServer, fromClient := io.Pipe()
+	toClient, fromServer := io.Pipe()
+	go srv.Serve(context.Background(), &mcp.IOTransport{Reader: toServer, Writer: fromServer})
+	t.Cleanup(func() { fromClient.Close(); toClient.Close() })
+	s := &lineSession{t: t, w: fromClient, lines: make(chan string, 64)}
+	go func() {
+		sc := bufio.NewScanner(toClient)
+		sc.Buffer(nil, 16<<20)
+		for sc.Scan() {
+			s.lines <- sc.Text()
+		}
+		close(s.lines)
+	}()
+	return s
+}
+
+// call sends a request and returns its answer's result or error;
+// notifications on the way are skipped.
+func (s *lineSession) call(method string, params any) (result, rpcErr json.RawMessage) {
+	s.t.Helper()
+	s.nextID++
+	id := s.nextID
+	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	if _, err := fmt.Fprintf(s.w, "%s\n", b); err != nil {
+		s.t.Fatal(err)
+	}
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case line, ok := <-s.lines:
+			if !ok {
+				s.t.Fatalf("%s: the server closed the session", method)
+			}
+			var m struct {
+				ID     *int            `json:"id"`
+				Result json.RawMessage `json:"result"`
+				Error  json.RawMessage `json:"error"`
+			}
+			if json.Unmarshal([]byte(line), &m) == nil && m.ID != nil && *m.ID == id {
+				return m.Result, m.Error
+			}
+		case <-deadline:
+			s.t.Fatalf("%s: no answer", method)
+		}
+	}
+}
+
+func (s *lineSession) notify(method string) {
+	fmt.Fprintf(s.w, `{"jsonrpc":"2.0","method":%q}`+"\n", method)
+}
+
+// TestLegacyTaskOverStdio: over the stdio path (the guard's connection),
+// a 2025-11-25 session's params.task reaches the server: the call becomes
+// a task, and tasks/result answers its result.
+func TestLegacyTaskOverStdio(t *testing.T) {
+	t.Parallel()
+	release := make(chan struct{})
+	s := newLineSession(t, legacyTools(release)...)
+	init, _ := s.call("initialize", map[string]any{"protocolVersion": legacyVersion, "capabilities": map[string]any{},
+		"clientInfo": map[string]any{"name": "c", "version": "1"}})
+	if !strings.Contains(string(init), `"tasks":{"cancel":{},"requests":{"tools":{"call":{}}}}`) {
+		t.Errorf("initialize: %s", init)
+	}
+	s.notify("notifications/initialized")
+	tools, _ := s.call("tools/list", map[string]any{})
+	if !strings.Contains(string(tools), `"execution":{"taskSupport":"optional"}`) {
+		t.Errorf("tools/list: %s", tools)
+	}
+	res, e := s.call("tools/call", map[string]any{"name": "slow", "task": map[string]any{"ttl": 5000}})
+	var created struct {
+		Task struct {
+			TaskID string `json:"taskId"`
+			Status string `json:"status"`
+			TTL    int    `json:"ttl"`
+		} `json:"task"`
+	}
+	if json.Unmarshal(res, &created); created.Task.Status != "working" || created.Task.TTL != 5000 {
+		t.Fatalf("tools/call with params.task: %s %s", res, e)
+	}
+	close(release)
+	res, e = s.call("tasks/result", map[string]any{"taskId": created.Task.TaskID})
+	if !strings.Contains(string(res), `"io.modelcontextprotocol/related-task":{"taskId":"`+created.Task.TaskID+`"}`) ||
+		!strings.Contains(string(res), "computed "+created.Task.TaskID) {
+		t.Errorf("tasks/result: %s %s", res, e)
+	}
+	// Without params.task the same tool answers at once.
+	res, _ = s.call("tools/call", map[string]any{"name": "slow"})
+	if strings.Contains(string(res), `"task"`) || !strings.Contains(string(res), "computed ") {
+		t.Errorf("tools/call without params.task: %s", res)
+	}
+}

@@ -10,7 +10,8 @@ import (
 // [LocalTasks] and package redis's store are ones.
 type TaskLister interface {
 	TaskStore
-	// List returns, in the order they were created, up to limit live tasks
+	// List returns, in the order they were created (to the millisecond:
+	// within one, in an order of the store's), up to limit live tasks
 	// of principal that come after cursor ("" for the first page), and the
 	// cursor of the next page, "" when there is none. A cursor is opaque
 	// and belongs to the principal it was given to; one the store could

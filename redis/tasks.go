@@ -105,6 +105,9 @@ func (s *taskStore) Create(ctx context.Context, t fleet.Task) (fleet.Task, error
 	t.Created = time.UnixMilli(created).UTC()
 	t.Updated = t.Created
 	t.TTL = time.Duration(ttl) * time.Millisecond
+	if err := s.index(ctx, t); err != nil {
+		return fleet.Task{}, err
+	}
 	return t, nil
 }
 

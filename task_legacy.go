@@ -12,6 +12,7 @@ package mcpcore
 
 import (
 	"encoding/json"
+	"reflect"
 	"strings"
 	"time"
 
@@ -35,7 +36,8 @@ const legacyListPage = 100
 // legacySession reports whether req is of a session that speaks MCP
 // 2025-11-25, whose tasks are the experimental utility's.
 func legacySession(req mcp.Request) bool {
-	if m := req.GetParams(); m != nil {
+	// Params the client left out are a typed nil, whose GetMeta panics.
+	if m := req.GetParams(); m != nil && !reflect.ValueOf(m).IsNil() {
 		if v, ok := m.GetMeta()[mcp.MetaKeyProtocolVersion].(string); ok {
 			return v == legacyTasksVersion
 		}

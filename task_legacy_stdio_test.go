@@ -49,7 +49,11 @@ func (s *lineSession) call(method string, params any) (result, rpcErr json.RawMe
 	s.t.Helper()
 	s.nextID++
 	id := s.nextID
-	b, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+	msg := map[string]any{"jsonrpc": "2.0", "id": id, "method": method}
+	if params != nil {
+		msg["params"] = params
+	}
+	b, _ := json.Marshal(msg)
 	if _, err := fmt.Fprintf(s.w, "%s\n", b); err != nil {
 		s.t.Fatal(err)
 	}
@@ -111,6 +115,16 @@ func TestLegacyTaskOverStdio(t *testing.T) {
 	if !strings.Contains(string(res), `"io.modelcontextprotocol/related-task":{"taskId":"`+created.Task.TaskID+`"}`) ||
 		!strings.Contains(string(res), "computed "+created.Task.TaskID) {
 		t.Errorf("tasks/result: %s %s", res, e)
+	}
+	// Methods without params (tasks/list has none to give) are answered,
+	// the session kept.
+	for _, m := range []string{"tasks/list", "tasks/get", "tasks/result", "tasks/cancel"} {
+		if _, e := s.call(m, nil); e == nil {
+			t.Errorf("%s without params: no error", m)
+		}
+	}
+	if _, e := s.call("ping", map[string]any{}); e != nil {
+		t.Fatalf("ping: %s", e)
 	}
 	// Without params.task the same tool answers at once.
 	res, _ = s.call("tools/call", map[string]any{"name": "slow"})

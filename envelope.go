@@ -55,7 +55,7 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 			// it goes in its context.
 			ctx = context.WithValue(ctx, taskRequestKey{}, req)
 		}
-		res, err := s.legacyTasks(next)(ctx, method, req)
+		res, err := s.legacyTasks(ctx, next, method, req)
 		if err != nil {
 			return nil, wireRPCError(method, err)
 		}

@@ -12,35 +12,30 @@ import (
 	"github.com/seed417024ea/mcpcore/internal/rpcguard"
 )
 
-// legacyTasks answers, for a session of MCP 2025-11-25, what the
-// experimental task utility adds to next: tasks/get, tasks/result,
-// tasks/list and tasks/cancel; a tools/call of a tool that runs only as a
-// task without params.task, or with it of a tool that never does (-32601,
-// as the utility says); the CreateTaskResult of a call that became a
-// task, nested as the utility has it. Any other request, and every
-// request of another version, goes to next as it is.
-func (s *Server) legacyTasks(next mcp.MethodHandler) mcp.MethodHandler {
-	if s.taskStore == nil {
-		return next
+// legacyTasks answers req as next would, but for what the experimental
+// task utility adds for a session of MCP 2025-11-25: tasks/get,
+// tasks/result, tasks/list and tasks/cancel; a tools/call of a tool that
+// runs only as a task without params.task, or with it of a tool that never
+// does (-32601, as the utility says); the CreateTaskResult of a call that
+// became a task, nested as the utility has it. Any other request, and
+// every request of another version, goes to next as it is.
+func (s *Server) legacyTasks(ctx context.Context, next mcp.MethodHandler, method string, req mcp.Request) (mcp.Result, error) {
+	if s.taskStore == nil || method != "tools/call" && !isTasksMethod(method) || !legacySession(req) {
+		return next(ctx, method, req)
 	}
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method != "tools/call" && !isTasksMethod(method) || !legacySession(req) {
-			return next(ctx, method, req)
-		}
-		switch method {
-		case "tools/call":
-			return s.legacyCall(ctx, next, req)
-		case "tasks/get":
-			return s.legacyGet(ctx, req)
-		case "tasks/result":
-			return s.legacyResult(ctx, req)
-		case "tasks/list":
-			return s.legacyList(ctx, req)
-		case "tasks/cancel":
-			return s.legacyCancel(ctx, req)
-		}
-		return nil, methodNotFound(method)
+	switch method {
+	case "tools/call":
+		return s.legacyCall(ctx, next, req)
+	case "tasks/get":
+		return s.legacyGet(ctx, req)
+	case "tasks/result":
+		return s.legacyResult(ctx, req)
+	case "tasks/list":
+		return s.legacyList(ctx, req)
+	case "tasks/cancel":
+		return s.legacyCancel(ctx, req)
 	}
+	return nil, methodNotFound(method)
 }
 
 // methodNotFound is -32601, which the SDK answers in its own words

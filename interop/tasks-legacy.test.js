@@ -9,7 +9,8 @@
 //     the same error result a synchronous call gives;
 //   - tasks/cancel answers the cancelled task, and -32602 once it ended;
 //   - a required tool called without a task, or a forbidden one with it,
-//     is -32601.
+//     is -32601;
+//   - a task's question reaches the client's elicitation handler.
 //
 //     MCPCORE_CONFORMANCE_BIN=$PWD/../bin/conformance node --test tasks-legacy.test.js
 import { test, describe, before, after } from 'node:test';
@@ -20,7 +21,7 @@ import { createHmac } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 
 const bin = process.env.MCPCORE_CONFORMANCE_BIN;
 const skip = bin ? false : 'MCPCORE_CONFORMANCE_BIN does not name the built examples/conformance binary';
@@ -100,8 +101,13 @@ async function exercise(client) {
 
 describe('the TypeScript SDK 1.32 task API over stdio', { skip }, () => {
   let client;
+  let asked;
   before(async () => {
-    client = new Client({ name: 'interop-tasks-legacy', version: '1.0.0' });
+    client = new Client({ name: 'interop-tasks-legacy', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, async (req) => {
+      asked = req.params;
+      return { action: 'accept', content: { confirm: true } };
+    });
     await client.connect(new StdioClientTransport({ command: bin, stderr: 'ignore' }));
   });
   after(() => client?.close());
@@ -111,6 +117,14 @@ describe('the TypeScript SDK 1.32 task API over stdio', { skip }, () => {
     // Without authentication there is nobody to list for.
     assert.equal(client.getServerCapabilities().tasks.list, undefined);
     await assert.rejects(client.experimental.tasks.listTasks(), (e) => e instanceof McpError && e.code === -32601);
+  });
+
+  test("a task's question is asked within the session (elicitation/create)", async () => {
+    const done = await drain(client.experimental.tasks.callToolStream({ name: 'confirm_delete', arguments: { filename: '/tmp/x' } }));
+    assert.equal(done[0].type, 'taskCreated');
+    assert.equal(asked?.message, 'Delete /tmp/x?');
+    assert.equal(done.at(-1).type, 'result', JSON.stringify(done.at(-1)));
+    assert.equal(done.at(-1).result.content[0].text, 'deleted /tmp/x');
   });
 });
 

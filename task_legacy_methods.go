@@ -56,7 +56,10 @@ func (s *Server) legacyCall(ctx context.Context, next mcp.MethodHandler, req mcp
 		}
 	}
 	res, err := next(ctx, "tools/call", req)
-	if r, ok := res.(*mcp.CallToolResult); ok && r.Meta != nil {
+	if err != nil {
+		return nil, err // res may be a typed nil
+	}
+	if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.Meta != nil {
 		if created, ok := r.Meta[taskSlotKey].(*createTaskResult); ok {
 			return legacyCreated(created), nil
 		}

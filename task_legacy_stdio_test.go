@@ -126,6 +126,11 @@ func TestLegacyTaskOverStdio(t *testing.T) {
 	if _, e := s.call("ping", map[string]any{}); e != nil {
 		t.Fatalf("ping: %s", e)
 	}
+	// A protocol error (a JSON-RPC error, not a result) of a call without
+	// params.task is answered as it is, the session kept.
+	if _, e := s.call("tools/call", map[string]any{"name": "slow", "arguments": map[string]any{"mode": "roots"}}); !strings.Contains(string(e), "-32021") {
+		t.Errorf("a protocol error under 2025-11-25: %s", e)
+	}
 	// Without params.task the same tool answers at once.
 	res, _ = s.call("tools/call", map[string]any{"name": "slow"})
 	if strings.Contains(string(res), `"task"`) || !strings.Contains(string(res), "computed ") {

@@ -3,6 +3,8 @@ package mcpcore
 import (
 	"context"
 	"fmt"
+	"log/slog"
+	"runtime/debug"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -11,6 +13,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/seed417024ea/mcpcore/internal/errchain"
+	"github.com/seed417024ea/mcpcore/internal/repeats"
 	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
@@ -43,7 +46,14 @@ const MaxURIBytes = 8 << 10
 //     (see noteLogLevel), and leaves out of a list what its caller does
 //     not see (see listedTo).
 func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
-	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+	return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+		// The SDK does not recover a panic of its method handlers: one here
+		// would end the session (over stdio, the process's only one).
+		defer func() {
+			if r := recover(); r != nil {
+				res, err = nil, s.receivePanicked(ctx, method, &panicError{value: r, stack: debug.Stack()})
+			}
+		}()
 		if extra := req.GetExtra(); extra != nil && extra.Header != nil && !strings.HasPrefix(method, "notifications/") {
 			s.endpoints.CallArrived(extra.Header)
 		}
@@ -55,7 +65,7 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 			// it goes in its context.
 			ctx = context.WithValue(ctx, taskRequestKey{}, req)
 		}
-		res, err := s.legacyTasks(ctx, next, method, req)
+		res, err = s.legacyTasks(ctx, next, method, req)
 		if err != nil {
 			return nil, wireRPCError(method, err)
 		}
@@ -70,6 +80,20 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		s.listedTo(ctx, req, res)
 		return s.legacyListing(method, req, res), nil
 	}
+}
+
+// receivePanicked logs a panic that escaped a method's handler once,
+// collapsed, and answers the request with an InternalError that says
+// nothing of the panic's value.
+func (s *Server) receivePanicked(ctx context.Context, method string, p *panicError) error {
+	msg := "mcpcore: a panic escaped the handling of a request; it was answered with an internal error"
+	site := panicSite(p.stack)
+	attrs := []slog.Attr{slog.String("method", repeats.Bounded(method)), slog.String("panicSite", site), slog.String("error", p.Error())}
+	if s.repeats.Admit("receive panic "+repeats.Cut(method, 64)+" "+site, slog.LevelError, msg, attrs) {
+		s.logger.LogAttrs(context.WithoutCancel(ctx), slog.LevelError, msg, attrs...)
+	}
+	return &jsonrpc.Error{Code: int64(mcperr.CodeInternalError),
+		Message: "Internal error: the server failed while handling " + repeats.Cut(method, 64) + "; the failure is logged."}
 }
 
 // checkURI refuses the URI of a resources/read, subscribe or unsubscribe

@@ -228,3 +228,15 @@ type TaskStore interface {
 	// tasks periodically anyway.
 	Watch(deliver func(id string)) (stop func())
 }
+
+// A TaskStoreHealth is a [TaskStore] that knows, without a round trip,
+// whether its backend answers: a server refuses at once, as retryable, a
+// call that can only run as a task while Healthy is false, rather than run
+// it to find out, and keeps a call that may run synchronously from waiting
+// on the store. A store without it ([LocalTasks]) is taken to be healthy.
+type TaskStoreHealth interface {
+	// Healthy reports false from a call that found the backend
+	// unreachable until the backend answers again (a probe tries it
+	// periodically).
+	Healthy() bool
+}

@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
-	"sync/atomic"
-	"time"
 
 	redis_rate "github.com/go-redis/redis_rate/v10"
 	goredis "github.com/redis/go-redis/v9"
@@ -21,10 +18,8 @@ type limiter struct {
 	rate  *redis_rate.Limiter
 	local *fleet.Local
 
-	// away is set while calls are decided locally; mu orders the switches
-	// so that each is logged once.
-	away atomic.Bool
-	mu   sync.Mutex
+	// away is set while calls are decided locally.
+	away away
 }
 
 func newLimiter(f *Fleet) *limiter {
@@ -43,7 +38,7 @@ func (l *limiter) Allow(ctx context.Context, key string, lim fleet.Limit) (fleet
 	if lim.Calls < 1 || lim.Per <= 0 {
 		return fleet.Decision{Allowed: true}, nil
 	}
-	if !l.away.Load() {
+	if !l.away.is() {
 		cctx, cancel := context.WithTimeout(ctx, l.f.timing.allow)
 		res, err := l.rate.Allow(cctx, l.f.key("rate:"+key), redis_rate.Limit{Rate: lim.Calls, Burst: lim.Calls, Period: lim.Per})
 		cancel()
@@ -69,39 +64,12 @@ func decision(res *redis_rate.Result) fleet.Decision {
 // goLocal switches to counting locally, once, and starts the probe that
 // switches back.
 func (l *limiter) goLocal(err error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if l.away.Load() {
-		return
-	}
-	l.away.Store(true)
-	l.f.log.Warn("Redis is unreachable: rate limits count per replica at "+share(l.f.replicaCount())+" until it returns",
-		"error", err)
-	l.f.spawn(l.probe)
-}
-
-// probe pings Redis once each retry interval until it answers, then
-// switches back to counting in Redis.
-func (l *limiter) probe() {
-	t := time.NewTicker(l.f.timing.retry)
-	defer t.Stop()
-	for {
-		select {
-		case <-l.f.done:
-			return
-		case <-t.C:
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), l.f.timing.allow)
-		err := l.f.client.Ping(ctx).Err()
-		cancel()
-		if err == nil {
-			l.mu.Lock()
-			l.away.Store(false)
-			l.mu.Unlock()
-			l.f.log.Info("Redis is reachable again: rate limits count for the whole fleet")
-			return
-		}
-	}
+	l.away.set(l.f, func() {
+		l.f.log.Warn("Redis is unreachable: rate limits count per replica at "+share(l.f.replicaCount())+" until it returns",
+			"error", err)
+	}, func() {
+		l.f.log.Info("Redis is reachable again: rate limits count for the whole fleet")
+	})
 }
 
 // share reads n replicas' part of a quota: "1/3 of each quota".

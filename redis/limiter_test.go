@@ -107,7 +107,7 @@ func TestLimiterCallerGaveUp(t *testing.T) {
 	if _, err := a.Limiter().Allow(ctx, "k", quota); err == nil {
 		t.Error("no error for a context already ended")
 	}
-	if a.limiter.away.Load() {
+	if a.limiter.away.is() {
 		t.Error("switched to counting locally because the caller gave up")
 	}
 	if d, err := a.Limiter().Allow(ctx, "k", fleet.Limit{}); err != nil || !d.Allowed {

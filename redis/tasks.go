@@ -26,6 +26,9 @@ type taskStore struct {
 	f        *Fleet
 	channel  string // mcpcore:<server>:tasks, where Answer, Cancel and Abandon signal the owner
 	maxBytes int64
+	// away is set while Redis is unreachable: each call fails at once
+	// (see run), and a probe clears it.
+	away away
 }
 
 func newTaskStore(f *Fleet, maxBytes int64) *taskStore {
@@ -230,12 +233,20 @@ func (s *taskStore) Abandon(ctx context.Context, id, owner string, outcome json.
 // run runs script on the key of task id, within the bound on a call, and
 // returns its reply.
 func (s *taskStore) run(ctx context.Context, script *goredis.Script, id string, args ...any) (scriptReply, error) {
-	ctx, cancel := context.WithTimeout(ctx, s.f.timing.task)
+	if s.away.is() {
+		return scriptReply{}, fmt.Errorf("the Redis task store did not answer for task %s: %w", id, errRedisAway)
+	}
+	cctx, cancel := context.WithTimeout(ctx, s.f.timing.task)
 	defer cancel()
-	v, err := script.Run(ctx, s.f.client, []string{s.key(id)}, args...).Slice()
+	v, err := script.Run(cctx, s.f.client, []string{s.key(id)}, args...).Slice()
 	if err != nil {
 		if strings.HasPrefix(err.Error(), "OOM ") {
 			return scriptReply{}, fmt.Errorf("%w: Redis is out of memory (%v)", fleet.ErrTaskStoreFull, err)
+		}
+		// A caller that gave up is not Redis's failure; one whose
+		// deadline passed waited on Redis as long as it could.
+		if ctx.Err() != context.Canceled && unreachable(err) {
+			s.goAway(err)
 		}
 		return scriptReply{}, fmt.Errorf("the Redis task store did not answer for task %s: %w", id, err)
 	}

@@ -160,7 +160,8 @@ func serve[R any, K callKind[R]](s *Server, c *callState, k K) (R, error) {
 // server's, without the definition's Scopes, with a requestState that
 // fails verification, or over the definition's RateLimit; a call with a
 // valid requestState resumes its exchange from the round the state
-// carries.
+// carries. A tool that runs only as a task is refused last when no task
+// can start (MaxTasks run, or the task store is away).
 func (s *Server) admit(c *callState) error {
 	cc := c.ctx
 	token, busy := s.inflight.enter(c.cancel, cc.session, s.cfg.MaxCallsPerSession, s.cfg.MaxCallsInFlight)
@@ -197,8 +198,10 @@ func (s *Server) admit(c *callState) error {
 			return err
 		}
 	}
-	if c.task != nil && c.task.support.Mode == TaskRequired && s.taskRunner.full() {
-		return s.tasksFull()
+	if c.task != nil && c.task.support.Mode == TaskRequired {
+		if err := s.taskRoom(); err != nil {
+			return err
+		}
 	}
 	if r != nil && cc.x != nil {
 		cc.x.resume(r)

@@ -43,7 +43,7 @@ func (s *Server) askInTask(c *callState, rec fleet.Task, questions mcp.InputRequ
 	}
 	msg := waitingMessage(encoded)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.ctx), taskStoreTimeout)
-	ended, err := s.taskStore.Update(ctx, rec.ID, rec.Owner, fleet.TaskChange{Status: fleet.TaskInputRequired, Questions: encoded, Message: &msg})
+	ended, err := s.ownerUpdate(ctx, rec.ID, fleet.TaskChange{Status: fleet.TaskInputRequired, Questions: encoded, Message: &msg})
 	cancel()
 	switch {
 	case errchain.Is(err, fleet.ErrTaskEnded) || errchain.Is(err, fleet.ErrTaskNotFound) || errchain.Is(err, fleet.ErrTaskNotOwner):
@@ -69,13 +69,25 @@ func (s *Server) askInTask(c *callState, rec fleet.Task, questions mcp.InputRequ
 	}
 }
 
-// takeAnswers reads the task rec: when its questions are all answered, it
+// takeAnswers reads the task rec (its shadow first, for answers given here
+// while the store was away): when its questions are all answered, it
 // takes the answers (the task is working again) and returns them; nil while
 // some are outstanding, or the store does not answer (the next read will
 // tell); the end of the call when the task ended meanwhile.
 func (s *Server) takeAnswers(c *callState, rec fleet.Task) (mcp.InputResponseMap, error) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.ctx), taskStoreTimeout)
 	defer cancel()
+	none := ""
+	if sh := s.taskRunner.shadow(rec.ID); sh != nil {
+		if answers := sh.takeHere(); answers != nil {
+			// Answered here while the store was away.
+			t, err := s.ownerUpdate(ctx, rec.ID, fleet.TaskChange{Status: fleet.TaskWorking, Message: &none})
+			if err != nil && storeRefused(err) {
+				return nil, s.taskGone(c, t.Status)
+			}
+			return decodeAnswers(answers), nil
+		}
+	}
 	t, err := s.taskStore.Get(ctx, rec.ID, rec.Principal)
 	switch {
 	case errchain.Is(err, fleet.ErrTaskNotFound):
@@ -87,8 +99,7 @@ func (s *Server) takeAnswers(c *callState, rec fleet.Task) (mcp.InputResponseMap
 	case t.Status != fleet.TaskWorking:
 		return nil, nil
 	}
-	none := ""
-	t, err = s.taskStore.Update(ctx, rec.ID, rec.Owner, fleet.TaskChange{Status: fleet.TaskWorking, Message: &none, TakeAnswers: true})
+	t, err = s.ownerUpdate(ctx, rec.ID, fleet.TaskChange{Status: fleet.TaskWorking, Message: &none, TakeAnswers: true})
 	switch {
 	case errchain.Is(err, fleet.ErrTaskEnded) || errchain.Is(err, fleet.ErrTaskNotFound) || errchain.Is(err, fleet.ErrTaskNotOwner):
 		return nil, s.taskGone(c, t.Status)

@@ -94,6 +94,10 @@ func (s *Server) tasksGet(ctx context.Context, ss *mcp.ServerSession, p *taskPar
 	ctx, cancel := storeContext(ctx)
 	defer cancel()
 	t, err := s.taskStore.Get(ctx, p.TaskID, principal)
+	if own, ok := s.ownerView(p.TaskID, principal, t, err); ok {
+		// This replica runs it, and the store is away or lags.
+		return detailedTask(own), nil
+	}
 	if err != nil {
 		return nil, storeFailure(err)
 	}
@@ -134,6 +138,9 @@ func (s *Server) tasksUpdate(ctx context.Context, ss *mcp.ServerSession, p *task
 	ctx, cancel := storeContext(ctx)
 	defer cancel()
 	err = s.taskStore.Answer(ctx, p.TaskID, principal, p.InputResponses)
+	if shadowServes(err) && s.answerHere(p.TaskID, principal, p.InputResponses) {
+		err = nil // answered in the shadow of the task running here
+	}
 	if err != nil && !errchain.Is(err, fleet.ErrTaskEnded) {
 		return nil, storeFailure(err)
 	}
@@ -158,7 +165,12 @@ func (s *Server) tasksCancel(ctx context.Context, ss *mcp.ServerSession, p *task
 	}
 	sctx, cancel := storeContext(ctx)
 	defer cancel()
-	if err := s.taskStore.Cancel(sctx, p.TaskID, principal, "Cancelled by the client."); err != nil && !errchain.Is(err, fleet.ErrTaskEnded) {
+	const msg = "Cancelled by the client."
+	err = s.taskStore.Cancel(sctx, p.TaskID, principal, msg)
+	if shadowServes(err) && s.cancelHere(p.TaskID, principal, msg) {
+		err = nil // cancelled in the shadow of the task running here
+	}
+	if err != nil && !errchain.Is(err, fleet.ErrTaskEnded) {
 		return nil, storeFailure(err)
 	}
 	if t, ok := s.taskRunner.lookup(p.TaskID); ok && t.principal == principal {

@@ -46,7 +46,7 @@ func (c *Context) reportTask(done, total float64, message string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c), taskStoreTimeout)
 	defer cancel()
 	s := c.srv
-	if _, err := s.taskStore.Update(ctx, id, s.taskStore.Self(), fleet.TaskChange{Message: &msg}); err != nil && !errchain.Is(err, fleet.ErrTaskEnded) {
+	if _, err := s.ownerUpdate(ctx, id, fleet.TaskChange{Message: &msg}); err != nil && !errchain.Is(err, fleet.ErrTaskEnded) {
 		c.reqLog().LogAttrs(ctx, slog.LevelDebug, "mcpcore: the progress of a task could not be written",
 			slog.String("taskId", id), slog.String("error", err.Error()))
 	}

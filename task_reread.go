@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/seed417024ea/mcpcore/fleet"
+	"github.com/seed417024ea/mcpcore/internal/errchain"
 )
 
 // taskReread is how often the owner reads again each task it runs.
@@ -49,7 +50,7 @@ func (s *Server) rereadTasks() {
 			return
 		case <-tick.C:
 		}
-		tasks, ok := s.taskRunner.toReread()
+		tasks, ended, ok := s.taskRunner.toReread()
 		if !ok {
 			return
 		}
@@ -59,6 +60,12 @@ func (s *Server) rereadTasks() {
 			}
 			s.rereadTask(t)
 		}
+		for _, sh := range ended {
+			if s.background.Err() != nil {
+				break
+			}
+			s.flushEnded(sh)
+		}
 	}
 }
 
@@ -66,13 +73,22 @@ func (s *Server) rereadTasks() {
 // (cancelled, or abandoned as its replica looked gone), its handler is
 // cancelled with the cause its status says; answered in full, the runner
 // waiting for the answers is woken. A read that fails changes nothing:
-// the next tells. A record not found is left to its TTL's timer: it may be
-// a store that lost it, which is not the client's cancel.
+// the next tells. A record not found is a store that lost it (a client's
+// cancel keeps the record): it is re-created from the task's shadow.
+// Changes kept in the shadow while the store was away are made first.
 func (s *Server) rereadTask(t runningRef) {
 	ctx, cancel := context.WithTimeout(s.background, taskStoreTimeout)
 	defer cancel()
+	if t.shadow != nil && t.shadow.waiting() {
+		if ended, _ := t.shadow.flush(ctx, s.taskStore); ended != "" {
+			t.cancel(endedCause(ended))
+		}
+		return
+	}
 	rec, err := s.taskStore.Get(ctx, t.id, t.principal)
 	switch {
+	case errchain.Is(err, fleet.ErrTaskNotFound) && t.shadow != nil:
+		t.shadow.restore(ctx, s.taskStore)
 	case err != nil:
 	case rec.Status.Terminal():
 		t.cancel(endedCause(rec.Status))
@@ -81,5 +97,15 @@ func (s *Server) rereadTask(t runningRef) {
 		case t.wake <- struct{}{}:
 		default:
 		}
+	}
+}
+
+// flushEnded makes the final write of a task that ended here while the
+// store was away, and forgets its shadow once made (or its TTL passed).
+func (s *Server) flushEnded(sh *taskShadow) {
+	ctx, cancel := context.WithTimeout(s.background, taskStoreTimeout)
+	defer cancel()
+	if _, done := sh.flush(ctx, s.taskStore); done {
+		s.taskRunner.flushed(sh.id())
 	}
 }

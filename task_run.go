@@ -112,9 +112,12 @@ func (t toolCall) runTask(c *callState) (*mcp.CallToolResult, error) {
 	if tc.support.After == TaskAtOnce {
 		// A task before its handler starts: what the handler does, its
 		// progress and its questions included, is the task's.
-		placeholder, ok := t.s.becomeTask(c, done, t)
+		placeholder, err := t.s.becomeTask(c, done, t)
+		if err != nil && err != errStaySync {
+			return nil, err // refused: the handler never runs
+		}
 		t.spawn(work, done)
-		if !ok {
+		if err != nil {
 			r := <-done
 			return r.res, r.err
 		}
@@ -133,10 +136,15 @@ func (t toolCall) runTask(c *callState) (*mcp.CallToolResult, error) {
 		done <- r // a task ended already
 	case <-timer.C:
 	}
-	placeholder, ok := t.s.becomeTask(c, done, t)
-	if !ok {
+	placeholder, err := t.s.becomeTask(c, done, t)
+	if err == errStaySync {
 		r := <-done
 		return r.res, r.err
+	}
+	if err != nil {
+		c.cancel(err) // refused: the handler stops, its result unread
+		<-done
+		return nil, err
 	}
 	return placeholder, errDetached
 }
@@ -172,19 +180,23 @@ func (t toolCall) spawn(work func() (*toolOutput, error), done chan<- taskResult
 // record created in the store (durable on return, so that a tasks/get
 // anywhere finds it the moment the client has its id), the call detached
 // from its request; then the runner waits for its end. It returns the
-// placeholder that carries the CreateTaskResult, or false when the call
-// is to be answered when it ends, as any call: no place, the store
-// failed, or the request ended meanwhile.
-func (s *Server) becomeTask(c *callState, done chan taskResult, k toolCall) (*mcp.CallToolResult, bool) {
+// placeholder that carries the CreateTaskResult, or errStaySync when the
+// call is to be answered when it ends, as any call: no place, the store
+// away or failed, or the request ended meanwhile; a tool that runs only as
+// a task is refused instead when the store is away or failed.
+func (s *Server) becomeTask(c *callState, done chan taskResult, k toolCall) (*mcp.CallToolResult, error) {
 	tc := c.task
+	if !s.taskStoreHealthy() {
+		return nil, s.taskStoreFailed(c, nil)
+	}
 	if !s.taskRunner.reserve() {
-		return nil, false
+		return nil, errStaySync
 	}
 	// From here the request no longer ends the call; put back if it
 	// stays a call.
 	if !tc.stopLink() || (c.stopHangUp != nil && !c.stopHangUp()) {
 		s.taskRunner.release()
-		return nil, false
+		return nil, errStaySync
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(c.ctx), taskStoreTimeout)
 	rec, err := s.taskStore.Create(ctx, fleet.Task{ID: rand.Text(), Tool: c.name, Principal: principalOf(c.ctx.token),
@@ -194,9 +206,7 @@ func (s *Server) becomeTask(c *callState, done chan taskResult, k toolCall) (*mc
 		s.taskRunner.release()
 		c.linkRequest()
 		s.linkHangUp(c)
-		c.ctx.reqLog().LogAttrs(context.WithoutCancel(c.ctx), slog.LevelWarn,
-			"mcpcore: the call could not become a task; it is answered when it ends", slog.String("error", err.Error()))
-		return nil, false
+		return nil, s.taskStoreFailed(c, err)
 	}
 	c.stopHangUp = nil
 	tc.id.Store(&rec.ID)
@@ -204,11 +214,11 @@ func (s *Server) becomeTask(c *callState, done chan taskResult, k toolCall) (*mc
 	s.becameTask(c, rec.ID)
 	s.inflight.detach(c.token, errTaskShutdown)
 	tc.wake = make(chan struct{}, 1)
-	if s.taskRunner.add(rec.ID, runningTask{cancel: c.cancel, principal: rec.Principal, wake: tc.wake}) {
+	if s.taskRunner.add(rec.ID, runningTask{cancel: c.cancel, principal: rec.Principal, wake: tc.wake, shadow: newTaskShadow(rec)}) {
 		go s.rereadTasks()
 	}
 	go s.finishTask(c, rec, done, k)
-	return &mcp.CallToolResult{Meta: mcp.Meta{taskSlotKey: &createTaskResult{ResultType: "task", taskFields: fieldsOf(rec)}}}, true
+	return &mcp.CallToolResult{Meta: mcp.Meta{taskSlotKey: &createTaskResult{ResultType: "task", taskFields: fieldsOf(rec)}}}, nil
 }
 
 // finishTask waits for the handler of task rec, bounded by its TTL, and
@@ -256,7 +266,7 @@ func (s *Server) finishTask(c *callState, rec fleet.Task, done chan taskResult, 
 	change := taskOutcome(r.res, f)
 	ctx, cancel := context.WithTimeout(context.Background(), taskStoreTimeout)
 	defer cancel()
-	ended, err := s.taskStore.Update(ctx, rec.ID, rec.Owner, change)
+	ended, err := s.ownerUpdate(ctx, rec.ID, change)
 	switch {
 	case err == nil:
 	case errchain.Is(err, fleet.ErrTaskEnded):

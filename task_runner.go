@@ -12,6 +12,9 @@ type taskRunner struct {
 	max      int
 	reserved int // places taken by calls becoming tasks
 	running  map[string]runningTask
+	// flushing holds the shadows of tasks that ended here while their
+	// final write waits for the store (see taskShadow).
+	flushing map[string]*taskShadow
 	// ending counts the tasks whose outcome is not written yet, which a
 	// shutdown waits for.
 	ending sync.WaitGroup
@@ -25,6 +28,7 @@ type runningTask struct {
 	cancel    context.CancelCauseFunc
 	principal string
 	wake      chan struct{} // see taskCall.wake
+	shadow    *taskShadow
 }
 
 // wake tells the task id, if it runs here, to read its record again: it
@@ -39,7 +43,7 @@ func (r *taskRunner) wake(id string) {
 }
 
 func newTaskRunner(max int) *taskRunner {
-	return &taskRunner{max: max, running: map[string]runningTask{}}
+	return &taskRunner{max: max, running: map[string]runningTask{}, flushing: map[string]*taskShadow{}}
 }
 
 // full reports whether no task may start.
@@ -88,20 +92,25 @@ type runningRef struct {
 }
 
 // toReread returns the tasks running now, for the loop that re-reads
-// them; when none runs, false, and the loop is to stop (a task added after
-// starts another).
-func (r *taskRunner) toReread() ([]runningRef, bool) {
+// them, and the shadows of ended tasks whose final write waits; when there
+// are none, false, and the loop is to stop (a task added after starts
+// another).
+func (r *taskRunner) toReread() ([]runningRef, []*taskShadow, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if len(r.running) == 0 {
+	if len(r.running) == 0 && len(r.flushing) == 0 {
 		r.rereading = false
-		return nil, false
+		return nil, nil, false
 	}
 	refs := make([]runningRef, 0, len(r.running))
 	for id, t := range r.running {
 		refs = append(refs, runningRef{id, t})
 	}
-	return refs, true
+	ended := make([]*taskShadow, 0, len(r.flushing))
+	for _, sh := range r.flushing {
+		ended = append(ended, sh)
+	}
+	return refs, ended, true
 }
 
 // rereadStopped notes that the loop stopped with tasks still running (the
@@ -112,12 +121,34 @@ func (r *taskRunner) rereadStopped() {
 	r.mu.Unlock()
 }
 
-// remove ends the task id, its outcome written.
+// remove ends the task id, its outcome written, or kept in its shadow
+// until the store takes it.
 func (r *taskRunner) remove(id string) {
 	r.mu.Lock()
+	if sh := r.running[id].shadow; sh != nil && sh.waiting() {
+		r.flushing[id] = sh
+	}
 	delete(r.running, id)
 	r.mu.Unlock()
 	r.ending.Done()
+}
+
+// flushed forgets the shadow of the ended task id: its final write made.
+func (r *taskRunner) flushed(id string) {
+	r.mu.Lock()
+	delete(r.flushing, id)
+	r.mu.Unlock()
+}
+
+// shadow returns the shadow of the task id, running here or ended with its
+// final write waiting; nil when there is none.
+func (r *taskRunner) shadow(id string) *taskShadow {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if t, ok := r.running[id]; ok {
+		return t.shadow
+	}
+	return r.flushing[id]
 }
 
 // wait waits until every task's outcome is written, or ctx ends.

@@ -25,12 +25,12 @@ func TestTaskRereadLoopFollowsRunningTasks(t *testing.T) {
 	if add("b") {
 		t.Error("a second task started another loop")
 	}
-	if refs, ok := r.toReread(); !ok || len(refs) != 2 {
+	if refs, _, ok := r.toReread(); !ok || len(refs) != 2 {
 		t.Errorf("a pass with two tasks running reads %d, going on %v", len(refs), ok)
 	}
 	r.remove("a")
 	r.remove("b")
-	if _, ok := r.toReread(); ok {
+	if _, _, ok := r.toReread(); ok {
 		t.Error("the loop goes on with no task running")
 	}
 	if !add("c") {

@@ -10,7 +10,7 @@ import (
 
 // errRedisAway is what a call of the task store fails with, at once, while
 // Redis is taken to be away.
-var errRedisAway = errors.New("Redis is unreachable (tried again once a second)")
+var errRedisAway = errors.New("redis is unreachable (tried again once a second)")
 
 // Healthy reports whether the task store takes Redis to answer: false from
 // a call that found it unreachable until the probe finds it back; see

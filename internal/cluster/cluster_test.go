@@ -82,6 +82,7 @@ func checkSuites(t *testing.T, f *fleet, sum *summary) {
 	if code != 0 {
 		t.Errorf("the 2026-07-28 suite through haproxy exited %d, want 0", code)
 	}
+	checkTaskScenarios(t, sum, "stateless-shared-keys", "suite tasks-* scenarios, round-robin over 3 replicas")
 
 	f.reps[1].kill()
 	f.settle()
@@ -90,6 +91,7 @@ func checkSuites(t *testing.T, f *fleet, sum *summary) {
 	if code != 0 {
 		t.Errorf("with one replica dead, the suite exited %d, want 0", code)
 	}
+	checkTaskScenarios(t, sum, "stateless-two-replicas", "suite tasks-* scenarios, 2 of 3 replicas")
 	f.startReplica(1)
 
 	f.redis.kill()
@@ -122,6 +124,17 @@ func checkSuites(t *testing.T, f *fleet, sum *summary) {
 	sum.add(code == 0, "suite 0.2.0-alpha.12 2025-11-25, sticky", took, "exit %d", code)
 	if code != 0 {
 		t.Errorf("the alpha.12 2025-11-25 suite through the sticky balancer exited %d, want 0", code)
+	}
+}
+
+// checkTaskScenarios fails on any FAILURE in a tasks-* scenario of the
+// suite's run name: they are unscored, so its exit code proves nothing
+// of them.
+func checkTaskScenarios(t *testing.T, sum *summary, name, row string) {
+	problems, passed := taskProblems(filepath.Join(outDir(), name))
+	sum.add(len(problems) == 0, row, 0, "%d checks passed, %d problems %v", passed, len(problems), problems)
+	if len(problems) > 0 {
+		t.Errorf("the tasks-* scenarios of %s: %s", name, strings.Join(problems, "; "))
 	}
 }
 

@@ -66,10 +66,16 @@ func TestCluster(t *testing.T) {
 	f.mode, f.bin = "stateless", fleetBin()
 	f.setKeys(keyA, keyA, keyA)
 	f.restartReplicas()
+	ttl := &ttlProbe{cs: taskSession(t, f.url())}
+	t.Run("tasks at their TTL's end", func(t *testing.T) { ttl.start(t, &sum) })
 	t.Run("notifications", func(t *testing.T) { checkNotifications(t, f, &sum) })
 	t.Run("rate limit", func(t *testing.T) { checkRateLimit(t, f, &sum) })
 	t.Run("a replica killed mid-stream", func(t *testing.T) { checkStreamDeath(t, f, &sum) })
+	t.Run("a task whose replica is killed", func(t *testing.T) { checkTaskOwnerKilled(t, f, &sum) })
+	t.Run("a task cancelled and answered elsewhere", func(t *testing.T) { checkTaskNonOwner(t, f, &sum) })
+	t.Run("a task whose replica pauses", func(t *testing.T) { checkTaskOwnerPaused(t, f, &sum) })
 	t.Run("rolling SIGTERM", func(t *testing.T) { checkRolling(t, f, &sum, full) })
+	t.Run("tasks after their TTL", func(t *testing.T) { ttl.finish(t, &sum) })
 	t.Run("Redis away", func(t *testing.T) { checkRedisAway(t, f, &sum) })
 }
 
@@ -299,17 +305,24 @@ func checkRolling(t *testing.T, f *fleet, sum *summary, full bool) {
 			}
 		}()
 	}
+	// Each replica, as it is stopped, runs a task shorter than its grace
+	// (3 s) and one longer.
+	var tasks [3]rollingTasks
 	begin := time.Now()
 	for i := range f.reps {
+		tasks[i] = startRollingTasks(t, f, i)
 		f.reps[i].signal(syscall.SIGTERM)
+		tasks[i].term = time.Now()
 		if !f.reps[i].wait(20 * time.Second) {
 			t.Errorf("replica %d did not stop within 20 s of SIGTERM", i+1)
 		}
+		tasks[i].exited = time.Now()
 		f.startReplica(i)
 		f.settle()
 	}
 	close(stop)
 	wg.Wait()
+	checkRollingTasks(t, f, sum, tasks)
 	ok := failed.Load() == 0
 	sum.add(ok, "rolling SIGTERM of 3 replicas under load", time.Since(begin), "%d clients, %d calls answered, %d admitted calls failed, %d refused before admission (shutting down)",
 		workers, answered.Load(), failed.Load(), refused.Load())

@@ -1,7 +1,8 @@
 // Command fleetserver is the replica the cluster test (package cluster)
 // runs three of behind haproxy: tools that say which replica answered,
-// stream progress for a while, raise a change of a resource, and count
-// against a rate limit, on mcpcore's public API only. MCPCORE_REPLICA
+// stream progress for a while, raise a change of a resource, count
+// against a rate limit, and run as tasks (tasks.go), on mcpcore's public
+// API only. MCPCORE_REPLICA
 // names the replica.
 package main
 
@@ -29,6 +30,11 @@ type streamIn struct {
 var replica = os.Getenv("MCPCORE_REPLICA")
 
 const watchedURI = "fleet://watched"
+
+// grace is how long a SIGTERM waits for the calls and tasks in flight:
+// short, so that the cluster test's rolling restart with a task longer
+// than it takes seconds.
+const grace = 3 * time.Second
 
 var definitions = []mcpcore.Definition{
 	mcpcore.Tool[none, Answer]{
@@ -74,5 +80,6 @@ var definitions = []mcpcore.Definition{
 }
 
 func main() {
-	app.Main(mcpcore.Info{Name: "fleet", Version: "1.0.0"}, &app.Options{OpenRedis: redis.Open}, definitions...)
+	opts := &app.Options{OpenRedis: redis.Open, Server: &mcpcore.ServerOptions{ShutdownTimeout: grace}}
+	app.Main(mcpcore.Info{Name: "fleet", Version: "1.0.0"}, opts, append(definitions, taskTools...)...)
 }

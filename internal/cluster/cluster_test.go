@@ -77,6 +77,10 @@ func TestCluster(t *testing.T) {
 	t.Run("rolling SIGTERM", func(t *testing.T) { checkRolling(t, f, &sum, full) })
 	t.Run("tasks after their TTL", func(t *testing.T) { ttl.finish(t, &sum) })
 	t.Run("Redis away", func(t *testing.T) { checkRedisAway(t, f, &sum) })
+	// After checkRedisAway, whose share of a quota counts the replicas
+	// seen before Redis stopped: a stop just before would change it.
+	t.Run("tasks with Redis away", func(t *testing.T) { checkTasksRedisAway(t, f, &sum) })
+	t.Run("tasks across a Redis restart", func(t *testing.T) { checkTasksRedisRestart(t, f, &sum) })
 }
 
 // checkSuites runs the conformance suite through the balancer: stateless

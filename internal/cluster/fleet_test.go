@@ -63,6 +63,17 @@ func (f *fleet) startRedis() {
 	waitTCP(f.t, addr(f.redisPort), 10*time.Second)
 }
 
+// startRedisAOF starts Redis with append-only persistence (fsync every
+// second) in dir, loading what it holds.
+func (f *fleet) startRedisAOF(dir string) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		f.t.Fatal(err)
+	}
+	f.redis = start(f.t, "redis", nil, "redis-server", "--port", fmt.Sprint(f.redisPort), "--bind", "127.0.0.1",
+		"--save", "", "--appendonly", "yes", "--appendfsync", "everysec", "--dir", dir)
+	waitTCP(f.t, addr(f.redisPort), 10*time.Second)
+}
+
 func (f *fleet) startReplica(i int) {
 	f.t.Helper()
 	f.reps[i] = start(f.t, fmt.Sprintf("r%d", i+1), []string{

@@ -41,15 +41,22 @@ func taskSession(t *testing.T, url string) *mcp.ClientSession {
 // id.
 func startTask(t *testing.T, cs *mcp.ClientSession, tool string, args map[string]any) string {
 	t.Helper()
-	res, err := cs.CallTool(ctxFor(t, 10*time.Second), &mcp.CallToolParams{Name: tool, Arguments: args})
-	if err != nil {
-		t.Fatalf("calling %s: %v", tool, err)
+	// A replica that has not yet seen Redis come back refuses a task
+	// retryable, for at most its once-a-second probe: a client retries.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		res, err := cs.CallTool(ctxFor(t, 10*time.Second), &mcp.CallToolParams{Name: tool, Arguments: args})
+		if err != nil {
+			t.Fatalf("calling %s: %v", tool, err)
+		}
+		if task := mcpclient.TaskOf(res); task != nil {
+			return task.TaskID
+		}
+		if !mcpclient.Retryable(mcpclient.ErrorOf(res), nil) || time.Now().After(deadline) {
+			t.Fatalf("%s answered without a task: %+v", tool, res)
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
-	task := mcpclient.TaskOf(res)
-	if task == nil {
-		t.Fatalf("%s answered without a task: %+v", tool, res)
-	}
-	return task.TaskID
 }
 
 // getTask reads task id once, within 2 s: a stopped replica behind the

@@ -101,27 +101,12 @@ func legacyCaller(req mcp.Request) (principal, id string, err error) {
 	return principal, id, nil
 }
 
-// legacyRead reads the task id for principal, ending it failed when its
-// replica is gone (see abandon).
-func (s *Server) legacyRead(ctx context.Context, id, principal string) (fleet.Task, error) {
-	sctx, cancel := storeContext(ctx)
-	defer cancel()
-	t, err := s.taskStore.Get(sctx, id, principal)
-	if err != nil {
-		return fleet.Task{}, storeFailure(err)
-	}
-	if t.OwnerGone && !t.Status.Terminal() {
-		t = s.abandon(sctx, t)
-	}
-	return t, nil
-}
-
 func (s *Server) legacyGet(ctx context.Context, req mcp.Request) (mcp.Result, error) {
 	principal, id, err := legacyCaller(req)
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.legacyRead(ctx, id, principal)
+	t, err := s.readTask(ctx, id, principal)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +124,7 @@ func (s *Server) legacyResult(ctx context.Context, req mcp.Request) (mcp.Result,
 	}
 	wait := 20 * time.Millisecond
 	for {
-		t, err := s.legacyRead(ctx, id, principal)
+		t, err := s.readTask(ctx, id, principal)
 		if err != nil {
 			return nil, err
 		}
@@ -205,21 +190,15 @@ func (s *Server) legacyCancel(ctx context.Context, req mcp.Request) (mcp.Result,
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.legacyRead(ctx, id, principal)
+	t, err := s.readTask(ctx, id, principal)
 	if err != nil {
 		return nil, err
 	}
 	if ended := t.Status.Terminal(); !ended {
-		sctx, cancel := storeContext(ctx)
-		err = s.taskStore.Cancel(sctx, id, principal, "Cancelled by the client.")
-		cancel()
-		if err != nil && !errchain.Is(err, fleet.ErrTaskEnded) {
-			return nil, storeFailure(err)
+		if err := s.cancelTask(ctx, id, principal); err != nil {
+			return nil, err
 		}
-		if r, ok := s.taskRunner.lookup(id); ok && r.principal == principal {
-			r.cancel(errTaskCancelled)
-		}
-		if t, err = s.legacyRead(ctx, id, principal); err != nil {
+		if t, err = s.readTask(ctx, id, principal); err != nil {
 			return nil, err
 		}
 		if t.Status == fleet.TaskCancelled {

@@ -91,20 +91,30 @@ func (s *Server) tasksGet(ctx context.Context, ss *mcp.ServerSession, p *taskPar
 	if err != nil {
 		return nil, err
 	}
+	t, err := s.readTask(ctx, p.TaskID, principal)
+	if err != nil {
+		return nil, err
+	}
+	return detailedTask(t), nil
+}
+
+// readTask reads task id for principal, as every wire's read does: from
+// this replica's copy when it runs the task and the store is away or lags;
+// ended failed when the store says its replica is gone (see abandon).
+func (s *Server) readTask(ctx context.Context, id, principal string) (fleet.Task, error) {
 	ctx, cancel := storeContext(ctx)
 	defer cancel()
-	t, err := s.taskStore.Get(ctx, p.TaskID, principal)
-	if own, ok := s.ownerView(p.TaskID, principal, t, err); ok {
-		// This replica runs it, and the store is away or lags.
-		return detailedTask(own), nil
+	t, err := s.taskStore.Get(ctx, id, principal)
+	if own, ok := s.ownerView(id, principal, t, err); ok {
+		return own, nil
 	}
 	if err != nil {
-		return nil, storeFailure(err)
+		return fleet.Task{}, storeFailure(err)
 	}
 	if t.OwnerGone && !t.Status.Terminal() {
 		t = s.abandon(ctx, t)
 	}
-	return detailedTask(t), nil
+	return t, nil
 }
 
 // abandon ends task t, whose replica the store says is gone, failed with
@@ -163,18 +173,29 @@ func (s *Server) tasksCancel(ctx context.Context, ss *mcp.ServerSession, p *task
 	if err != nil {
 		return nil, err
 	}
+	if err := s.cancelTask(ctx, p.TaskID, principal); err != nil {
+		return nil, err
+	}
+	return newTaskAck(), nil
+}
+
+// cancelTask ends task id of principal cancelled, unless it has ended
+// already, as every wire's cancel does: in the store, else in this
+// replica's copy when it runs the task; and cancels the handler when it
+// runs here.
+func (s *Server) cancelTask(ctx context.Context, id, principal string) error {
 	sctx, cancel := storeContext(ctx)
 	defer cancel()
 	const msg = "Cancelled by the client."
-	err = s.taskStore.Cancel(sctx, p.TaskID, principal, msg)
-	if shadowServes(err) && s.cancelHere(p.TaskID, principal, msg) {
+	err := s.taskStore.Cancel(sctx, id, principal, msg)
+	if shadowServes(err) && s.cancelHere(id, principal, msg) {
 		err = nil // cancelled in the shadow of the task running here
 	}
 	if err != nil && !errchain.Is(err, fleet.ErrTaskEnded) {
-		return nil, storeFailure(err)
+		return storeFailure(err)
 	}
-	if t, ok := s.taskRunner.lookup(p.TaskID); ok && t.principal == principal {
+	if t, ok := s.taskRunner.lookup(id); ok && t.principal == principal {
 		t.cancel(errTaskCancelled)
 	}
-	return newTaskAck(), nil
+	return nil
 }

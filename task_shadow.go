@@ -226,22 +226,36 @@ func (s *Server) ownerView(id, principal string, t fleet.Task, err error) (fleet
 	return t, false
 }
 
+// ownShadow returns the shadow of task id locked for a change, when the
+// task runs here for principal (else nil); unlock releases it.
+func (s *Server) ownShadow(id, principal string) (sh *taskShadow, unlock func()) {
+	sh = s.taskRunner.shadow(id)
+	if sh == nil {
+		return nil, nil
+	}
+	sh.write.Lock()
+	sh.mu.Lock()
+	unlock = func() {
+		sh.mu.Unlock()
+		sh.write.Unlock()
+	}
+	if sh.rec.Principal != principal {
+		unlock()
+		return nil, nil
+	}
+	return sh, unlock
+}
+
 // cancelHere ends the task cancelled in its shadow, when the store did
 // not answer a tasks/cancel: final at once for tasks/get here, written
 // when the store answers. It reports whether the task runs here for
 // principal.
 func (s *Server) cancelHere(id, principal, msg string) bool {
-	sh := s.taskRunner.shadow(id)
+	sh, unlock := s.ownShadow(id, principal)
 	if sh == nil {
 		return false
 	}
-	sh.write.Lock()
-	defer sh.write.Unlock()
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if sh.rec.Principal != principal {
-		return false
-	}
+	defer unlock()
 	if !sh.rec.Status.Terminal() {
 		c := fleet.TaskChange{Status: fleet.TaskCancelled, Message: &msg}
 		next := merged(sh.pending, c)
@@ -256,17 +270,11 @@ func (s *Server) cancelHere(id, principal, msg string) bool {
 // not outstanding are ignored and a task with no question left is working.
 // It reports whether the task runs here for principal.
 func (s *Server) answerHere(id, principal string, answers map[string]json.RawMessage) bool {
-	sh := s.taskRunner.shadow(id)
+	sh, unlock := s.ownShadow(id, principal)
 	if sh == nil {
 		return false
 	}
-	sh.write.Lock()
-	defer sh.write.Unlock()
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	if sh.rec.Principal != principal {
-		return false
-	}
+	defer unlock()
 	if sh.rec.Status != fleet.TaskInputRequired {
 		return true
 	}

@@ -29,6 +29,7 @@ func run(pass *analysis.Pass) (any, error) {
 	flows := map[*defs.Def]*carry{}
 	var pkg *ssa.Package        // built at the first handler
 	failed := map[string]bool{} // reasons reported as a helper's undeclared ctx.Fail
+	unfollowedSeen := map[string]bool{}
 	for _, d := range res.Defs {
 		if d.Unanalyzable != "" {
 			ds.Report(pass, "error-contract-unanalyzable", d.Errors, fmt.Sprintf(
@@ -51,6 +52,7 @@ func run(pass *analysis.Pass) (any, error) {
 		flows[d] = flow
 		failFromHints(pass, ds, flow, seen)
 		if d.ErrorsKnown {
+			unfollowedValues(pass, ds, d, flow, unfollowedSeen)
 			checkContract(pass, ds, rs, d, body, flow)
 			for r := range helperFails(pass, ds, res, d, flow) {
 				failed[r] = true

@@ -139,4 +139,12 @@
 // contract checks of that definition are skipped, and this note says so.
 // Write the contract as a literal, a package variable, append,
 // slices.Concat or a helper returning one.
+//
+// It also says where a handler's errors can come from a function value
+// that mcplint cannot follow to the functions it holds (a map element, the
+// result of another package's helper), in the handler or any service it
+// calls: what those errors carry is not known, so error-contract-unthrown
+// is skipped for the definition. A closure kept in a local or package
+// variable, in a field the package sets, or returned by a helper of its
+// package, called or handed to mcperr.Retry or a queue, is followed.
 package conformance

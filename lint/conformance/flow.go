@@ -62,6 +62,17 @@ type carry struct {
 	// no hint, so that the entry's declared Recovery reaches no client
 	// (see failFromHints).
 	unhinted []unhinted
+	// unfollowed are the function values, called where the error comes
+	// from, whose functions the analysis cannot tell: why it is opaque.
+	unfollowed []unfollowed
+}
+
+// An unfollowed is a function value whose errors reach a return and
+// whose functions the analysis cannot tell.
+type unfollowed struct {
+	what        string
+	site        *ast.CallExpr // the call in the handler it comes in by
+	via, origin string        // the service, "" when in the handler
 }
 
 // An unhinted is an error a ctx.FailFrom maps onto an entry without a
@@ -79,6 +90,7 @@ func (c *carry) add(o *carry) {
 	c.items = append(c.items, o.items...)
 	c.stamped = append(c.stamped, o.stamped...)
 	c.unhinted = append(c.unhinted, o.unhinted...)
+	c.unfollowed = append(c.unfollowed, o.unfollowed...)
 	c.opaque = c.opaque || o.opaque
 	c.response = c.response || o.response
 }
@@ -465,6 +477,19 @@ func (t *tracer) lift(c *carry, rs *raises.Raises, site *ast.CallExpr, via strin
 	for _, x := range rs.Reasons {
 		if v, o, cond, ok := through(x.Source); ok {
 			c.items = append(c.items, item{code: x.Code, reason: x.Reason, site: site, via: v, origin: o, cond: cond, factory: factory && x.Via == "", hinted: x.Hinted})
+		}
+	}
+	for _, x := range rs.ParamReasons {
+		// A reason a service stamps from what the handler passes.
+		if reason := x.Stamp(consts); reason != "" && via != "" {
+			if v, o, cond, ok := through(x.Source); ok {
+				c.items = append(c.items, item{code: x.Code, reason: reason, site: site, via: v, origin: o, cond: cond, hinted: x.Hinted})
+			}
+		}
+	}
+	for _, u := range rs.Unfollowed {
+		if v, o, _, ok := through(u.Source); ok {
+			c.unfollowed = append(c.unfollowed, unfollowed{what: u.What, site: site, via: v, origin: o})
 		}
 	}
 	c.response = c.response || rs.CallsFromResponse()

@@ -29,10 +29,25 @@
 //     it hands back;
 //   - fmt.Errorf with %w, errors.Join and mcperr.From keep what their error
 //     arguments carry; mcperr.Retry and mcperr.TryCatch keep what their
-//     function (a literal, or a function named statically) returns, and so
-//     does any call that returns an error and is passed a func returning
-//     one: a queue's q.do(ctx, func() error { … }) is taken to hand the
-//     closure's errors back, whether it calls it or a worker does;
+//     function returns, and so does any call that returns an error and is
+//     passed a func returning one: a queue's q.do(ctx, func() error { … })
+//     is taken to hand the closure's errors back, whether it calls it or a
+//     worker does;
+//   - a function value, called or handed on as above, is followed to the
+//     functions it can hold: a func literal, a function or method named
+//     statically, a local or package variable (everything assigned to it),
+//     a field of a struct type of the package (everything the package
+//     assigns to it), or what a helper of the package returns. A literal
+//     called with arguments has its parameters bound to them, for its
+//     conditions and reasons. One it cannot follow (a map element, a
+//     helper of another package's result) makes the function Opaque, and
+//     is listed in Unfollowed;
+//   - a reason stamped from a string parameter, directly
+//     (map[string]any{"reason": reason}) or through a helper that builds
+//     the data map (mcperr.WithData(data("path_is_dir")), data a function
+//     of the package or a func literal in a variable), is the constant the
+//     call passes; one passed on from the caller's parameter is listed in
+//     ParamReasons, for the callers to stamp;
 //   - ctx.FailFrom(err, entries...): each code err carries becomes the one
 //     entry given with that code, and stays as it is when none or several
 //     have it; an entry whose code err cannot carry is not raised.
@@ -72,9 +87,9 @@
 // Anything the analysis cannot resolve statically adds nothing, because a
 // rule built on these facts should stay silent rather than guess; a call of
 // an interface method declared where mcperr errors are built, or of a
-// function value where they are, marks the function Opaque instead, so
-// that rules judging by absence know: interface
-// method calls, calls of function values and method values, goroutines and
+// function value it cannot follow where they are, marks the function
+// Opaque instead, so that rules judging by absence know: interface
+// method calls, function values it cannot follow, goroutines and
 // deferred calls, errors passed through channels or struct fields, codes
 // that are not constants, entries it cannot read, and package-level error
 // variables. Within a function the analysis is flow-insensitive: a variable

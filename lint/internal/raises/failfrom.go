@@ -24,6 +24,12 @@ func (r *Result) resolveFailFrom(a failFromAtom, self *types.Func, b *builder) {
 	for i := range sub.params {
 		b.params[i] = true
 	}
+	for p, pos := range sub.byParam {
+		keep(b.byParam, p, pos)
+	}
+	for u, pos := range sub.unfollow {
+		keep(b.unfollow, u, pos)
+	}
 	b.opaque = b.opaque || sub.opaque
 	if a.entries == nil {
 		b.opaque = true // entries it cannot read may be the ones raised

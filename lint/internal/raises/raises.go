@@ -8,6 +8,7 @@ import (
 	"go/types"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -65,6 +66,15 @@ type Raises struct {
 	// returned, as they are or wrapped (with %w, errors.Join or
 	// mcperr.From), so that a caller adds what it passes in.
 	Params []int
+	// ParamReasons are the reasons stamped from a string parameter
+	// (mcperr.WithData(map[string]any{"reason": reason}), or through a
+	// helper that builds the map): a caller that passes a constant
+	// raises it.
+	ParamReasons []ParamReason
+	// Unfollowed are the function values whose errors can be returned
+	// and whose functions the analysis cannot tell (a map element, a
+	// helper of another package's result): the reason it is Opaque.
+	Unfollowed []Unfollowed
 	// Opaque says that the function can also return an error the
 	// analysis cannot see into (an interface method, a function value),
 	// which may carry any code or reason: a rule that judges by what is
@@ -170,6 +180,47 @@ func (r Reason) String() string {
 	return s + r.Source.String()
 }
 
+// A ParamReason is a reason a function stamps from its parameter Param.
+type ParamReason struct {
+	Param int
+	// Code is the code of the error that carries it, 0 when not known.
+	Code mcperr.Code
+	Source
+}
+
+// An Unfollowed is a function value called, or handed to a helper, whose
+// functions the analysis cannot tell.
+type Unfollowed struct {
+	// What is the expression as written, such as "c.hooks[name]".
+	What string
+	Source
+}
+
+// String returns the expression and where it comes from.
+func (u Unfollowed) String() string { return u.What + u.Source.String() }
+
+// Stamp returns the reason p stamps in a call that passes consts, ""
+// when the call passes no constant there.
+func (p ParamReason) Stamp(consts []Arg) string {
+	if p.Param >= len(consts) || !consts[p.Param].known {
+		return ""
+	}
+	reason, err := strconv.Unquote(consts[p.Param].value)
+	if err != nil {
+		return ""
+	}
+	return reason
+}
+
+// String returns "reason(param N)" and the code's name when known.
+func (p ParamReason) String() string {
+	s := fmt.Sprintf("param %d", p.Param)
+	if p.Code != 0 {
+		s += ":" + p.Code.String()
+	}
+	return s + p.Source.String()
+}
+
 // HasCode reports whether the function can return code, by any route.
 func (r *Raises) HasCode(code mcperr.Code) bool {
 	return r != nil && slices.ContainsFunc(r.Codes, func(c Code) bool { return c.Code == code })
@@ -186,7 +237,7 @@ func (r *Raises) CallsFromResponse() bool { return r != nil && len(r.FromRespons
 
 // Empty reports whether the function raises nothing the analysis can see.
 func (r *Raises) Empty() bool {
-	return r == nil || len(r.Codes)+len(r.Reasons)+len(r.FromResponse)+len(r.Params) == 0 && !r.Opaque
+	return r == nil || len(r.Codes)+len(r.Reasons)+len(r.FromResponse)+len(r.Params)+len(r.ParamReasons) == 0 && !r.Opaque
 }
 
 // String lists the items in a stable order, for analysistest's
@@ -217,9 +268,11 @@ func (r *Raises) String() string {
 	}
 	add("fromResponse", resp)
 	add("params", strs(r.Params))
+	add("paramReasons", strs(r.ParamReasons))
 	if r.Opaque {
 		parts = append(parts, "opaque")
 	}
+	add("unfollowed", strs(r.Unfollowed))
 	return strings.Join(parts, "; ")
 }
 
@@ -298,6 +351,19 @@ type Result struct {
 	// failures are the Failure literals of the package's variables, and
 	// the facts of other packages' Failure variables, once read.
 	failures map[*types.Var]*Failure
+
+	// sums are the summarizers of the package's functions, litSums those
+	// of func literals called through a variable, and litRets what
+	// these return; litBusy guards a literal that reaches itself.
+	sums    map[*ast.BlockStmt]*summarizer
+	litSums map[*ast.FuncLit]*summarizer
+	litRets map[*ast.FuncLit]value
+	litBusy map[*ast.FuncLit]bool
+	// assigns are the package's assignments to fields and package
+	// variables of function type (see indexAssigns), and pkgSummarizer
+	// reads those at package level.
+	assigns       map[*types.Var][]assign
+	pkgSummarizer *summarizer
 }
 
 // Func returns what fn can raise: fn of this package, or of another
@@ -427,7 +493,12 @@ func run(pass *analysis.Pass) (any, error) {
 		lits:     map[*ast.FuncLit]*Raises{},
 		decls:    map[*types.Func]*ast.FuncDecl{},
 		failures: map[*types.Var]*Failure{},
+		sums:     map[*ast.BlockStmt]*summarizer{},
+		litSums:  map[*ast.FuncLit]*summarizer{},
+		litRets:  map[*ast.FuncLit]value{},
+		litBusy:  map[*ast.FuncLit]bool{},
 	}
+	r.pkgSummarizer = r.newSummarizer(nil)
 
 	// Failure variables first: the summaries read them.
 	r.readFailures()
@@ -503,7 +574,15 @@ func (r *Raises) withoutPos() *Raises {
 		Reasons:      slices.Clone(r.Reasons),
 		FromResponse: slices.Clone(r.FromResponse),
 		Params:       slices.Clone(r.Params),
+		ParamReasons: slices.Clone(r.ParamReasons),
+		Unfollowed:   slices.Clone(r.Unfollowed),
 		Opaque:       r.Opaque,
+	}
+	for i := range c.ParamReasons {
+		c.ParamReasons[i].pos = token.NoPos
+	}
+	for i := range c.Unfollowed {
+		c.Unfollowed[i].pos = token.NoPos
 	}
 	for i := range c.Codes {
 		c.Codes[i].pos = token.NoPos

@@ -6,6 +6,7 @@ import (
 	"go/types"
 	"reflect"
 	"slices"
+	"strconv"
 )
 
 // resolvePackage computes the Raises of every function of the package.
@@ -57,8 +58,17 @@ func (r *Result) resolvePackage(funcs []*types.Func) {
 // calls appends the functions that v calls to fns.
 func calls(v value, fns []*types.Func) []*types.Func {
 	for _, a := range v {
-		if c, ok := a.(callAtom); ok {
+		switch c := a.(type) {
+		case callAtom:
 			fns = append(fns, c.fn)
+			for _, arg := range c.args {
+				fns = calls(arg, fns)
+			}
+			for _, f := range c.funcs {
+				fns = calls(f, fns)
+			}
+		case litCallAtom:
+			fns = calls(c.ret, fns)
 			for _, arg := range c.args {
 				fns = calls(arg, fns)
 			}
@@ -85,6 +95,8 @@ func newBuilder(self string) *builder {
 		reasons:   map[Reason]token.Pos{},
 		responses: map[Source]token.Pos{},
 		params:    map[int]bool{},
+		byParam:   map[ParamReason]token.Pos{},
+		unfollow:  map[Unfollowed]token.Pos{},
 	}
 }
 
@@ -105,6 +117,16 @@ func (r *Result) resolve(v value, self *types.Func, b *builder) {
 			b.params[int(a)] = true
 		case opaqueAtom:
 			b.opaque = true
+		case unfollowedAtom:
+			pos := a.pos
+			a.pos = token.NoPos
+			keep(b.unfollow, a.Unfollowed, pos)
+		case paramReasonAtom:
+			pos := a.pos
+			a.pos = token.NoPos
+			keep(b.byParam, a.ParamReason, pos)
+		case litCallAtom:
+			r.resolveLitCall(a, self, b)
 		case failFromAtom:
 			r.resolveFailFrom(a, self, b)
 		case callAtom:
@@ -143,6 +165,8 @@ type builder struct {
 	reasons   map[Reason]token.Pos
 	responses map[Source]token.Pos
 	params    map[int]bool
+	byParam   map[ParamReason]token.Pos
+	unfollow  map[Unfollowed]token.Pos
 	opaque    bool
 }
 
@@ -186,7 +210,77 @@ func (b *builder) lift(callee *Raises, name string, pos token.Pos, consts []Arg)
 			keep(b.responses, src, pos)
 		}
 	}
+	for _, p := range callee.ParamReasons {
+		if src, ok := through(p.Source); ok {
+			b.stampParam(p, src, consts, pos)
+		}
+	}
+	for _, u := range callee.Unfollowed {
+		if src, ok := through(u.Source); ok {
+			keep(b.unfollow, Unfollowed{u.What, src}, pos)
+		}
+	}
 	b.opaque = b.opaque || callee.Opaque
+}
+
+// stampParam adds the reason p stamps from a parameter, as raised by src
+// at pos: the constant the call passes, or a reason stamped from the
+// caller's parameter it passes on; nothing when neither is known.
+func (b *builder) stampParam(p ParamReason, src Source, consts []Arg, pos token.Pos) {
+	if p.Param >= len(consts) {
+		return
+	}
+	switch a := consts[p.Param]; {
+	case a.known:
+		if reason, err := strconv.Unquote(a.value); err == nil && reason != "" {
+			keep(b.reasons, Reason{reason, p.Code, src}, pos)
+		}
+	case a.param > 0:
+		keep(b.byParam, ParamReason{a.param - 1, p.Code, src}, pos)
+	}
+}
+
+// resolveLitCall adds what a call of a func literal held in a variable
+// returns: its items as the literal raises them, under the conditions
+// and with the reasons its arguments give, and what the arguments it
+// hands back carry.
+func (r *Result) resolveLitCall(a litCallAtom, self *types.Func, b *builder) {
+	sub := newBuilder(b.self)
+	r.resolve(a.ret, self, sub)
+	through := func(s Source) (Source, bool) {
+		cond, ok := s.If.Through(a.consts)
+		s.If = cond
+		return s, ok
+	}
+	for c, pos := range sub.codes {
+		if src, ok := through(c.Source); ok {
+			keep(b.codes, Code{c.Code, src}, pos)
+		}
+	}
+	for x, pos := range sub.reasons {
+		if src, ok := through(x.Source); ok {
+			keep(b.reasons, Reason{x.Reason, x.Code, src}, pos)
+		}
+	}
+	for s, pos := range sub.responses {
+		if src, ok := through(s); ok {
+			keep(b.responses, src, pos)
+		}
+	}
+	for p, pos := range sub.byParam {
+		if src, ok := through(p.Source); ok {
+			b.stampParam(p, src, a.consts, pos)
+		}
+	}
+	for u, pos := range sub.unfollow {
+		keep(b.unfollow, u, pos)
+	}
+	for i := range sub.params {
+		if i < len(a.args) {
+			r.resolve(a.args[i], self, b)
+		}
+	}
+	b.opaque = b.opaque || sub.opaque
 }
 
 // raises returns the items sorted, or nil when there are none.
@@ -207,6 +301,14 @@ func (b *builder) raises() *Raises {
 	for i := range b.params {
 		rs.Params = append(rs.Params, i)
 	}
+	for p, pos := range b.byParam {
+		p.pos = pos
+		rs.ParamReasons = append(rs.ParamReasons, p)
+	}
+	for u, pos := range b.unfollow {
+		u.pos = pos
+		rs.Unfollowed = append(rs.Unfollowed, u)
+	}
 	rs.Opaque = b.opaque
 	if rs.Empty() {
 		return nil
@@ -220,6 +322,12 @@ func (b *builder) raises() *Raises {
 	})
 	slices.SortFunc(rs.FromResponse, compareSources)
 	slices.Sort(rs.Params)
+	slices.SortFunc(rs.ParamReasons, func(a, b ParamReason) int {
+		return cmp.Or(cmp.Compare(a.Param, b.Param), cmp.Compare(a.Code, b.Code), compareSources(a.Source, b.Source))
+	})
+	slices.SortFunc(rs.Unfollowed, func(a, b Unfollowed) int {
+		return cmp.Or(cmp.Compare(a.What, b.What), compareSources(a.Source, b.Source))
+	})
 	return rs
 }
 

@@ -37,6 +37,20 @@ type (
 		// is taken to hand their errors back.
 		funcs []value
 	}
+	// litCallAtom is a call of a func literal held in a variable, a
+	// field or a helper's result: what its returns carry, with its
+	// parameters bound to the call's arguments.
+	litCallAtom struct {
+		ret    value
+		pos    token.Pos
+		args   []value
+		consts []Arg
+	}
+	// unfollowedAtom is a function value whose functions the analysis
+	// cannot tell.
+	unfollowedAtom struct{ Unfollowed }
+	// paramReasonAtom is a reason stamped from a parameter.
+	paramReasonAtom struct{ ParamReason }
 	// failFromAtom is ctx.FailFrom(err, entries...): which of err's codes
 	// it maps depends on what err carries, known only once resolved.
 	failFromAtom struct {
@@ -61,8 +75,11 @@ type Arg struct {
 	param int
 }
 
-func (callAtom) isAtom()     {}
-func (failFromAtom) isAtom() {}
+func (callAtom) isAtom()        {}
+func (litCallAtom) isAtom()     {}
+func (unfollowedAtom) isAtom()  {}
+func (paramReasonAtom) isAtom() {}
+func (failFromAtom) isAtom()    {}
 
 // A summarizer reads one function's text.
 type summarizer struct {
@@ -99,14 +116,70 @@ func (r *Result) summarize(fn ast.Node) value {
 	if body == nil {
 		return nil
 	}
-	s := &summarizer{
+	return r.summarizer(ftype, body).returns(ftype, body)
+}
+
+// summarizer returns the summarizer of a function with a body, made once.
+func (r *Result) summarizer(ftype *ast.FuncType, body *ast.BlockStmt) *summarizer {
+	if s, ok := r.sums[body]; ok {
+		return s
+	}
+	s := r.newSummarizer(nil)
+	s.bindParams(ftype)
+	s.collectLocals(body)
+	s.collectConds(body)
+	r.sums[body] = s
+	return s
+}
+
+func (r *Result) newSummarizer(locals map[*types.Var][]ast.Expr) *summarizer {
+	if locals == nil {
+		locals = map[*types.Var][]ast.Expr{}
+	}
+	return &summarizer{
 		r:      r,
 		info:   r.pass.TypesInfo,
 		params: map[*types.Var]int{},
-		locals: map[*types.Var][]ast.Expr{},
+		locals: locals,
 		memo:   map[*types.Var]value{},
 		busy:   map[*types.Var]bool{},
+		conds:  map[*ast.CallExpr]Cond{},
 	}
+}
+
+// litSummarizer returns the summarizer of a func literal read in s: its
+// parameters are its own, and the variables it captures carry what s
+// says they do.
+func (s *summarizer) litSummarizer(lit *ast.FuncLit) *summarizer {
+	if c, ok := s.r.litSums[lit]; ok {
+		return c
+	}
+	c := s.r.newSummarizer(s.locals)
+	c.bindParams(lit.Type)
+	c.collectConds(lit.Body)
+	s.r.litSums[lit] = c
+	return c
+}
+
+// litReturns is what the returns of a func literal read in s carry, its
+// parameters as its own; a literal that reaches itself adds nothing the
+// second time round.
+func (s *summarizer) litReturns(lit *ast.FuncLit) value {
+	if v, ok := s.r.litRets[lit]; ok {
+		return v
+	}
+	if s.r.litBusy[lit] {
+		return nil
+	}
+	s.r.litBusy[lit] = true
+	v := s.litSummarizer(lit).returns(lit.Type, lit.Body)
+	delete(s.r.litBusy, lit)
+	s.r.litRets[lit] = v
+	return v
+}
+
+// bindParams records the indexes of the function's parameters.
+func (s *summarizer) bindParams(ftype *ast.FuncType) {
 	i := 0
 	for _, field := range ftype.Params.List {
 		if len(field.Names) == 0 {
@@ -120,9 +193,6 @@ func (r *Result) summarize(fn ast.Node) value {
 			i++
 		}
 	}
-	s.collectLocals(body)
-	s.collectConds(body)
-	return s.returns(ftype, body)
 }
 
 // collectLocals records every assignment of the body, those in func
@@ -304,26 +374,50 @@ func (s *summarizer) evalCall(call *ast.CallExpr) value {
 		}
 		return val
 	}
-	return value{callAtom{fn: fn, pos: call.Pos(), args: s.callArgs(fn, call), funcs: s.funcArgs(fn, call), consts: s.callConsts(fn, call)}}
+	sig := fn.Type().(*types.Signature)
+	return value{callAtom{fn: fn, pos: call.Pos(), args: s.callArgs(sig, call), funcs: s.funcArgs(sig, call), consts: s.callConsts(sig, call)}}
 }
 
 // evalDynamic returns what the error of a call of a function value or an
-// interface method can carry: unknown, and rules that judge by absence
-// must know it.
+// interface method can carry: what the functions the value can hold
+// return (see targets), or unknown, which rules that judge by absence
+// must know.
 func (s *summarizer) evalDynamic(call *ast.CallExpr) value {
-	if id, ok := ast.Unparen(call.Fun).(*ast.Ident); ok {
-		if v, ok := s.info.Uses[id].(*types.Var); ok {
-			if _, param := s.params[v]; param {
-				// A func parameter: the caller, which knows what
-				// it passes, adds what it returns (see funcArgs).
-				return nil
-			}
+	ts, ok := s.targets(call.Fun, 0)
+	if !ok {
+		if !mcpapi.Opaque(s.info, s.r.pass.Pkg, call) {
+			return nil
 		}
-	}
-	if mcpapi.Opaque(s.info, s.r.pass.Pkg, call) {
+		if _, isFunc := s.info.TypeOf(call.Fun).Underlying().(*types.Signature); isFunc && !isInterfaceMethod(s.info, call.Fun) {
+			return value{opaqueAtom{}, unfollowedAtom{Unfollowed{What: types.ExprString(call.Fun), Source: Source{pos: call.Pos()}}}}
+		}
 		return value{opaqueAtom{}}
 	}
-	return nil
+	sig, _ := s.info.TypeOf(call.Fun).Underlying().(*types.Signature)
+	var val value
+	for _, t := range ts {
+		val = append(val, s.callTarget(t, call, sig)...)
+	}
+	return val
+}
+
+// callTarget is what a call of the function value call.Fun returns when
+// it holds t.
+func (s *summarizer) callTarget(t target, call *ast.CallExpr, sig *types.Signature) value {
+	if t.fn != nil {
+		return value{callAtom{fn: t.fn, pos: call.Pos(), args: s.callArgs(sig, call), funcs: s.funcArgs(sig, call), consts: s.callConsts(sig, call)}}
+	}
+	return value{litCallAtom{ret: t.s.litReturns(t.lit), pos: call.Pos(), args: s.callArgs(sig, call), consts: s.callConsts(sig, call)}}
+}
+
+// isInterfaceMethod reports whether e is a method value of an interface.
+func isInterfaceMethod(info *types.Info, e ast.Expr) bool {
+	sel, ok := ast.Unparen(e).(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	x, ok := info.Selections[sel]
+	return ok && x.Kind() == types.MethodVal && types.IsInterface(x.Recv())
 }
 
 // evalFailFrom returns what ctx.FailFrom(err, entries...) carries: it
@@ -439,8 +533,8 @@ func (s *summarizer) condOf(e ast.Expr) (Cond, bool) {
 // callConsts returns, by fn's parameter index, what each argument of a
 // call is for fn's conditions, or nil when arguments and parameters cannot
 // be matched.
-func (s *summarizer) callConsts(fn *types.Func, call *ast.CallExpr) []Arg {
-	n := fn.Type().(*types.Signature).Params().Len()
+func (s *summarizer) callConsts(sig *types.Signature, call *ast.CallExpr) []Arg {
+	n := sig.Params().Len()
 	if len(call.Args) > n {
 		return nil // variadic: conditions on it are not kept anyway
 	}
@@ -463,8 +557,8 @@ func (s *summarizer) callConsts(fn *types.Func, call *ast.CallExpr) []Arg {
 // when fn returns an error: a helper that runs a closure and returns an
 // error (a queue, a retry loop, a once) is taken to hand the closure's
 // errors back, whether it calls it itself or through a worker.
-func (s *summarizer) funcArgs(fn *types.Func, call *ast.CallExpr) []value {
-	if !mcpapi.ReturnsError(fn.Type().(*types.Signature).Results()) {
+func (s *summarizer) funcArgs(sig *types.Signature, call *ast.CallExpr) []value {
+	if sig == nil || !mcpapi.ReturnsError(sig.Results()) {
 		return nil
 	}
 	var funcs []value
@@ -523,44 +617,47 @@ func (s *summarizer) evalErrCall(fn *types.Func, call *ast.CallExpr, src Source)
 	return nil
 }
 
-// evalFunc returns what calling the function expression e returns: a func
-// literal, or a function named statically. A method value, or any other
-// function value, is unknown.
+// evalFunc returns what calling the function expression e returns, when
+// it is handed to a helper that calls it (see targets): a func literal,
+// a function named statically, or a variable, field or helper's result
+// holding them. What cannot be followed is unknown.
 func (s *summarizer) evalFunc(e ast.Expr) value {
 	e = ast.Unparen(e)
 	if lit, ok := e.(*ast.FuncLit); ok {
 		return s.returns(lit.Type, lit.Body)
 	}
-	var id *ast.Ident
-	switch e := e.(type) {
-	case *ast.Ident:
-		id = e
-	case *ast.SelectorExpr:
-		if _, ok := s.info.Selections[e]; ok {
-			return nil // a method value
+	ts, ok := s.targets(e, 0)
+	if !ok {
+		if mcpapi.CanRaise(s.r.pass.Pkg) {
+			return value{opaqueAtom{}, unfollowedAtom{Unfollowed{What: types.ExprString(e), Source: Source{pos: e.Pos()}}}}
 		}
-		id = e.Sel
-	}
-	if id == nil {
 		return nil
 	}
-	fn, ok := s.info.Uses[id].(*types.Func)
-	if !ok || fn.Pkg() == nil {
-		return nil
+	var val value
+	for _, t := range ts {
+		if t.fn != nil {
+			if t.fn.Pkg() != nil {
+				val = append(val, callAtom{fn: t.fn, pos: e.Pos()})
+			}
+			continue
+		}
+		val = append(val, litCallAtom{ret: t.s.litReturns(t.lit), pos: e.Pos()})
 	}
-	return value{callAtom{fn: fn.Origin(), pos: e.Pos()}}
+	return val
 }
 
 // callArgs returns what each argument of a call of fn carries, by fn's
 // parameter index, or nil when arguments and parameters cannot be matched
 // (f(g()), a method expression).
-func (s *summarizer) callArgs(fn *types.Func, call *ast.CallExpr) []value {
+func (s *summarizer) callArgs(sig *types.Signature, call *ast.CallExpr) []value {
+	if sig == nil {
+		return nil
+	}
 	if sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr); ok {
 		if x, ok := s.info.Selections[sel]; ok && x.Kind() == types.MethodExpr {
 			return nil
 		}
 	}
-	sig := fn.Type().(*types.Signature)
 	n := sig.Params().Len()
 	if len(call.Args) == 1 && n > 1 {
 		if _, ok := s.info.TypeOf(call.Args[0]).(*types.Tuple); ok {
@@ -601,17 +698,20 @@ func (s *summarizer) options(opts []ast.Expr, code mcperr.Code, src Source) valu
 			}
 		case *ast.CallExpr:
 			fn := mcpapi.Callee(s.info, e)
-			var reason string
 			switch {
 			case mcpapi.IsFunc(fn, mcpapi.ErrPath, "WithData") && len(e.Args) == 1:
-				reason = dataReason(s.info, e.Args[0])
-			case mcpapi.RecoveryEntry(fn, e) != nil:
-				if f := s.r.entry(mcpapi.RecoveryEntry(fn, e)); f != nil {
-					reason = f.Reason
+				for _, x := range s.mapReasons(e.Args[0], 0) {
+					switch {
+					case x.reason != "":
+						val = append(val, reasonAtom{Reason{x.reason, code, src}})
+					case x.param >= 0:
+						val = append(val, paramReasonAtom{ParamReason{x.param, code, src}})
+					}
 				}
-			}
-			if reason != "" {
-				val = append(val, reasonAtom{Reason{reason, code, src}})
+			case mcpapi.RecoveryEntry(fn, e) != nil:
+				if f := s.r.entry(mcpapi.RecoveryEntry(fn, e)); f != nil && f.Reason != "" {
+					val = append(val, reasonAtom{Reason{f.Reason, code, src}})
+				}
 			}
 		}
 	}
@@ -640,22 +740,115 @@ func hinted(info *types.Info, fn *types.Func, call *ast.CallExpr) bool {
 	return mcpapi.ForwardsRecovery(info, call.Args[min(len(call.Args), from):])
 }
 
-// dataReason returns the constant "reason" of a map literal given to
-// mcperr.WithData, or "".
-func dataReason(info *types.Info, e ast.Expr) string {
-	lit, ok := ast.Unparen(e).(*ast.CompositeLit)
-	if !ok {
-		return ""
+// A stamped is the "reason" of a data map: a constant, or the parameter
+// of the function being read that it is (param is -1 for none).
+type stamped struct {
+	reason string
+	param  int
+}
+
+// mapReasons returns the "reason"s a data map can hold: a map literal's
+// constant or parameter, a variable's assignments, or what a helper of this
+// package (a function, or a func literal held in a variable) returns,
+// with its parameters bound to the call's arguments, as in
+// mcperr.WithData(data("path_is_dir")).
+func (s *summarizer) mapReasons(e ast.Expr, hops int) []stamped {
+	if hops > maxHops {
+		return nil
 	}
-	for _, elt := range lit.Elts {
-		kv, ok := elt.(*ast.KeyValueExpr)
+	switch e := ast.Unparen(e).(type) {
+	case *ast.CompositeLit:
+		for _, elt := range e.Elts {
+			kv, ok := elt.(*ast.KeyValueExpr)
+			if !ok {
+				continue
+			}
+			if k, ok := mcpapi.ConstString(s.info, kv.Key); !ok || k != "reason" {
+				continue
+			}
+			if v, ok := mcpapi.ConstString(s.info, kv.Value); ok {
+				return []stamped{{reason: v, param: -1}}
+			}
+			if id, ok := ast.Unparen(kv.Value).(*ast.Ident); ok {
+				if v, ok := s.info.Uses[id].(*types.Var); ok {
+					if i, ok := s.params[v]; ok {
+						return []stamped{{param: i}}
+					}
+				}
+			}
+		}
+	case *ast.Ident:
+		v, ok := s.info.Uses[e].(*types.Var)
 		if !ok {
+			return nil
+		}
+		var out []stamped
+		for _, src := range s.locals[v] {
+			out = append(out, s.mapReasons(src, hops+1)...)
+		}
+		return out
+	case *ast.CallExpr:
+		return s.helperReasons(e, hops)
+	}
+	return nil
+}
+
+// helperReasons is what mapReasons says of a call of a helper that
+// returns a data map.
+func (s *summarizer) helperReasons(call *ast.CallExpr, hops int) []stamped {
+	var ts []target
+	if fn := calleeFunc(s.info, call); fn != nil {
+		ts = []target{{fn: fn}}
+	} else {
+		ts, _ = s.targets(call.Fun, hops+1)
+	}
+	var out []stamped
+	for _, t := range ts {
+		var hs *summarizer
+		var body *ast.BlockStmt
+		switch {
+		case t.lit != nil:
+			hs, body = t.s.litSummarizer(t.lit), t.lit.Body
+		case s.r.decls[t.fn] != nil:
+			fd := s.r.decls[t.fn]
+			hs, body = s.r.summarizer(fd.Type, fd.Body), fd.Body
+		default:
 			continue
 		}
-		if k, ok := mcpapi.ConstString(info, kv.Key); ok && k == "reason" {
-			v, _ := mcpapi.ConstString(info, kv.Value)
-			return v
+		ast.Inspect(body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.ReturnStmt:
+				for _, res := range n.Results {
+					for _, x := range hs.mapReasons(res, hops+1) {
+						out = append(out, s.bindArg(x, call))
+					}
+				}
+				return false
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// bindArg turns a helper's stamped reason into the caller's: a parameter
+// of the helper becomes what the call passes to it.
+func (s *summarizer) bindArg(x stamped, call *ast.CallExpr) stamped {
+	if x.reason != "" || x.param < 0 || x.param >= len(call.Args) || call.Ellipsis.IsValid() {
+		return stamped{reason: x.reason, param: -1}
+	}
+	a := call.Args[x.param]
+	if v, ok := mcpapi.ConstString(s.info, a); ok {
+		return stamped{reason: v, param: -1}
+	}
+	if id, ok := ast.Unparen(a).(*ast.Ident); ok {
+		if v, ok := s.info.Uses[id].(*types.Var); ok {
+			if i, ok := s.params[v]; ok {
+				return stamped{param: i}
+			}
 		}
 	}
-	return ""
+	return stamped{param: -1}
 }

@@ -105,14 +105,15 @@ type fetcher interface {
 	Fetch(ctx context.Context, id string) (string, error)
 }
 
-// interfaceCall and funcValue call what they cannot see statically: their
-// errors are opaque.
+// interfaceCall calls what it cannot see statically: its errors are
+// opaque. funcValue calls method values kept in variables, followed to the
+// methods they hold.
 func interfaceCall(ctx context.Context, f fetcher) error { // want interfaceCall:"^opaque$"
 	_, err := f.Fetch(ctx, "1")
 	return err
 }
 
-func funcValue(ctx context.Context) error { // want funcValue:"^opaque$"
+func funcValue(ctx context.Context) error { // want funcValue:"^codes NotFound via b.Client.Fetch, RateLimited via b.Client.Fetch from c.Get, RateLimited via c.Get, ServiceUnavailable via b.Client.Fetch from c.Get, ServiceUnavailable via c.Get; reasons no_match:NotFound via b.Client.Fetch, rate_limited:RateLimited via b.Client.Fetch from c.Get, rate_limited:RateLimited via c.Get; fromResponse via b.Client.Fetch from c.Get, via c.Get$"
 	fetch := client.Fetch
 	_, err := fetch(ctx, "1")
 	if err != nil {
@@ -209,8 +210,9 @@ func get(ctx context.Context) (*http.Response, error) { // want get:"^codes Rate
 	return c.Get(ctx, "x")
 }
 
-// retryMethod retries a method value: not followed.
-func retryMethod(ctx context.Context) (string, error) { // want retryMethod:"^opaque$"
+// retryMethod retries a closure that calls a method value kept in a
+// variable: followed.
+func retryMethod(ctx context.Context) (string, error) { // want retryMethod:"^codes NotFound via b.Client.Fetch, RateLimited via b.Client.Fetch from c.Get, ServiceUnavailable via b.Client.Fetch from c.Get; reasons no_match:NotFound via b.Client.Fetch, rate_limited:RateLimited via b.Client.Fetch from c.Get; fromResponse via b.Client.Fetch from c.Get$"
 	return mcperr.Retry(ctx, mcperr.RetryOptions{}, func(ctx context.Context) (string, error) {
 		f := client.Fetch
 		return f(ctx, "1")
@@ -335,4 +337,46 @@ func stamped() error { // want stamped:"^codes RateLimited; reasons throttle:Rat
 // byReason gives two entries with one code: the reason stamped chooses.
 func byReason(ctx *mcpcore.Context) error { // want byReason:"^codes RateLimited; reasons throttle:RateLimited$"
 	return ctx.FailFrom(stamped(), busy, throttle)
+}
+
+var byName = map[string]func(context.Context) error{}
+
+// fromMap calls a function held in a map, which is not followed: opaque,
+// and it says which value.
+func fromMap(ctx context.Context, name string) error { // want fromMap:"^opaque; unfollowed byName\\[name\\]$"
+	return byName[name](ctx)
+}
+
+// closures calls a closure kept in a variable, one a helper returns, and
+// one handed on to a helper of its own; the reason helper stamps each
+// constant passed to it.
+func closures(ctx context.Context, path string) error { // want closures:"^codes Conflict, NotFound, Unauthorized; reasons gone:NotFound, locked:Conflict, no_key:Unauthorized; paramReasons param 1:Unauthorized$"
+	data := func(reason string) map[string]any { return map[string]any{"reason": reason} }
+	exec := func(ctx context.Context) error {
+		return mcperr.NotFound("gone", mcperr.WithData(data("gone")))
+	}
+	if err := exec(ctx); err != nil {
+		return err
+	}
+	if err := runIt(ctx, lockedFn()); err != nil {
+		return err
+	}
+	if path == "" {
+		return mcperr.Unauthorized("no key", mcperr.WithData(data("no_key")))
+	}
+	return mcperr.Unauthorized("no key", mcperr.WithData(data(path)))
+}
+
+func lockedFn() func(context.Context) error {
+	return func(ctx context.Context) error {
+		return mcperr.Conflict("locked", mcperr.WithData(map[string]any{"reason": "locked"}))
+	}
+}
+
+func runIt(ctx context.Context, f func(context.Context) error) error { return f(ctx) }
+
+// stampFrom passes its parameter on to closures: a caller's constant
+// becomes the reason.
+func stampFrom(ctx context.Context) error { // want stampFrom:"^codes Conflict via a.closures, NotFound via a.closures, Unauthorized via a.closures; reasons gone:NotFound via a.closures, locked:Conflict via a.closures, no_key:Unauthorized via a.closures, path_is_dir:Unauthorized via a.closures$"
+	return closures(ctx, "path_is_dir")
 }

@@ -131,7 +131,9 @@ func named(pass *analysis.Pass, rs *raises.Result, body *ast.BlockStmt) map[stri
 }
 
 // preferFail reports a factory or mcperr.New call in the handler whose code
-// a contract entry declares, and offers ctx.Fail with that entry when it is
+// a contract entry declares, a baseline code such as ValidationError
+// included (the entry's reason and hint are what the author declared for
+// it), and offers ctx.Fail with that entry when it is
 // the only one with that code and is named by a variable.
 func preferFail(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, body *ast.BlockStmt, es []declaredEntry, flow *carry) {
 	ctxName := contextParam(d.Handler)
@@ -147,7 +149,7 @@ func preferFail(pass *analysis.Pass, ds *suppress.Directives, d *defs.Def, body 
 			return true
 		}
 		code, ok := mcpapi.FactoryCode(pass.TypesInfo, call)
-		if !ok || slices.Contains(baseline, code) || !returned[call] {
+		if !ok || !returned[call] {
 			return true
 		}
 		// A factory that names its own reason raises that failure: only

@@ -113,9 +113,10 @@
 // # error-contract-prefer-fail
 //
 // Level warning. A factory or mcperr.New in the handler builds a code that
-// a contract entry declares (baseline codes aside). The fix uses ctx.Fail
-// with that entry, and its ctx.RecoveryFor, when it is the only entry with
-// that code.
+// a contract entry declares, a baseline code such as ValidationError
+// included: the error goes out without the entry's reason and hint. The
+// fix uses ctx.Fail with that entry, and its ctx.RecoveryFor, when it is
+// the only entry with that code.
 //
 // # error-contract-unthrown
 //

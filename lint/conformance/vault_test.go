@@ -17,5 +17,5 @@ func TestClosuresAndReasonHelpers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	analysistest.Run(t, testdata, conformance.Analyzer, "vault")
+	analysistest.RunWithSuggestedFixes(t, testdata, conformance.Analyzer, "vault")
 }

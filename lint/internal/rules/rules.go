@@ -116,10 +116,10 @@ var All = slices.Concat(in("contract", []row{
 	// Conformance, each handler against its contract.
 	{"error-contract-conformance", Warning, "a handler (or a service it calls) can return a code neither declared nor baseline", "declare the failure, or map the error to a declared one"},
 	{"error-contract-failfrom-unmapped", Warning, "a declared code that ctx.FailFrom passes on without its entry (none given has it, or several do)", "pass the entry for that code to FailFrom"},
-	{"error-contract-prefer-fail", Warning, "a declared code built with a factory or mcperr.New instead of ctx.Fail", "use ctx.Fail with the declared entry (mcplint -fix does)"},
+	{"error-contract-prefer-fail", Warning, "a declared code (baseline ones too) built with a factory or mcperr.New instead of ctx.Fail", "use ctx.Fail with the declared entry and its RecoveryFor (mcplint -fix does)"},
 	{"error-contract-unthrown", Warning, "a declared entry nothing raises", "raise it, drop it, or mark it ThrownBy: mcpcore.ThrownByService"},
 	{"error-contract-recovery-unforwarded", Warning, "a ctx.Fail or an OnDecline that carries neither RecoveryFor nor a hint of its own, a ctx.FailFrom mapping a service's error raised without a hint, or an Elicit without OnDecline where consent_declined is declared", "add ctx.RecoveryFor(entry), or OnDecline(entry, ctx.RecoveryFor(entry)) (mcplint -fix does); raise the service's error with mcpcore.RecoveryFor(ctx, entry)"},
-	{"error-contract-unanalyzable", Info, "an Errors whose entries mcplint cannot compute (a call it cannot evaluate, a variable assigned again), which skips the contract checks", "write the contract as a literal, a package variable, append, slices.Concat or a helper returning one"},
+	{"error-contract-unanalyzable", Info, "an Errors whose entries mcplint cannot compute (a call it cannot evaluate, a variable assigned again), which skips the contract checks; or a function value whose functions it cannot tell (a map element), which skips unthrown", "write the contract as a literal, a package variable, append, slices.Concat or a helper returning one; keep the function in a variable, a field or a helper's result"},
 	{"error-contract-reason-undeclared", Warning, "a reason a service stamps (data.reason, RecoveryFor) that no tool its errors reach declares", "fix the reason, or declare it"},
 	{"error-contract-undeclared", Error, "ctx.Fail with a Failure that is not in this definition's Errors", "declare it in Errors, or fail with a declared entry"},
 }), in("handlerbody", []row{

@@ -4,6 +4,8 @@
 package vault
 
 import (
+	"strings"
+
 	"github.com/seed417024ea/mcpcore"
 	"github.com/seed417024ea/mcpcore/mcperr"
 
@@ -33,6 +35,11 @@ var readTool = mcpcore.Tool[in, out]{
 	Name:   "read_note",
 	Errors: []mcpcore.Failure{pathTraversal, vaultDown, badKey, noteMissing, pathIsDir, stale}, // want `error-contract-unthrown: tool read_note declares reason "stale_cache"`
 	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
+		if strings.HasSuffix(i.Path, "/") {
+			// A baseline code the contract declares: the entry's reason
+			// and hint are lost without ctx.Fail.
+			return out{}, mcperr.ValidationError(i.Path + " is a folder") // want `error-contract-prefer-fail: tool read_note builds a ValidationError error that its contract declares \("path_is_dir"\) without ctx.Fail`
+		}
 		v, err := client.Read(ctx, i.Path)
 		return out{V: v}, err
 	},

@@ -63,7 +63,8 @@
 // Level warning. Inside if err != nil, a new error that drops err:
 // errors.New, fmt.Errorf without %w err, or a factory, mcperr.New or
 // ctx.Fail without mcperr.WithCause(err). The operator loses the cause in
-// the log.
+// the log. A condition nested in the error branch (if errors.Is(err, x),
+// if mcperr.CodeOf(err) == …) is still in it, unless it tests err == nil.
 //
 // # no-stringify-upstream-error
 //

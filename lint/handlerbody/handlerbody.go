@@ -3,6 +3,7 @@ package handlerbody
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"go/types"
 	"strings"
 
@@ -88,7 +89,13 @@ func (c *checker) block(n ast.Node, errVar *types.Var) {
 			if n.Init != nil {
 				c.block(n.Init, errVar)
 			}
-			c.block(n.Body, mcpapi.CheckedErr(c.pass.TypesInfo, n.Cond))
+			// Inside if err != nil, a nested condition leaves err
+			// as it is: its body is still a branch of the error.
+			inner := mcpapi.CheckedErr(c.pass.TypesInfo, n.Cond)
+			if inner == nil && !c.testsNil(n.Cond, errVar) {
+				inner = errVar
+			}
+			c.block(n.Body, inner)
 			if n.Else != nil {
 				c.block(n.Else, errVar)
 			}
@@ -102,6 +109,29 @@ func (c *checker) block(n ast.Node, errVar *types.Var) {
 		}
 		return true
 	})
+}
+
+// testsNil reports whether cond mentions errVar == nil: a branch where
+// err was set again and may be nil.
+func (c *checker) testsNil(cond ast.Expr, errVar *types.Var) bool {
+	if errVar == nil {
+		return false
+	}
+	found := false
+	ast.Inspect(cond, func(n ast.Node) bool {
+		b, ok := n.(*ast.BinaryExpr)
+		if !ok || b.Op != token.EQL {
+			return !found
+		}
+		for _, pair := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+			id, ok := ast.Unparen(pair[0]).(*ast.Ident)
+			if ok && c.pass.TypesInfo.Uses[id] == errVar && c.pass.TypesInfo.Types[pair[1]].IsNil() {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func (c *checker) isError(e ast.Expr) bool { return mcpapi.IsError(c.pass.TypesInfo.TypeOf(e)) }

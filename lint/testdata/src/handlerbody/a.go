@@ -60,6 +60,11 @@ func rethrow(ctx *mcpcore.Context, i in) (out, error) {
 		return out{}, ctx.Fail(noMatch, "No item", ctx.RecoveryFor(noMatch)) // want `preserve-cause-on-rethrow`
 	}
 	if err != nil {
+		// Within the error branch, a nested condition does not make err
+		// nil: the cause is still dropped.
+		if errors.Is(err, errStale) {
+			return out{}, mcperr.ValidationError("stale item " + v) // want `preserve-cause-on-rethrow: the error returned when err != nil drops it`
+		}
 		return out{}, err
 	}
 	// A comparison with a sentinel is no check for an error.

@@ -57,6 +57,7 @@ func (s *Server) catalog() *httpserve.Catalog {
 				Scopes:      l.scopes,
 				InputSchema: input,
 				Meta:        t.Meta,
+				Disabled:    s.disabledOf(KindTool, t.Name),
 			}
 			if t.OutputSchema != nil {
 				ct.OutputSchema = mustJSON(t.OutputSchema)
@@ -72,6 +73,7 @@ func (s *Server) catalog() *httpserve.Catalog {
 				Name: r.Name, Title: r.Title, Description: r.Description,
 				URITemplate: r.URITemplate, Template: !l.static, MIMEType: r.MIMEType,
 				Subscribe: l.subscribe,
+				Disabled:  s.disabledOf(KindResource, r.URITemplate),
 				Contract:  catalogContract(l.contract),
 				Scopes:    l.scopes,
 			}
@@ -90,7 +92,7 @@ func (s *Server) catalog() *httpserve.Catalog {
 		case l.prompt != nil:
 			p := l.prompt
 			cp := httpserve.Prompt{Name: p.Name, Title: p.Title, Description: p.Description, Scopes: l.scopes,
-				Contract: catalogContract(l.contract), Meta: p.Meta}
+				Contract: catalogContract(l.contract), Meta: p.Meta, Disabled: s.disabledOf(KindPrompt, p.Name)}
 			for _, a := range p.Arguments {
 				cp.Arguments = append(cp.Arguments, httpserve.Argument{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
 			}

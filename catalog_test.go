@@ -133,7 +133,7 @@ func asJSON(t *testing.T, v any) any {
 func serverCard(t *testing.T, s *Server) map[string]any {
 	t.Helper()
 	w := httptest.NewRecorder()
-	httpserve.Card(s.catalog(), nil).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/.well-known/mcp.json", nil))
+	httpserve.Card(s.catalogSource(s.catalog()), nil).ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/.well-known/mcp.json", nil))
 	if w.Code != http.StatusOK {
 		t.Fatalf("card: %d %s", w.Code, w.Body)
 	}

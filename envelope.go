@@ -41,7 +41,9 @@ const MaxURIBytes = 8 << 10
 //     request in its context.
 //   - A session of MCP 2025-11-25 gets the experimental task utility
 //     (see legacyTasks and legacyListing).
-//   - After, it makes every JSON-RPC error the SDK sends well formed (see
+//   - After, it gives the SDK's answer for a definition it does not have
+//     the reason and hint of one declared Disabled (see disabledAnswer),
+//     makes every JSON-RPC error the SDK sends well formed (see
 //     wireRPCError), notes the sessions whose client set a log level
 //     (see noteLogLevel), and leaves out of a list what its caller does
 //     not see (see listedTo).
@@ -67,7 +69,7 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 		}
 		res, err = s.legacyTasks(ctx, next, method, req)
 		if err != nil {
-			return nil, wireRPCError(method, err)
+			return nil, wireRPCError(method, s.disabledAnswer(ctx, req, err))
 		}
 		if r, ok := res.(*mcp.CallToolResult); ok && r.Meta != nil {
 			if created, ok := r.Meta[taskSlotKey].(*createTaskResult); ok {

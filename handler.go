@@ -46,7 +46,7 @@ const (
 // whole. Every other refusal (a missing token, an unknown session, a
 // missing Accept header, …) is a JSON-RPC error too, with a real code.
 func (s *Server) Handler() http.Handler {
-	catalog := s.catalog()
+	pages := s.catalogSource(s.catalog())
 	// Written once, before any session: a second Handler (of a server
 	// already serving) must not race the sessions that read it.
 	if s.transport != "http" {
@@ -75,8 +75,8 @@ func (s *Server) Handler() http.Handler {
 		KeepAlive:      s.cfg.StreamKeepAlive,
 		Draining:       s.inflight.isDraining,
 		Posts:          &s.posts,
-		Landing:        httpserve.Landing(catalog, s.logger),
-		Card:           httpserve.Card(catalog, s.logger),
+		Landing:        httpserve.Landing(pages, s.logger),
+		Card:           httpserve.Card(pages, s.logger),
 		Endpoints:      &s.endpoints,
 	}
 	if s.auth != nil {

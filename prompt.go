@@ -46,6 +46,9 @@ type Prompt[Args any] struct {
 	Meta map[string]any
 	// Handler builds the prompt's messages.
 	Handler func(ctx *Context, args Args) ([]*mcp.PromptMessage, error)
+	// Disabled, when set, declares the prompt one the server has but does
+	// not serve, with why and what would bring it back (see [Disabled]).
+	Disabled *Disabled
 }
 
 func (p Prompt[Args]) subscribes() bool { return false }
@@ -53,6 +56,9 @@ func (p Prompt[Args]) completes() bool  { return len(p.Complete) > 0 }
 
 func (p Prompt[Args]) register(s *Server) error {
 	if err := checkDefinition("prompt", p.Name, p.Handler != nil, p.Scopes, p.Errors); err != nil {
+		return err
+	}
+	if err := p.Disabled.check("prompt", p.Name); err != nil {
 		return err
 	}
 	limit, err := s.rateLimitOf("prompt", p.Name, p.RateLimit)
@@ -112,7 +118,7 @@ func (p Prompt[Args]) register(s *Server) error {
 		c.bind = func() string { return binding("prompt", p.Name, c.ctx.token, args.Arguments) }
 		return serve(s, c, promptGet{s, p.Name, args.Arguments, get})
 	})
-	s.offer(info, func() { s.mcp.AddPrompt(def, sdkHandler) }, func() { s.mcp.RemovePrompts(p.Name) })
+	s.offer(info, p.Disabled, func() { s.mcp.AddPrompt(def, sdkHandler) }, func() { s.mcp.RemovePrompts(p.Name) })
 	s.listed = append(s.listed, listing{prompt: def, contract: p.Errors, scopes: p.Scopes})
 	s.prompts++
 	return nil

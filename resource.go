@@ -76,6 +76,10 @@ type Resource[Params, Out any] struct {
 	Meta map[string]any
 	// Handler reads one resource. ctx.URI() is the URI being read.
 	Handler func(ctx *Context, params Params) (Out, error)
+	// Disabled, when set, declares these resources ones the server has but
+	// does not serve, with why and what would bring them back (see
+	// [Disabled]).
+	Disabled *Disabled
 }
 
 func (r Resource[Params, Out]) subscribes() bool { return r.Subscribe }
@@ -83,6 +87,9 @@ func (r Resource[Params, Out]) completes() bool  { return len(r.Complete) > 0 }
 
 func (r Resource[Params, Out]) register(s *Server) error {
 	if err := checkDefinition("resource", r.Name, r.Handler != nil, r.Scopes, r.Errors); err != nil {
+		return err
+	}
+	if err := r.Disabled.check("resource", r.Name); err != nil {
 		return err
 	}
 	limit, err := s.rateLimitOf("resource", r.Name, r.RateLimit)
@@ -154,12 +161,24 @@ func (r Resource[Params, Out]) register(s *Server) error {
 		return err
 	}
 	s.listed = append(s.listed, listing{resource: &mcp.ResourceTemplate{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URITemplate: r.URITemplate, Meta: meta}, static: static, subscribe: r.Subscribe, contract: r.Errors, scopes: r.Scopes})
+	var d *switchable
 	if static {
 		sdkDef := &mcp.Resource{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URI: r.URITemplate, Meta: meta}
-		s.offer(info, func() { s.mcp.AddResource(sdkDef, handler) }, func() { s.mcp.RemoveResources(r.URITemplate) })
+		d = s.offer(info, r.Disabled, func() { s.mcp.AddResource(sdkDef, handler) }, func() { s.mcp.RemoveResources(r.URITemplate) })
 	} else {
 		sdkDef := &mcp.ResourceTemplate{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: mime, URITemplate: r.URITemplate, Meta: meta}
-		s.offer(info, func() { s.mcp.AddResourceTemplate(sdkDef, handler) }, func() { s.mcp.RemoveResourceTemplates(r.URITemplate) })
+		d = s.offer(info, r.Disabled, func() { s.mcp.AddResourceTemplate(sdkDef, handler) }, func() { s.mcp.RemoveResourceTemplates(r.URITemplate) })
+	}
+	if r.Disabled != nil {
+		// A URI it matches, as the SDK matches a read to a template.
+		d.matches = func(uri string) bool {
+			if static {
+				return uri == r.URITemplate
+			}
+			_, ok := tmpl.variables(uri)
+			return ok
+		}
+		s.switches.disabledResources = append(s.switches.disabledResources, d)
 	}
 	s.resources++
 	return nil

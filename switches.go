@@ -30,6 +30,9 @@ type switches struct {
 	// own counts this replica's Sets, so that a read of the catalog that
 	// began before one is not applied over it.
 	own uint64
+	// disabledResources are the resources declared Disabled, in the
+	// order given, for the answer to a read of one (see disabledAnswer).
+	disabledResources []*switchable
 }
 
 // A switchable is one definition, with how to put it in the SDK's sets
@@ -37,22 +40,34 @@ type switches struct {
 type switchable struct {
 	info        DefinitionInfo
 	add, remove func()
-	on          bool // under switches.mu
+	// why is the definition's Disabled: one declared so is never in the
+	// SDK's sets, whatever the fleet's catalog says.
+	why *Disabled
+	// matches reports whether a resource's template matches a URI; nil
+	// for a tool or a prompt.
+	matches func(uri string) bool
+	on      bool // under switches.mu
 }
 
 // offer puts a definition in the SDK's sets, as its register function
-// does, and keeps how to take it out and put it back.
-func (s *Server) offer(info *DefinitionInfo, add, remove func()) {
+// does, unless it is declared Disabled (why), and keeps how to take it out
+// and put it back.
+func (s *Server) offer(info *DefinitionInfo, why *Disabled, add, remove func()) *switchable {
 	if s.switches.defs == nil {
 		s.switches.defs = map[string]*switchable{}
 	}
-	s.switches.defs[info.key()] = &switchable{info: *info, add: add, remove: remove, on: true}
-	add()
+	d := &switchable{info: *info, add: add, remove: remove, why: why, on: why == nil}
+	s.switches.defs[info.key()] = d
+	if d.on {
+		add()
+	}
+	return d
 }
 
 // turn switches d on or off in the SDK's sets, if it is not already;
-// under switches.mu.
+// under switches.mu. A definition declared Disabled stays off.
 func (d *switchable) turn(on bool) {
+	on = on && d.why == nil
 	if d.on == on {
 		return
 	}
@@ -66,7 +81,8 @@ func (d *switchable) turn(on bool) {
 
 // SetEnabled switches a definition on or off for every replica of the
 // server: a tool or a prompt by its name, a resource by its URITemplate
-// (its URI when it has no variables). A definition switched off is listed
+// (its URI when it has no variables). One declared [Disabled] cannot be
+// switched on. A definition switched off is listed
 // nowhere (tools/list, prompts/list, resources/list, and the templates),
 // and a call, get or read of it is answered as one of a definition the
 // server does not have; a call already running goes on. Each replica
@@ -88,6 +104,9 @@ func (s *Server) SetEnabled(ctx context.Context, kind DefinitionKind, name strin
 	d := s.switches.defs[key]
 	if d == nil {
 		return fmt.Errorf("mcpcore: SetEnabled: this server defines no %s %q", kind, name)
+	}
+	if on && d.why != nil {
+		return fmt.Errorf("mcpcore: SetEnabled: %s %q is declared Disabled (%s): build it without Disabled to serve it", kind, name, d.why.Reason)
 	}
 	if err := s.switches.store.Set(ctx, key, on); err != nil {
 		return fmt.Errorf("mcpcore: SetEnabled(%s %q): the fleet's catalog did not record the change: %w", kind, name, err)

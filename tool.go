@@ -105,12 +105,18 @@ type Tool[In, Out any] struct {
 	// output. When nil, content is the output as indented JSON text. An error
 	// (or panic) in Format fails the call like a handler error.
 	Format func(out Out) ([]mcp.Content, error)
+	// Disabled, when set, declares the tool one the server has but does
+	// not serve, with why and what would bring it back (see [Disabled]).
+	Disabled *Disabled
 }
 
 // register infers the tool's schemas, checks its definition and contract, and
 // adds it to s.
 func (t Tool[In, Out]) register(s *Server) error {
 	if err := checkDefinition("tool", t.Name, t.Handler != nil, t.Scopes, t.Errors); err != nil {
+		return err
+	}
+	if err := t.Disabled.check("tool", t.Name); err != nil {
 		return err
 	}
 	if err := t.Task.check(); err != nil {
@@ -231,7 +237,7 @@ func (t Tool[In, Out]) register(s *Server) error {
 		c.bind = func() string { return binding("tool", t.Name, c.ctx.token, p.Arguments) }
 		return serve(s, c, toolCall{s, rt, p.Arguments})
 	})
-	s.offer(info, func() { s.mcp.AddTool(def, sdkHandler) }, func() { s.mcp.RemoveTools(t.Name) })
+	s.offer(info, t.Disabled, func() { s.mcp.AddTool(def, sdkHandler) }, func() { s.mcp.RemoveTools(t.Name) })
 	s.tools++
 	s.listed = append(s.listed, listing{tool: def, contract: t.Errors, scopes: t.Scopes})
 	return nil

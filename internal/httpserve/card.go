@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"sync"
 )
 
 // CardSchema and CardVersion identify the card's format: the draft of
@@ -19,6 +20,12 @@ const (
 // scopes a definition needs, next to its error contract: MCP has no field
 // for them, and _meta is where extensions say what the protocol does not.
 const ScopesMetaKey = "mcpcore/scopes"
+
+// DisabledMetaKey is the _meta key under which the card marks a definition
+// the server has but does not serve, with why ({"reason", "hint"}): it is
+// listed so that a reader learns what would bring it back, and a client
+// that reads no _meta sees it as a definition it may find unknown.
+const DisabledMetaKey = "mcpcore/disabled"
 
 // card is the server card. Field order is the order of SEP-1649's list, so
 // that a person reading the JSON finds what the proposal describes.
@@ -91,22 +98,24 @@ type cardPromptArg struct {
 	Required    bool   `json:"required,omitempty"`
 }
 
-// Card serves c as the server card (application/json), for registries and
-// clients that discover a server before connecting. Each tool appears as
-// tools/list lists it, its error contract under the same _meta key; a
-// resource's contract is published the same way. The card is encoded once,
-// here: the catalog does not change while the server runs. A catalog that
-// cannot be encoded is logged and answered with 500, never half a card.
-func Card(c *Catalog, logger *slog.Logger) http.Handler {
+// Card serves the catalog of each request as the server card
+// (application/json), for registries and clients that discover a server
+// before connecting. Each tool appears as tools/list lists it, its error
+// contract under the same _meta key; a resource's contract is published
+// the same way. The card is encoded for each request, since definitions
+// are switched on and off while the server runs. A catalog that cannot be
+// encoded is answered with 500, never half a card, and logged once.
+func Card(source Source, logger *slog.Logger) http.Handler {
 	if logger == nil {
 		logger = slog.Default()
 	}
-	body, err := encodeCard(c)
-	if err != nil {
-		logger.Error("mcpcore: the server card cannot be encoded; "+CardPath+" answers 500", "error", err.Error())
-	}
+	var logOnce sync.Once
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := encodeCard(source(r))
 		if err != nil {
+			logOnce.Do(func() {
+				logger.Error("mcpcore: the server card cannot be encoded; "+CardPath+" answers 500", "error", err.Error())
+			})
 			failed(w)
 			return
 		}
@@ -146,11 +155,11 @@ func encodeCard(c *Catalog) ([]byte, error) {
 		out.Tools[i] = cardTool{
 			Name: t.Name, Title: t.Title, Description: t.Description,
 			InputSchema: t.InputSchema, OutputSchema: t.OutputSchema, Annotations: t.Annotations,
-			Meta: withScopes(t.Meta, t.Scopes),
+			Meta: cardMeta(t.Meta, t.Scopes, t.Disabled),
 		}
 	}
 	for i, r := range c.Resources {
-		cr := cardResource{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Meta: withScopes(r.Meta, r.Scopes)}
+		cr := cardResource{Name: r.Name, Title: r.Title, Description: r.Description, MIMEType: r.MIMEType, Meta: cardMeta(r.Meta, r.Scopes, r.Disabled)}
 		if r.Template {
 			cr.URITemplate = r.URITemplate
 		} else {
@@ -159,7 +168,7 @@ func encodeCard(c *Catalog) ([]byte, error) {
 		out.Resources[i] = cr
 	}
 	for i, p := range c.Prompts {
-		cp := cardPrompt{Name: p.Name, Title: p.Title, Description: p.Description, Meta: withScopes(p.Meta, p.Scopes)}
+		cp := cardPrompt{Name: p.Name, Title: p.Title, Description: p.Description, Meta: cardMeta(p.Meta, p.Scopes, p.Disabled)}
 		for _, a := range p.Arguments {
 			cp.Arguments = append(cp.Arguments, cardPromptArg{Name: a.Name, Title: a.Title, Description: a.Description, Required: a.Required})
 		}
@@ -174,18 +183,30 @@ func encodeCard(c *Catalog) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// withScopes adds the scopes to a copy of meta: meta is the map tools/list
-// publishes, shared, and stays as it is.
-func withScopes(meta map[string]any, scopes []string) map[string]any {
-	if len(scopes) == 0 {
+// cardMeta adds the scopes and why the definition is disabled, if it is,
+// to a copy of meta: meta is the map tools/list publishes, shared, and
+// stays as it is.
+func cardMeta(meta map[string]any, scopes []string, disabled *Disabled) map[string]any {
+	if len(scopes) == 0 && disabled == nil {
 		return meta
 	}
 	out := maps.Clone(meta)
 	if out == nil {
 		out = map[string]any{}
 	}
-	out[ScopesMetaKey] = scopes
+	if len(scopes) > 0 {
+		out[ScopesMetaKey] = scopes
+	}
+	if disabled != nil {
+		out[DisabledMetaKey] = cardDisabled{Reason: disabled.Reason, Hint: disabled.Hint}
+	}
 	return out
+}
+
+// cardDisabled is a definition's _meta["mcpcore/disabled"].
+type cardDisabled struct {
+	Reason string `json:"reason"`
+	Hint   string `json:"hint"`
 }
 
 // failed answers 500 in plain text, in place of a page or card that could

@@ -11,7 +11,7 @@ import (
 )
 
 func TestCardGolden(t *testing.T) {
-	w := get(t, Card(testCatalog(), nil), "127.0.0.1:3010", CardPath)
+	w := get(t, Card(Fixed(testCatalog()), nil), "127.0.0.1:3010", CardPath)
 	if w.Code != http.StatusOK {
 		t.Fatalf("status %d", w.Code)
 	}
@@ -46,7 +46,7 @@ func TestCardPublishesContractsAsGiven(t *testing.T) {
 			Meta             map[string]any `json:"_meta"`
 		}
 	}
-	w := get(t, Card(c, nil), "127.0.0.1:3010", CardPath)
+	w := get(t, Card(Fixed(c), nil), "127.0.0.1:3010", CardPath)
 	if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil {
 		t.Fatal(err)
 	}
@@ -57,6 +57,12 @@ func TestCardPublishesContractsAsGiven(t *testing.T) {
 		want := roundTrip(t, tool.Meta)
 		if len(tool.Scopes) > 0 {
 			want[ScopesMetaKey] = decoded(t, tool.Scopes)
+		}
+		if d := tool.Disabled; d != nil {
+			if want == nil {
+				want = map[string]any{}
+			}
+			want[DisabledMetaKey] = map[string]any{"reason": d.Reason, "hint": d.Hint}
 		}
 		if !reflect.DeepEqual(got.Tools[i].Meta, want) {
 			t.Errorf("tool %s: _meta %v, want %v", tool.Name, got.Tools[i].Meta, want)
@@ -103,7 +109,7 @@ func TestCardEscapes(t *testing.T) {
 	const evil = `<script>alert(1)</script> "quotes"`
 	c := testCatalog()
 	c.Tools[0].Description = evil
-	body := get(t, Card(c, nil), "127.0.0.1:3010", CardPath).Body.Bytes()
+	body := get(t, Card(Fixed(c), nil), "127.0.0.1:3010", CardPath).Body.Bytes()
 	if bytes.Contains(body, []byte("<script")) {
 		t.Error("the card holds <script> as it is")
 	}
@@ -121,7 +127,7 @@ func TestCardFailureIsA500(t *testing.T) {
 	c := testCatalog()
 	c.Tools[0].InputSchema = []byte(`{"type":`)
 	var logs bytes.Buffer
-	h := Card(c, slog.New(slog.NewTextHandler(&logs, nil)))
+	h := Card(Fixed(c), slog.New(slog.NewTextHandler(&logs, nil)))
 	w := get(t, h, "127.0.0.1:3010", CardPath)
 	if w.Code != http.StatusInternalServerError || strings.Contains(w.Body.String(), "serverInfo") {
 		t.Errorf("status %d, body %q", w.Code, w.Body)

@@ -1,6 +1,26 @@
 package httpserve
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"net/http"
+)
+
+// A Source gives the catalog as one reader of the landing page or the
+// server card is shown it: the server's definitions as they stand when
+// the page is asked for, switched on or off since it started.
+type Source func(r *http.Request) *Catalog
+
+// Fixed is the Source of a catalog shown whole to every reader.
+func Fixed(c *Catalog) Source { return func(*http.Request) *Catalog { return c } }
+
+// Disabled says why a definition the server has is not served, and what
+// would bring it back, as its author declared it.
+type Disabled struct {
+	// Reason names why, as a contract's reasons do ("credential_missing").
+	Reason string
+	// Hint tells the reader what would bring it back.
+	Hint string
+}
 
 // A Catalog is everything a server serves, as the landing page and the
 // server card show it. It is plain data, built once by the server from its
@@ -61,6 +81,8 @@ type Tool struct {
 	// Meta is the tool's _meta as tools/list publishes it, the published
 	// error contract included; nil when it has none.
 	Meta map[string]any
+	// Disabled, when not nil, says why the tool is not served.
+	Disabled *Disabled
 }
 
 // A Resource is one resource, or resource template, of the catalog.
@@ -82,6 +104,8 @@ type Resource struct {
 	// Meta is the _meta the server card publishes for it: its error
 	// contract, in the form tools/list gives a tool's.
 	Meta map[string]any
+	// Disabled, when not nil, says why the resource is not served.
+	Disabled *Disabled
 }
 
 // A Prompt is one prompt of the catalog.
@@ -98,6 +122,8 @@ type Prompt struct {
 	// Meta is the _meta prompts/list gives it: its error contract and
 	// the prompt's own keys.
 	Meta map[string]any
+	// Disabled, when not nil, says why the prompt is not served.
+	Disabled *Disabled
 }
 
 // An Argument is one input of a tool or prompt.

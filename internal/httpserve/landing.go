@@ -32,21 +32,22 @@ type page struct {
 	Curl        string
 }
 
-// Landing serves c as an HTML page for people who open the server's URL in
-// a browser: what the server is, how to connect a client, and every tool,
-// resource and prompt with its error contract. The page has no script; it
+// Landing serves the catalog of each request as an HTML page for people
+// who open the server's URL in a browser: what the server is, how to
+// connect a client, and every tool, resource and prompt with its error
+// contract, and why one is disabled. The page has no script; it
 // follows the reader's light or dark preference, and everything from the
 // definitions is escaped (see escapeHTML). It is written whole before a
 // byte is sent, so a failure is a 500 (logged to logger, or slog's default
 // when nil), never half a page.
-func Landing(c *Catalog, logger *slog.Logger) http.Handler {
+func Landing(source Source, logger *slog.Logger) http.Handler {
 	if logger == nil {
 		logger = slog.Default()
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		p := newPage(c, endpointURL(r, c.Endpoint))
 		render(w, logger, landingCSP, func(pw *pageWriter) error {
-			writePage(pw, p)
+			c := source(r)
+			writePage(pw, newPage(c, endpointURL(r, c.Endpoint)))
 			return nil
 		})
 	})

@@ -143,6 +143,7 @@ func writeTools(w *pageWriter, tools []Tool) {
 	for _, t := range tools {
 		id := "tool-" + t.Name
 		writeHeading(w, id, t.Name, t.Title)
+		writeDisabled(w, t.Disabled, "a call")
 		writeDescription(w, t.Description)
 		writeScopes(w, t.Scopes)
 		writeTask(w, t.Task)
@@ -161,6 +162,7 @@ func writeResources(w *pageWriter, resources []Resource) {
 			`<h3 id="`, id, `-name"><code>`)
 		w.text(r.URITemplate)
 		w.raw("</code></h3>\n")
+		writeDisabled(w, r.Disabled, "a read")
 		writeDescription(w, r.Description)
 		w.raw("<dl>\n", "<dt>Name</dt><dd><code>")
 		w.text(r.Name)
@@ -200,6 +202,7 @@ func writePrompts(w *pageWriter, prompts []Prompt) {
 	for _, p := range prompts {
 		id := "prompt-" + p.Name
 		writeHeading(w, id, p.Name, p.Title)
+		writeDisabled(w, p.Disabled, "a get")
 		writeDescription(w, p.Description)
 		writeScopes(w, p.Scopes)
 		writeSubheading(w, id+"-args", "Arguments")
@@ -302,6 +305,19 @@ func writeTableHead(w *pageWriter, id string, cols ...string) {
 
 func writeTableFoot(w *pageWriter) {
 	w.raw("</tbody>\n", "</table>\n", "</div>\n")
+}
+
+// writeDisabled says that a definition is not served, and why, if it is
+// not; use is what a client does with it ("a call").
+func writeDisabled(w *pageWriter, d *Disabled, use string) {
+	if d == nil {
+		return
+	}
+	w.raw(`<p class="disabled"><strong>Disabled:</strong> not served now; `, use, " is refused with the reason <code>")
+	w.text(d.Reason)
+	w.raw("</code>. ")
+	w.text(d.Hint)
+	w.raw("</p>\n")
 }
 
 // writeScopes says which scopes a definition needs, if any.

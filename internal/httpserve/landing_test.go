@@ -99,6 +99,13 @@ func testCatalog() *Catalog {
 				Description: "Answers pong.",
 				InputSchema: []byte(`{"type":"object"}`),
 			},
+			{
+				Name:        "export_notes",
+				Description: "Export the notes to the vault.",
+				Input:       []Argument{{Name: "folder", Type: "string", Required: true}},
+				InputSchema: []byte(`{"type":"object","properties":{"folder":{"type":"string"}},"required":["folder"]}`),
+				Disabled:    &Disabled{Reason: "credential_missing", Hint: "Set NOTES_API_KEY & restart <the> server."},
+			},
 		},
 		Resources: []Resource{
 			{
@@ -115,6 +122,7 @@ func testCatalog() *Catalog {
 				{Name: "style", Description: "bullet or prose"},
 			}},
 			{Name: "hello", Title: "Say hello"},
+			{Name: "weekly_review", Description: "Review the week's notes.", Disabled: &Disabled{Reason: "vault_unreachable", Hint: "Start the vault's REST plugin."}},
 		},
 	}
 }
@@ -142,7 +150,7 @@ func get(t *testing.T, h http.Handler, host, path string) *httptest.ResponseReco
 }
 
 func TestLandingGolden(t *testing.T) {
-	w := get(t, Landing(testCatalog(), nil), "127.0.0.1:3010", "/")
+	w := get(t, Landing(Fixed(testCatalog()), nil), "127.0.0.1:3010", "/")
 	if w.Code != http.StatusOK {
 		t.Fatalf("status %d", w.Code)
 	}
@@ -162,7 +170,7 @@ func TestLandingGolden(t *testing.T) {
 // TestLandingShowsContracts checks the rows of each contract, with the
 // code's number and name, in the table under the tool.
 func TestLandingShowsContracts(t *testing.T) {
-	page := get(t, Landing(testCatalog(), nil), "127.0.0.1:3010", "/").Body.String()
+	page := get(t, Landing(Fixed(testCatalog()), nil), "127.0.0.1:3010", "/").Body.String()
 	for _, row := range []string{
 		`<tr><th scope="row"><code>no_match</code></th><td class="code">-32001 NotFound</td><td>No requested PMID returned data</td><td>Try pubmed_search_articles to discover valid PMIDs first.</td><td>not declared</td></tr>`,
 		`<tr><th scope="row"><code>queue_full</code></th><td class="code">-32003 RateLimited</td><td>Local request queue is at capacity</td><td>Wait 30 seconds and retry, or reduce batch size.</td><td>yes</td></tr>`,
@@ -185,7 +193,7 @@ func TestLandingShowsContracts(t *testing.T) {
 func TestLandingShowsTaskSupport(t *testing.T) {
 	c := testCatalog()
 	c.Tools[1].Task = "required"
-	page := get(t, Landing(c, nil), "127.0.0.1:3010", "/").Body.String()
+	page := get(t, Landing(Fixed(c), nil), "127.0.0.1:3010", "/").Body.String()
 	for tool, want := range map[string]string{
 		"fetch_articles":  "<p>May run as a task: for a client that declares the extension <code>io.modelcontextprotocol/tasks</code>",
 		"retract_article": "<p>Runs only as a task: a client must declare the extension <code>io.modelcontextprotocol/tasks</code>",
@@ -217,7 +225,7 @@ func TestLandingEscapes(t *testing.T) {
 	p := &c.Prompts[0]
 	p.Name, p.Title, p.Description, p.Arguments[0].Name, p.Arguments[0].Description = evil, evil, evil, evil, evil
 
-	w := get(t, Landing(c, nil), "127.0.0.1:3010", "/")
+	w := get(t, Landing(Fixed(c), nil), "127.0.0.1:3010", "/")
 	if w.Code != http.StatusOK {
 		t.Fatalf("status %d: %s", w.Code, w.Body)
 	}
@@ -248,7 +256,7 @@ func TestLandingEscapes(t *testing.T) {
 // address the page was loaded from, and that a Host header that is not a
 // plain host[:port] never reaches them.
 func TestLandingSnippetsUseTheReadersHost(t *testing.T) {
-	page := get(t, Landing(testCatalog(), nil), "mcp.example.com:8443", "/").Body.String()
+	page := get(t, Landing(Fixed(testCatalog()), nil), "mcp.example.com:8443", "/").Body.String()
 	for _, want := range []string{
 		`&#34;args&#34;: [
         &#34;-y&#34;,
@@ -262,7 +270,7 @@ func TestLandingSnippetsUseTheReadersHost(t *testing.T) {
 			t.Errorf("the page lacks %s", want)
 		}
 	}
-	page = get(t, Landing(testCatalog(), nil), "x.example;$(touch /tmp/pwned)", "/").Body.String()
+	page = get(t, Landing(Fixed(testCatalog()), nil), "x.example;$(touch /tmp/pwned)", "/").Body.String()
 	if strings.Contains(page, "touch") || !strings.Contains(page, "curl -i http://HOST:PORT/mcp") {
 		t.Error("a Host header with shell syntax reached the snippets")
 	}
@@ -273,7 +281,7 @@ func TestLandingSnippetsUseTheReadersHost(t *testing.T) {
 // a level, a scope on every table header, no script, and the inline style
 // allowed by its hash.
 func TestLandingStructure(t *testing.T) {
-	w := get(t, Landing(testCatalog(), nil), "127.0.0.1:3010", "/")
+	w := get(t, Landing(Fixed(testCatalog()), nil), "127.0.0.1:3010", "/")
 	page := w.Body.String()
 	if !strings.Contains(page, `<html lang="en">`) {
 		t.Error("no lang attribute on <html>")

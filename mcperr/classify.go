@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"encoding/xml"
+	"io"
 	"io/fs"
 	"net"
 	"os"
@@ -254,7 +255,10 @@ func nativeCode(nodes []error) (Code, bool) {
 	case isAny(nodes, context.DeadlineExceeded, os.ErrDeadlineExceeded),
 		anyAs(nodes, func(e net.Error) bool { return e.Timeout() }):
 		return CodeTimeout, true
-	case isAny(nodes, syscall.ECONNREFUSED, syscall.ECONNRESET):
+	// An input cut short is, in a server, an upstream's answer that did not
+	// arrive whole (its connection dropped mid-body): a failure of the
+	// upstream, which a retry can fetch whole, not of the server's code.
+	case isAny(nodes, syscall.ECONNREFUSED, syscall.ECONNRESET, io.ErrUnexpectedEOF):
 		return CodeServiceUnavailable, true
 	case isAny(nodes, fs.ErrNotExist, sql.ErrNoRows):
 		return CodeNotFound, true

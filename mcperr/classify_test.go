@@ -10,6 +10,8 @@ import (
 	"io"
 	"io/fs"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -285,6 +287,44 @@ func (r realErrors) jsonTruncated() error {
 	return json.Unmarshal([]byte(`{"a":`), &v)
 }
 
+// cutBody serves a response that promises more body than it sends, then
+// hangs up, and returns the client's read of it by read.
+func (r realErrors) cutBody(read func(io.Reader) error) error {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Content-Length", "100")
+		w.Write([]byte(`{"items":[1,2`))
+		w.(http.Flusher).Flush()
+		conn, _, err := w.(http.Hijacker).Hijack()
+		if err == nil {
+			conn.Close()
+		}
+	}))
+	defer srv.Close()
+	resp, err := http.Get(srv.URL)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	return read(resp.Body)
+}
+
+// truncatedBody reads an upstream's body cut short, as io.ReadAll does.
+func (r realErrors) truncatedBody() error {
+	return r.cutBody(func(body io.Reader) error {
+		_, err := io.ReadAll(body)
+		return err
+	})
+}
+
+// truncatedDecode decodes an upstream's body cut short, as a client that
+// streams it into json.Decoder does.
+func (r realErrors) truncatedDecode() error {
+	return r.cutBody(func(body io.Reader) error {
+		var v any
+		return json.NewDecoder(body).Decode(&v)
+	})
+}
+
 func (r realErrors) jsonType() error {
 	var v struct{ N int }
 	return json.Unmarshal([]byte(`{"N":"seven"}`), &v)
@@ -399,6 +439,11 @@ func TestNativeErrors(t *testing.T) {
 		{"*json.SyntaxError truncated", realErrors.jsonTruncated, CodeSerializationError},
 		{"*json.SyntaxError from a Decoder", realErrors.jsonDecoder, CodeSerializationError},
 		{"*json.UnmarshalTypeError", realErrors.jsonType, CodeSerializationError},
+		{"upstream body cut short, read whole", realErrors.truncatedBody, CodeServiceUnavailable},
+		{"upstream body cut short, decoded as a stream", realErrors.truncatedDecode, CodeServiceUnavailable},
+		{"io.ErrUnexpectedEOF wrapped", func(realErrors) error {
+			return fmt.Errorf("reading the search response: %w", io.ErrUnexpectedEOF)
+		}, CodeServiceUnavailable},
 		{"*xml.SyntaxError", realErrors.xmlSyntax, CodeSerializationError},
 
 		{"*strconv.NumError syntax", realErrors.atoi, CodeValidationError},
@@ -438,6 +483,8 @@ func TestNativeErrorsAreRealTypes(t *testing.T) {
 		{"atoi: *strconv.NumError", errors.As(r.atoi(), &num)},
 		{"link: *os.LinkError", errors.As(r.linkDirectory(), &link)},
 		{"link: fs.ErrPermission", errors.Is(r.linkDirectory(), fs.ErrPermission)},
+		{"cut body: io.ErrUnexpectedEOF", errors.Is(r.truncatedBody(), io.ErrUnexpectedEOF)},
+		{"cut body decoded: io.ErrUnexpectedEOF", errors.Is(r.truncatedDecode(), io.ErrUnexpectedEOF)},
 		{"dial: context.Canceled", errors.Is(r.cancelledDial(), context.Canceled)},
 	}
 	for _, c := range checks {

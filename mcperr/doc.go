@@ -50,13 +50,21 @@
 //	*net.DNSError                                       ServiceUnavailable
 //	context.DeadlineExceeded, os.ErrDeadlineExceeded,
 //	any net.Error whose Timeout() is true               Timeout
-//	syscall.ECONNREFUSED, syscall.ECONNRESET            ServiceUnavailable
+//	syscall.ECONNREFUSED, syscall.ECONNRESET,
+//	io.ErrUnexpectedEOF                                 ServiceUnavailable
 //	fs.ErrNotExist, sql.ErrNoRows                       NotFound
 //	fs.ErrPermission                                    Forbidden
 //	fs.ErrExist                                         Conflict
 //	*json.SyntaxError, *json.UnmarshalTypeError,
 //	*xml.SyntaxError                                    SerializationError
 //	*strconv.NumError                                   ValidationError
+//
+// io.ErrUnexpectedEOF is what io.ReadAll, io.ReadFull and json.Decoder
+// return for a body cut short, in a server almost always an upstream's
+// response whose connection dropped mid-body: ServiceUnavailable, which
+// [Retry] retries, since a second request can get the body whole. A
+// complete body that does not parse (json.Unmarshal's "unexpected end of
+// JSON input" included) is a *json.SyntaxError: SerializationError.
 //
 // An error classified by rules 2 to 5 becomes an [*Error] with the code, the
 // error's message scrubbed of secrets, no data (classification never invents

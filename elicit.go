@@ -126,7 +126,7 @@ func Elicit[T any](ctx *Context, message string, opts ...AskOption) (T, error) {
 		return zero, mcperr.ValidationError("The elicitation answer is not valid JSON: " + err.Error())
 	}
 	// A ValidationError listing the issues, as for a tool's arguments.
-	return decodeArgs[T](ctx, form.validator, raw)
+	return decodeArgs[T](ctx, form.validator, nil, raw)
 }
 
 // formKey carries, in the context of an elicitation/create the server
@@ -151,7 +151,7 @@ func checkAnswers(next mcp.MethodHandler) mcp.MethodHandler {
 		if err != nil {
 			return nil, mcperr.ValidationError("The elicitation answer is not valid JSON: "+err.Error(), mistake(err))
 		}
-		if _, err := decodeArgs[map[string]any](ctx, f.validator, raw); err != nil {
+		if _, err := decodeArgs[map[string]any](ctx, f.validator, nil, raw); err != nil {
 			return nil, err
 		}
 		return res, nil

@@ -143,6 +143,16 @@ func (t Tool[In, Out]) register(s *Server) error {
 	if err != nil {
 		return fmt.Errorf("tool %q: output type: %w", t.Name, err)
 	}
+	// Union types travel in a form of their own (see schema.Unions).
+	inU, err := schema.UnionsOf(reflect.TypeFor[In]())
+	if err != nil {
+		return fmt.Errorf("tool %q: input type: %w", t.Name, err)
+	}
+	outU, err := schema.UnionsOf(reflect.TypeFor[Out]())
+	if err != nil {
+		return fmt.Errorf("tool %q: output type: %w", t.Name, err)
+	}
+	codec := toolCodec{in: inU, out: outU}
 	inV, err := schema.NewValidator(in)
 	if err != nil {
 		return fmt.Errorf("tool %q: input schema: %w", t.Name, err)
@@ -202,17 +212,17 @@ func (t Tool[In, Out]) register(s *Server) error {
 		definition: definition{kind: "tool", name: t.Name, contract: t.Errors, scopes: t.Scopes, limit: limit},
 		output:     outV,
 		run: func(c *Context, raw json.RawMessage) (*toolOutput, error) {
-			return t.run(c, inV, raw)
+			return t.run(c, inV, codec, raw)
 		},
 		task: t.Task.resolved(s.cfg),
 	}
 	if t.Task.Mode != TaskNever {
 		rt.start = func(c *Context, raw json.RawMessage) (func() (*toolOutput, error), error) {
-			in, err := decodeArgs[In](c.parent(), inV, raw)
+			in, err := decodeArgs[In](c.parent(), inV, codec.in, raw)
 			if err != nil {
 				return nil, err
 			}
-			return func() (*toolOutput, error) { return t.call(c, in) }, nil
+			return func() (*toolOutput, error) { return t.call(c, in, codec.out) }, nil
 		}
 	}
 	// Every failure, whatever its kind, becomes an error result, so the
@@ -266,21 +276,31 @@ func (t Tool[In, Out]) inputSchema() (*jsonschema.Schema, any, error) {
 
 // run validates and decodes the arguments, calls the handler and encodes its
 // output. Panics are recovered by the caller.
-func (t Tool[In, Out]) run(c *Context, input *schema.Validator, raw json.RawMessage) (*toolOutput, error) {
-	in, err := decodeArgs[In](c.parent(), input, raw)
+func (t Tool[In, Out]) run(c *Context, input *schema.Validator, codec toolCodec, raw json.RawMessage) (*toolOutput, error) {
+	in, err := decodeArgs[In](c.parent(), input, codec.in, raw)
 	if err != nil {
 		return nil, err
 	}
-	return t.call(c, in)
+	return t.call(c, in, codec.out)
 }
 
-// call calls the handler with decoded arguments and encodes its output.
-func (t Tool[In, Out]) call(c *Context, in In) (*toolOutput, error) {
+// toolCodec converts the union types of a tool's input and output (nil
+// for a type that holds none).
+type toolCodec struct {
+	in, out *schema.Unions
+}
+
+// call calls the handler with decoded arguments and encodes its output,
+// its unions in their wire form (outU, nil when it holds none).
+func (t Tool[In, Out]) call(c *Context, in In, outU *schema.Unions) (*toolOutput, error) {
 	out, err := t.Handler(c, in)
 	if err != nil {
 		return nil, err
 	}
 	structured, err := json.Marshal(out)
+	if err == nil {
+		structured, err = outU.ToWire(structured)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("encoding the output of tool %q: %w", t.Name, err)
 	}

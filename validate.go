@@ -104,14 +104,15 @@ func cutText(s string, n int) string {
 }
 
 // decodeArgs validates raw arguments against v, filling in defaults, and
-// decodes them into a T. Schema violations are listed in data.issues (see
+// decodes them into a T, whose union types unions converts (nil when it
+// has none). Schema violations are listed in data.issues (see
 // issuesData);
 // arguments that pass the schema but still do not fit T (a number out of
 // range, say) are a ValidationError too. Validation stops once ctx, the
 // call's, ends: a client that hung up costs no more of it, and the
 // context's error is returned as it is, for the call's own outcome (see
 // failureOf).
-func decodeArgs[T any](ctx context.Context, v *schema.Validator, raw json.RawMessage) (T, error) {
+func decodeArgs[T any](ctx context.Context, v *schema.Validator, unions *schema.Unions, raw json.RawMessage) (T, error) {
 	var t T
 	args, res, err := v.CheckJSONContext(ctx, raw)
 	if ended := ctx.Err(); ended != nil && err == ended {
@@ -122,6 +123,10 @@ func decodeArgs[T any](ctx context.Context, v *schema.Validator, raw json.RawMes
 	}
 	if !res.Valid() {
 		return t, mcperr.ValidationError(res.Summary(), mcperr.WithData(issuesData(res)), mistake(nil))
+	}
+	// The unions of T are decoded from their wire form (see schema.Unions).
+	if args, err = unions.ToGo(args); err != nil {
+		return t, mcperr.ValidationError("Invalid arguments: "+err.Error(), mistake(err))
 	}
 	if err := json.Unmarshal(args, &t); err != nil {
 		return t, mcperr.ValidationError("Invalid arguments: "+err.Error(), mistake(err))
@@ -167,5 +172,5 @@ func decodeStrings[T any](ctx context.Context, v *schema.Validator, args map[str
 		var t T
 		return t, err
 	}
-	return decodeArgs[T](ctx, v, raw)
+	return decodeArgs[T](ctx, v, nil, raw)
 }

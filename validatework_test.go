@@ -32,12 +32,12 @@ func TestDecodeArgsStopsWithTheCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	raw := json.RawMessage(`{"items":[` + strings.Repeat(`{"name":"abc"},`, 50_000) + `{"name":"abc"}]}`)
-	if _, err := decodeArgs[input](context.Background(), v, raw); err != nil {
+	if _, err := decodeArgs[input](context.Background(), v, nil, raw); err != nil {
 		t.Fatalf("a live call: %v", err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	_, err = decodeArgs[input](ctx, v, raw)
+	_, err = decodeArgs[input](ctx, v, nil, raw)
 	if err != context.Canceled {
 		t.Fatalf("err %v, want the context's own error", err)
 	}

@@ -74,6 +74,9 @@ type walker struct {
 	// holds the hash of each array or object hashed within an item.
 	hashSeed maphash.Seed
 	hashes   map[memoKey]uint64
+	// variant prefixes the issues found within the variant of a
+	// discriminated union that the value claimed (see claimedVariant).
+	variant string
 }
 
 // ctxEvery is how many evaluations go between two looks at the context.
@@ -125,7 +128,7 @@ func (w *walker) issuePath(name string) []any {
 // fail records an issue at the current path, in report mode.
 func (w *walker) fail(keyword, message string) {
 	if w.report {
-		w.sink.add(Issue{Path: w.issuePath(""), Message: message, Keyword: keyword})
+		w.sink.add(Issue{Path: w.issuePath(""), Message: w.variant + message, Keyword: keyword})
 	}
 }
 
@@ -133,7 +136,7 @@ func (w *walker) fail(keyword, message string) {
 // object (a missing property).
 func (w *walker) failAt(name, keyword, message string) {
 	if w.report {
-		w.sink.add(Issue{Path: w.issuePath(name), Message: message, Keyword: keyword})
+		w.sink.add(Issue{Path: w.issuePath(name), Message: w.variant + message, Keyword: keyword})
 	}
 }
 

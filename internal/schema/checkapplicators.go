@@ -117,6 +117,9 @@ func (w *walker) oneOf(alts []*compiled, v any, ev *evaluated) bool {
 // bounds, so that nested unions cost no more than one walk of the
 // alternative each level keeps.
 func (w *walker) unionFailed(alts []*compiled, v any, ev *evaluated, keyword string) {
+	if w.claimedVariant(alts, v, ev) {
+		return
+	}
 	var left []*compiled
 	var want []string
 	for _, a := range alts {

@@ -22,8 +22,9 @@ type Reason struct {
 // modified; dispatch keeps validating results against it.
 //
 // In the widened schema every success field is optional, and root-level
-// refinements of the success schema (allOf, anyOf, oneOf, not, if/then/else,
-// dependentRequired, dependentSchemas) are dropped; an optional "error"
+// refinements of the success schema (allOf, anyOf, not, if/then/else,
+// dependentRequired, dependentSchemas) are dropped, but for oneOf, the
+// variants of a union output, which the success branch keeps; an optional "error"
 // property describes {code, message, data?}, whose data.reason lists the
 // declared reasons in its description and examples (never as an enum: a
 // reason can also come from below the handler); and a root anyOf requires
@@ -37,6 +38,7 @@ func Envelope(success *jsonschema.Schema, reasons []Reason) *jsonschema.Schema {
 		s = success.CloneSchemas()
 	}
 	required := slices.Clone(s.Required)
+	variants := s.OneOf
 
 	s.Type, s.Types = "object", nil
 	s.Required = nil
@@ -59,6 +61,9 @@ func Envelope(success *jsonschema.Schema, reasons []Reason) *jsonschema.Schema {
 	if len(required) > 0 {
 		successBranch.Required = required
 	}
+	// A union's variants are the shapes of success (see union.go): kept,
+	// so that a client sees each.
+	successBranch.OneOf = variants
 	s.AnyOf = []*jsonschema.Schema{successBranch, {Required: []string{ErrorProperty}}}
 	return s
 }

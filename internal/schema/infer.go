@@ -56,14 +56,34 @@ func input(t reflect.Type) (*jsonschema.Schema, error) {
 	if err := applyTags(s, t); err != nil {
 		return nil, fmt.Errorf("schema: input type %v: %w", t, err)
 	}
-	walkSubschemas(s, func(sub *jsonschema.Schema) {
+	reopen := func(sub *jsonschema.Schema) {
 		walkSchemas(sub, func(n *jsonschema.Schema) {
 			if isFalse(n.AdditionalProperties) {
 				n.AdditionalProperties = nil
 			}
 		})
-	})
+	}
+	if isRootUnion(t) {
+		// Each variant is the root of what a client sends: each stays
+		// closed, so that an unknown key is an issue of the variant
+		// claimed (unevaluatedProperties at the root would see no
+		// property of a variant that failed).
+		for _, v := range s.OneOf {
+			walkSubschemas(v, reopen)
+		}
+		return s, nil
+	}
+	walkSubschemas(s, reopen)
 	return Strict(s), nil
+}
+
+// isRootUnion reports whether t, or what it points to, is a union type.
+func isRootUnion(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	u, err := unionOf(t)
+	return u != nil && err == nil
 }
 
 // Output infers the success output schema of a tool whose handler returns t,
@@ -83,8 +103,10 @@ func Output(t reflect.Type) (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, ok := s.Properties[ErrorProperty]; ok {
-		return nil, fmt.Errorf("schema: output type %v has a top-level property %q; it is reserved for the error envelope of a failed call, rename the field", t, ErrorProperty)
+	for _, top := range append([]*jsonschema.Schema{s}, s.OneOf...) {
+		if _, ok := top.Properties[ErrorProperty]; ok {
+			return nil, fmt.Errorf("schema: output type %v has a top-level property %q; it is reserved for the error envelope of a failed call, rename the field", t, ErrorProperty)
+		}
 	}
 	nullableOutput(s)
 	return s, nil
@@ -262,18 +284,18 @@ func encodedTypes() map[reflect.Type]*jsonschema.Schema {
 // leak into the nested occurrences.
 func infer(t reflect.Type) (*jsonschema.Schema, error) {
 	rec := recursiveTypes(t)
-	if len(rec) == 0 {
-		return jsonschema.ForType(t, &jsonschema.ForOptions{TypeSchemas: encodedTypes()})
-	}
 	names := defNames(rec)
-	refs := make(map[reflect.Type]*jsonschema.Schema, len(rec))
+	refs := encodedTypes()
 	for _, r := range rec {
 		refs[r] = &jsonschema.Schema{Ref: "#/$defs/" + names[r]}
 	}
-	for t, s := range encodedTypes() {
-		refs[t] = s
-	}
 	opts := &jsonschema.ForOptions{TypeSchemas: refs}
+	if err := addUnions(t, rec, opts); err != nil {
+		return nil, err
+	}
+	if len(rec) == 0 {
+		return jsonschema.ForType(t, opts)
+	}
 	defs := make(map[string]*jsonschema.Schema, len(rec))
 	for _, r := range rec {
 		d, err := jsonschema.ForType(flatten(r), opts)

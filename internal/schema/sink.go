@@ -62,6 +62,11 @@ func sortIssues(issues []Issue) []Issue {
 // message is cut to maxMessageRunes by shape.
 
 func enumMessage(want []any, got any) string {
+	return fmt.Sprintf("expected one of %s, received %s", showList(want), show(got))
+}
+
+// showList shows the first ten values of want, comma-separated.
+func showList(want []any) string {
 	const maxShown = 10
 	vals := make([]string, 0, min(len(want), maxShown+1))
 	for i, w := range want {
@@ -71,7 +76,7 @@ func enumMessage(want []any, got any) string {
 		}
 		vals = append(vals, show(w))
 	}
-	return fmt.Sprintf("expected one of %s, received %s", strings.Join(vals, ", "), show(got))
+	return strings.Join(vals, ", ")
 }
 
 func requiredMessage(name string) string {

@@ -100,6 +100,14 @@ func (a *tagger) walk(s *jsonschema.Schema, t reflect.Type) error {
 	default:
 		return nil
 	}
+	if u, _ := unionOf(t); u != nil && len(s.OneOf) == len(u.variants) {
+		for i, v := range u.variants {
+			if err := a.walk(s.OneOf[i], v.typ); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
 	for _, f := range jsonFields(t) {
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		if name == "" {

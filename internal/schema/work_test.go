@@ -237,7 +237,7 @@ func TestWorkRecursiveUnion(t *testing.T) {
 		for range depth {
 			path = append(path, "args", 0)
 		}
-		want := []Issue{issue("type", "expected string, received number", append(path, "value")...)}
+		want := []Issue{issue("type", `variant "leaf": expected string, received number`, append(path, "value")...)}
 		if depth <= maxPathSegments/2-2 && marshal(t, res.Issues) != marshal(t, want) {
 			t.Errorf("%d levels: issues %s, want %s", depth, marshal(t, res.Issues), marshal(t, want))
 		}

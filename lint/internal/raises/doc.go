@@ -48,6 +48,12 @@
 //     of the package or a func literal in a variable), is the constant the
 //     call passes; one passed on from the caller's parameter is listed in
 //     ParamReasons, for the callers to stamp;
+//   - an item raised under a test of a parameter against a string
+//     constant (op == "push", args[0] == "push" on a slice or variadic
+//     parameter, op.Verb == "push" on a struct one) keeps it as its
+//     Cond: a call that passes another constant there (a variadic
+//     argument, an element of a slice literal, a field of a struct
+//     literal, a field a keyed literal leaves out) cannot get it;
 //   - ctx.FailFrom(err, entries...): each code err carries becomes the one
 //     entry given with that code, and stays as it is when none or several
 //     have it; an entry whose code err cannot carry is not raised.

@@ -146,6 +146,11 @@ type Cond struct {
 	Param int
 	// Value is the constant, as constant.Value.ExactString gives it.
 	Value string
+	// Key is the part of the parameter tested: "" for the parameter
+	// itself, "[i]" for the element at a constant index of a slice or
+	// variadic parameter (args[0] == "push"), ".F" for the field F of a
+	// struct parameter (op.Verb == "push").
+	Key string
 }
 
 // A Code is a code a function can return.
@@ -654,26 +659,26 @@ func (c Cond) Through(consts []Arg) (Cond, bool) {
 	if i >= len(consts) {
 		return Cond{Text: c.Text}, true
 	}
-	switch a := consts[i]; {
-	case a.known && a.value != c.Value:
+	a := consts[i]
+	known, value := a.known, a.value
+	if c.Key != "" {
+		value, known = a.keys[c.Key]
+	}
+	switch {
+	case known && value != c.Value:
 		return Cond{}, false
-	case a.known:
+	case known:
 		return Cond{}, true
 	case a.param > 0:
-		return Cond{Text: c.Text, Param: a.param, Value: c.Value}, true
+		return Cond{Text: c.Text, Param: a.param, Value: c.Value, Key: c.Key}, true
 	}
 	return Cond{Text: c.Text}, true
 }
 
 // ArgConsts returns, for Cond.Through at a call of another package's or a
-// handler's function, what the call's arguments are: constants, or
-// nothing known.
+// handler's function, what the call's arguments are: constants, slices and
+// structs of constants, or nothing known.
 func ArgConsts(info *types.Info, call *ast.CallExpr) []Arg {
-	consts := make([]Arg, len(call.Args))
-	for i, a := range call.Args {
-		if tv := info.Types[a]; tv.Value != nil {
-			consts[i] = Arg{known: true, value: tv.Value.ExactString()}
-		}
-	}
-	return consts
+	sig, _ := info.TypeOf(call.Fun).Underlying().(*types.Signature)
+	return argsOf(info, sig, call, func(ast.Expr) int { return 0 })
 }

@@ -1,6 +1,7 @@
 package raises
 
 import (
+	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/token"
@@ -73,6 +74,9 @@ type Arg struct {
 	known bool
 	value string
 	param int
+	// keys are the constants of a slice's elements ("[i]") or a struct's
+	// fields (".F"), as Cond.Key names them.
+	keys map[string]string
 }
 
 func (callAtom) isAtom()        {}
@@ -510,8 +514,8 @@ func (s *summarizer) condOf(e ast.Expr) (Cond, bool) {
 			return s.condOf(e.Y)
 		case token.EQL:
 			for _, pair := range [][2]ast.Expr{{e.X, e.Y}, {e.Y, e.X}} {
-				id, ok := ast.Unparen(pair[0]).(*ast.Ident)
-				if !ok {
+				id, key := s.paramPart(pair[0])
+				if id == nil {
 					continue
 				}
 				v, ok := s.info.Uses[id].(*types.Var)
@@ -523,34 +527,151 @@ func (s *summarizer) condOf(e ast.Expr) (Cond, bool) {
 				if !param || tv.Value == nil || tv.Value.Kind() != constant.String || constant.StringVal(tv.Value) == "" {
 					continue
 				}
-				return Cond{Text: types.ExprString(e), Param: i + 1, Value: tv.Value.ExactString()}, true
+				return Cond{Text: types.ExprString(e), Param: i + 1, Value: tv.Value.ExactString(), Key: key}, true
 			}
 		}
 	}
 	return Cond{}, false
 }
 
+// paramPart splits what a condition tests into the identifier it reads
+// and the Cond.Key of the part: x itself, x[i] with a constant index of a
+// slice, or x.F, a field of a struct or of a pointer to one.
+func (s *summarizer) paramPart(e ast.Expr) (*ast.Ident, string) {
+	switch e := ast.Unparen(e).(type) {
+	case *ast.Ident:
+		return e, ""
+	case *ast.IndexExpr:
+		id, ok := ast.Unparen(e.X).(*ast.Ident)
+		tv := s.info.Types[e.Index]
+		if _, slice := s.info.TypeOf(e.X).Underlying().(*types.Slice); !ok || !slice || tv.Value == nil || tv.Value.Kind() != constant.Int {
+			return nil, ""
+		}
+		return id, "[" + tv.Value.ExactString() + "]"
+	case *ast.SelectorExpr:
+		id, ok := ast.Unparen(e.X).(*ast.Ident)
+		sel, isSel := s.info.Selections[e]
+		if !ok || !isSel || sel.Kind() != types.FieldVal || len(sel.Index()) != 1 {
+			return nil, ""
+		}
+		return id, "." + e.Sel.Name
+	}
+	return nil, ""
+}
+
 // callConsts returns, by fn's parameter index, what each argument of a
 // call is for fn's conditions, or nil when arguments and parameters cannot
 // be matched.
 func (s *summarizer) callConsts(sig *types.Signature, call *ast.CallExpr) []Arg {
-	n := sig.Params().Len()
-	if len(call.Args) > n {
-		return nil // variadic: conditions on it are not kept anyway
-	}
-	consts := make([]Arg, n)
-	for i, a := range call.Args {
-		if tv := s.info.Types[a]; tv.Value != nil {
-			consts[i] = Arg{known: true, value: tv.Value.ExactString()}
-		} else if id, ok := ast.Unparen(a).(*ast.Ident); ok {
+	return argsOf(s.info, sig, call, func(a ast.Expr) int {
+		if id, ok := ast.Unparen(a).(*ast.Ident); ok {
 			if v, ok := s.info.Uses[id].(*types.Var); ok {
 				if j, ok := s.params[v]; ok {
-					consts[i] = Arg{param: j + 1}
+					return j + 1
 				}
 			}
 		}
+		return 0
+	})
+}
+
+// argsOf returns, by parameter index of sig, what each argument of call
+// is for the callee's conditions: a constant, a slice (the variadic
+// arguments among them) or a struct literal with constant elements, or
+// the caller's parameter (1 + its index, as param gives it) passed on,
+// through * or & too. It is nil when arguments and parameters cannot be
+// matched.
+func argsOf(info *types.Info, sig *types.Signature, call *ast.CallExpr, param func(ast.Expr) int) []Arg {
+	if sig == nil {
+		return nil
+	}
+	n := sig.Params().Len()
+	spread := sig.Variadic() && !call.Ellipsis.IsValid()
+	if len(call.Args) > n && !spread {
+		return nil
+	}
+	if len(call.Args) == 1 {
+		if _, tuple := info.TypeOf(call.Args[0]).(*types.Tuple); tuple {
+			return nil // f(g())
+		}
+	}
+	consts := make([]Arg, n)
+	for i, a := range call.Args {
+		if spread && i >= n-1 {
+			break
+		}
+		consts[i] = argOf(info, a, param)
+	}
+	if spread {
+		keys := map[string]string{}
+		for i, a := range call.Args[n-1:] {
+			if tv := info.Types[a]; tv.Value != nil {
+				keys[fmt.Sprintf("[%d]", i)] = tv.Value.ExactString()
+			}
+		}
+		consts[n-1] = Arg{keys: keys}
 	}
 	return consts
+}
+
+// argOf is what one argument is for the callee's conditions (see argsOf).
+func argOf(info *types.Info, a ast.Expr, param func(ast.Expr) int) Arg {
+	if tv := info.Types[a]; tv.Value != nil {
+		return Arg{known: true, value: tv.Value.ExactString()}
+	}
+	switch e := ast.Unparen(a).(type) {
+	case *ast.UnaryExpr:
+		if e.Op == token.AND {
+			return argOf(info, e.X, param)
+		}
+	case *ast.StarExpr:
+		return argOf(info, e.X, param)
+	case *ast.CompositeLit:
+		keys := map[string]string{}
+		st, isStruct := info.TypeOf(e).Underlying().(*types.Struct)
+		for i, elt := range e.Elts {
+			key := fmt.Sprintf("[%d]", i)
+			if isStruct && i < st.NumFields() {
+				key = "." + st.Field(i).Name()
+			}
+			if kv, ok := elt.(*ast.KeyValueExpr); ok {
+				id, isID := kv.Key.(*ast.Ident)
+				if !isID {
+					return Arg{} // an indexed slice or a map: not read
+				}
+				key, elt = "."+id.Name, kv.Value
+			}
+			if tv := info.Types[elt]; tv.Value != nil {
+				keys[key] = tv.Value.ExactString()
+			}
+		}
+		if isStruct && (len(e.Elts) == 0 || isKeyed(e.Elts[0])) {
+			// A field a keyed literal leaves out is its zero value.
+			for f := range st.Fields() {
+				if _, set := keys["."+f.Name()]; !set {
+					if z := zeroString(f.Type()); z != "" {
+						keys["."+f.Name()] = z
+					}
+				}
+			}
+		}
+		return Arg{keys: keys}
+	}
+	return Arg{param: param(a)}
+}
+
+func isKeyed(e ast.Expr) bool {
+	_, ok := e.(*ast.KeyValueExpr)
+	return ok
+}
+
+// zeroString is the ExactString of a string type's zero value, "" for
+// another type.
+func zeroString(t types.Type) string {
+	if b, ok := t.Underlying().(*types.Basic); ok && b.Info()&types.IsString != 0 {
+		return constant.MakeString("").ExactString()
+	}
+	return ""
 }
 
 // funcArgs returns what the functions passed to fn return, by argument,

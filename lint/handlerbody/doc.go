@@ -70,6 +70,10 @@
 //
 // Level warning. A message built from an upstream error or body:
 // err.Error(), %v (or %s, %q, %+v) of an error, json.Marshal, or string(b)
-// of a []byte. What an upstream says can carry secrets and internal detail
+// of a []byte; and what an upstream said followed into the message through
+// local variables, concatenation, fmt.Sprint*, strings and bytes functions
+// and helpers of any package: a body a helper reads, resp.Status, and a
+// field of a document decoded from the upstream's body (upErr.Message,
+// the upstream's own message). What an upstream says can carry secrets and internal detail
 // to the client; say what failed, and keep the upstream error as the cause.
 package handlerbody

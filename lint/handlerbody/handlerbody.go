@@ -12,6 +12,7 @@ import (
 	"github.com/seed417024ea/mcpcore/lint/internal/defs"
 	"github.com/seed417024ea/mcpcore/lint/internal/mcpapi"
 	"github.com/seed417024ea/mcpcore/lint/internal/suppress"
+	"github.com/seed417024ea/mcpcore/lint/internal/upstream"
 )
 
 // Analyzer checks the errors handlers return.
@@ -19,13 +20,14 @@ var Analyzer = &analysis.Analyzer{
 	Name:     "mcphandlerbody",
 	Doc:      "check the errors mcpcore handlers return",
 	URL:      "https://pkg.go.dev/github.com/seed417024ea/mcpcore/lint/handlerbody",
-	Requires: []*analysis.Analyzer{defs.Analyzer},
+	Requires: []*analysis.Analyzer{defs.Analyzer, upstream.Analyzer},
 	Run:      run,
 }
 
 func run(pass *analysis.Pass) (any, error) {
 	res := pass.ResultOf[defs.Analyzer].(*defs.Result)
 	ds := suppress.Read(pass)
+	up := pass.ResultOf[upstream.Analyzer].(*upstream.Result)
 	seen := map[ast.Node]bool{} // a named handler serves many definitions
 	for _, d := range res.Defs {
 		_, body := defs.Func(d.Handler)
@@ -33,7 +35,7 @@ func run(pass *analysis.Pass) (any, error) {
 			continue
 		}
 		seen[d.Handler] = true
-		c := &checker{pass: pass, ds: ds, label: d.Label()}
+		c := &checker{pass: pass, ds: ds, up: up, label: d.Label()}
 		c.block(body, nil)
 	}
 	if framework(pass.Pkg) {
@@ -49,7 +51,7 @@ func run(pass *analysis.Pass) (any, error) {
 			if !ok || fd.Body == nil || seen[fd] {
 				continue
 			}
-			c := &checker{pass: pass, ds: ds, service: true}
+			c := &checker{pass: pass, ds: ds, up: up, service: true}
 			c.block(fd.Body, nil)
 		}
 	}
@@ -69,6 +71,7 @@ func framework(pkg *types.Package) bool {
 type checker struct {
 	pass  *analysis.Pass
 	ds    *suppress.Directives
+	up    *upstream.Result
 	label string // the handler's definition, for messages; "" for a service
 	// service says that the function is not a handler: only the errors
 	// it builds with mcperr (a factory, mcperr.New, ctx.Fail) are
@@ -200,7 +203,11 @@ func (c *checker) reportDropped(call *ast.CallExpr, errVar *types.Var) {
 // reportStringified reports an error whose message is built from an
 // upstream error or body.
 func (c *checker) reportStringified(call *ast.CallExpr) {
-	if what := stringified(c.pass, call); what != "" {
+	what := stringified(c.pass, call)
+	if what == "" {
+		what = c.upstreamText(call)
+	}
+	if what != "" {
 		c.report("no-stringify-upstream-error", call, nil,
 			"the message is built from %s, which can carry what an upstream said (secrets, internals) to the client; say what failed, and keep the upstream error as the cause", what)
 	}
@@ -208,6 +215,39 @@ func (c *checker) reportStringified(call *ast.CallExpr) {
 
 func (c *checker) report(rule string, n ast.Node, fixes []analysis.SuggestedFix, format string, args ...any) {
 	c.ds.Report(c.pass, rule, n, fmt.Sprintf(format, args...), fixes)
+}
+
+// upstreamText names what an upstream said that an error's message is
+// built from, followed through variables and helpers (see package
+// upstream): the message of a factory, mcperr.New, ctx.Fail or
+// errors.New, or what fmt.Errorf formats but with %w.
+func (c *checker) upstreamText(call *ast.CallExpr) string {
+	fn := mcpapi.Callee(c.pass.TypesInfo, call)
+	var msgs []ast.Expr
+	switch _, factory := mcpapi.FactoryCode(c.pass.TypesInfo, call); {
+	case mcpapi.IsFunc(fn, "fmt", "Errorf") && len(call.Args) > 0:
+		format, _ := mcpapi.ConstString(c.pass.TypesInfo, call.Args[0])
+		verbs := verbsOf(format)
+		for i, a := range call.Args[1:] {
+			if i >= len(verbs) || !strings.ContainsRune("wdTp", verbs[i]) {
+				msgs = append(msgs, a)
+			}
+		}
+	case mcpapi.IsFunc(fn, mcpapi.ErrPath, "New"), mcpapi.IsContextMethod(fn, "Fail"):
+		if len(call.Args) > 1 {
+			msgs = call.Args[1:2]
+		}
+	case factory, mcpapi.IsFunc(fn, "errors", "New"):
+		if len(call.Args) > 0 {
+			msgs = call.Args[:1]
+		}
+	}
+	for _, m := range msgs {
+		if t := c.up.Of(m); t.Kind == upstream.Text {
+			return t.String()
+		}
+	}
+	return ""
 }
 
 // wraps reports whether a fmt.Errorf call has a %w verb.

@@ -26,3 +26,13 @@ func TestServices(t *testing.T) {
 	}
 	analysistest.Run(t, testdata, handlerbody.Analyzer, "svcbody", "svcbody/ncbi")
 }
+
+// TestUpstreamText checks a service that formats what the upstream said,
+// read by helpers of another package and of its own, into its messages.
+func TestUpstreamText(t *testing.T) {
+	testdata, err := filepath.Abs(filepath.Join("..", "testdata"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	analysistest.Run(t, testdata, handlerbody.Analyzer, "vault/remote")
+}

@@ -27,13 +27,10 @@ func (s *Server) catalogSource(full *httpserve.Catalog) httpserve.Source {
 // with why; and only when [ServerOptions.Visible] shows it to a caller
 // without a token, since the pages are public.
 func (s *Server) onPage(ctx context.Context, kind DefinitionKind, name string) bool {
-	d := s.switches.defs[definitionKey(kind, name)]
+	d, on := s.switchOf(kind, name)
 	if d == nil {
 		return true
 	}
-	s.switches.mu.Lock()
-	on := d.on
-	s.switches.mu.Unlock()
 	if !on && d.why == nil {
 		return false
 	}

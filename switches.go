@@ -121,13 +121,20 @@ func (s *Server) SetEnabled(ctx context.Context, kind DefinitionKind, name strin
 // Enabled reports whether this replica serves a definition (see
 // [Server.SetEnabled]); false for one the server does not define.
 func (s *Server) Enabled(kind DefinitionKind, name string) bool {
+	_, on := s.switchOf(kind, name)
+	return on
+}
+
+// switchOf is the switch of a definition and whether it is on now; nil
+// and false for one the server does not define.
+func (s *Server) switchOf(kind DefinitionKind, name string) (*switchable, bool) {
 	d := s.switches.defs[definitionKey(kind, name)]
 	if d == nil {
-		return false
+		return nil, false
 	}
 	s.switches.mu.Lock()
 	defer s.switches.mu.Unlock()
-	return d.on
+	return d, d.on
 }
 
 // watchCatalog starts following the fleet's catalog, until the server

@@ -145,12 +145,9 @@ func (s *Server) completesFor(ctx context.Context, req *mcp.CompleteRequest, ref
 	if ref.Type == "ref/resource" {
 		kind, name = KindResource, ref.URI
 	}
-	d := s.switches.defs[definitionKey(kind, name)]
+	d, on := s.switchOf(kind, name)
 	if d == nil {
 		return true
 	}
-	s.switches.mu.Lock()
-	on := d.on
-	s.switches.mu.Unlock()
 	return on && s.visibleTo(ctx, req.Extra, &d.info)
 }

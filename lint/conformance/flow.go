@@ -483,7 +483,16 @@ func (t *tracer) lift(c *carry, rs *raises.Raises, site *ast.CallExpr, via strin
 		// A reason a service stamps from what the handler passes.
 		if reason := x.Stamp(consts); reason != "" && via != "" {
 			if v, o, cond, ok := through(x.Source); ok {
-				c.items = append(c.items, item{code: x.Code, reason: reason, site: site, via: v, origin: o, cond: cond, hinted: x.Hinted})
+				c.items = append(c.items, item{code: x.ErrCode(consts), reason: reason, site: site, via: v, origin: o, cond: cond, hinted: x.Hinted})
+			}
+		}
+	}
+	for _, x := range rs.ParamCodes {
+		// A code a service takes from what the handler passes, with
+		// the reason it stamps.
+		if code, ok := x.Bind(consts); ok && via != "" {
+			if v, o, cond, ok := through(x.Source); ok {
+				c.items = append(c.items, item{code: code, reason: x.Reason, site: site, via: v, origin: o, cond: cond, hinted: x.Hinted})
 			}
 		}
 	}

@@ -48,6 +48,13 @@
 //     of the package or a func literal in a variable), is the constant the
 //     call passes; one passed on from the caller's parameter is listed in
 //     ParamReasons, for the callers to stamp;
+//   - a code taken from an mcperr.Code parameter (mcperr.New(code, …), in
+//     a function of the package or a func literal in a variable) is the
+//     constant the call passes, literal or named, and so is the code of a
+//     reason the same error stamps; one passed on from the caller's
+//     parameter is listed in ParamCodes (and a reason stamped from a
+//     parameter with it, as a ParamReason's CodeParam), for the callers
+//     to bind. A code that is neither leaves the reason with code 0;
 //   - an item raised under a test of a parameter against a string
 //     constant (op == "push", args[0] == "push" on a slice or variadic
 //     parameter, op.Verb == "push" on a struct one) keeps it as its

@@ -27,6 +27,12 @@ func (r *Result) resolveFailFrom(a failFromAtom, self *types.Func, b *builder) {
 	for p, pos := range sub.byParam {
 		keep(b.byParam, p, pos)
 	}
+	for p, pos := range sub.byCode {
+		// FailFrom keeps the code, which the caller binds; whether an
+		// entry replaces the reason stamped with it is known only then,
+		// so the reason is left out and any entry may be raised.
+		keep(b.byCode, ParamCode{Param: p.Param, Source: p.Source}, pos)
+	}
 	for u, pos := range sub.unfollow {
 		keep(b.unfollow, u, pos)
 	}
@@ -35,10 +41,10 @@ func (r *Result) resolveFailFrom(a failFromAtom, self *types.Func, b *builder) {
 		b.opaque = true // entries it cannot read may be the ones raised
 		return
 	}
-	if sub.opaque || len(sub.responses)+len(sub.params) > 0 {
+	if sub.opaque || len(sub.responses)+len(sub.params)+len(sub.byCode) > 0 {
 		for _, e := range a.entries {
 			// An upstream's status gives only ResponseCodes.
-			if sub.opaque || len(sub.params) > 0 || slices.Contains(ResponseCodes, e.Code) {
+			if sub.opaque || len(sub.params)+len(sub.byCode) > 0 || slices.Contains(ResponseCodes, e.Code) {
 				b.raiseEntry(e, a.pos, true) // a hint is not known either
 			}
 		}

@@ -71,6 +71,11 @@ type Raises struct {
 	// helper that builds the map): a caller that passes a constant
 	// raises it.
 	ParamReasons []ParamReason
+	// ParamCodes are the codes taken from an mcperr.Code parameter
+	// (mcperr.New(code, …)), each with the constant reason the same
+	// error stamps: a caller that passes a constant raises that code,
+	// and the reason with it.
+	ParamCodes []ParamCode
 	// Unfollowed are the function values whose errors can be returned
 	// and whose functions the analysis cannot tell (a map element, a
 	// helper of another package's result): the reason it is Opaque.
@@ -190,7 +195,38 @@ type ParamReason struct {
 	Param int
 	// Code is the code of the error that carries it, 0 when not known.
 	Code mcperr.Code
+	// CodeParam is 1 + the index of the parameter the error's code is
+	// taken from (mcperr.New(code, …)), 0 when Code says it.
+	CodeParam int
 	Source
+}
+
+// A ParamCode is a code a function takes from its parameter Param.
+type ParamCode struct {
+	Param int
+	// Reason is the constant reason the error with that code stamps, ""
+	// for none (a reason from a parameter is a ParamReason's).
+	Reason string
+	Source
+}
+
+// Bind returns the code p raises in a call that passes consts, false
+// when the call passes no constant there.
+func (p ParamCode) Bind(consts []Arg) (mcperr.Code, bool) {
+	if p.Param >= len(consts) {
+		return 0, false
+	}
+	return consts[p.Param].code()
+}
+
+// String returns "param N", the reason stamped with it when there is
+// one, and its source.
+func (p ParamCode) String() string {
+	s := fmt.Sprintf("param %d", p.Param)
+	if p.Reason != "" {
+		s += " " + p.Reason
+	}
+	return s + p.Source.String()
 }
 
 // An Unfollowed is a function value called, or handed to a helper, whose
@@ -217,11 +253,24 @@ func (p ParamReason) Stamp(consts []Arg) string {
 	return reason
 }
 
+// ErrCode returns the code of the error that stamps p in a call that
+// passes consts, 0 when not known.
+func (p ParamReason) ErrCode(consts []Arg) mcperr.Code {
+	if p.CodeParam == 0 {
+		return p.Code
+	}
+	c, _ := ParamCode{Param: p.CodeParam - 1}.Bind(consts)
+	return c
+}
+
 // String returns "reason(param N)" and the code's name when known.
 func (p ParamReason) String() string {
 	s := fmt.Sprintf("param %d", p.Param)
-	if p.Code != 0 {
+	switch {
+	case p.Code != 0:
 		s += ":" + p.Code.String()
+	case p.CodeParam > 0:
+		s += fmt.Sprintf(":param %d", p.CodeParam-1)
 	}
 	return s + p.Source.String()
 }
@@ -242,7 +291,7 @@ func (r *Raises) CallsFromResponse() bool { return r != nil && len(r.FromRespons
 
 // Empty reports whether the function raises nothing the analysis can see.
 func (r *Raises) Empty() bool {
-	return r == nil || len(r.Codes)+len(r.Reasons)+len(r.FromResponse)+len(r.Params)+len(r.ParamReasons) == 0 && !r.Opaque
+	return r == nil || len(r.Codes)+len(r.Reasons)+len(r.FromResponse)+len(r.Params)+len(r.ParamReasons)+len(r.ParamCodes) == 0 && !r.Opaque
 }
 
 // String lists the items in a stable order, for analysistest's
@@ -274,6 +323,7 @@ func (r *Raises) String() string {
 	add("fromResponse", resp)
 	add("params", strs(r.Params))
 	add("paramReasons", strs(r.ParamReasons))
+	add("paramCodes", strs(r.ParamCodes))
 	if r.Opaque {
 		parts = append(parts, "opaque")
 	}
@@ -580,11 +630,15 @@ func (r *Raises) withoutPos() *Raises {
 		FromResponse: slices.Clone(r.FromResponse),
 		Params:       slices.Clone(r.Params),
 		ParamReasons: slices.Clone(r.ParamReasons),
+		ParamCodes:   slices.Clone(r.ParamCodes),
 		Unfollowed:   slices.Clone(r.Unfollowed),
 		Opaque:       r.Opaque,
 	}
 	for i := range c.ParamReasons {
 		c.ParamReasons[i].pos = token.NoPos
+	}
+	for i := range c.ParamCodes {
+		c.ParamCodes[i].pos = token.NoPos
 	}
 	for i := range c.Unfollowed {
 		c.Unfollowed[i].pos = token.NoPos

@@ -96,6 +96,7 @@ func newBuilder(self string) *builder {
 		responses: map[Source]token.Pos{},
 		params:    map[int]bool{},
 		byParam:   map[ParamReason]token.Pos{},
+		byCode:    map[ParamCode]token.Pos{},
 		unfollow:  map[Unfollowed]token.Pos{},
 	}
 }
@@ -125,6 +126,10 @@ func (r *Result) resolve(v value, self *types.Func, b *builder) {
 			pos := a.pos
 			a.pos = token.NoPos
 			keep(b.byParam, a.ParamReason, pos)
+		case paramCodeAtom:
+			pos := a.pos
+			a.pos = token.NoPos
+			keep(b.byCode, a.ParamCode, pos)
 		case litCallAtom:
 			r.resolveLitCall(a, self, b)
 		case failFromAtom:
@@ -166,6 +171,7 @@ type builder struct {
 	responses map[Source]token.Pos
 	params    map[int]bool
 	byParam   map[ParamReason]token.Pos
+	byCode    map[ParamCode]token.Pos
 	unfollow  map[Unfollowed]token.Pos
 	opaque    bool
 }
@@ -215,6 +221,11 @@ func (b *builder) lift(callee *Raises, name string, pos token.Pos, consts []Arg)
 			b.stampParam(p, src, consts, pos)
 		}
 	}
+	for _, p := range callee.ParamCodes {
+		if src, ok := through(p.Source); ok {
+			b.stampCode(p, src, consts, pos)
+		}
+	}
 	for _, u := range callee.Unfollowed {
 		if src, ok := through(u.Source); ok {
 			keep(b.unfollow, Unfollowed{u.What, src}, pos)
@@ -225,18 +236,52 @@ func (b *builder) lift(callee *Raises, name string, pos token.Pos, consts []Arg)
 
 // stampParam adds the reason p stamps from a parameter, as raised by src
 // at pos: the constant the call passes, or a reason stamped from the
-// caller's parameter it passes on; nothing when neither is known.
+// caller's parameter it passes on; nothing when neither is known. Its
+// code, when taken from a parameter too, is bound the same way.
 func (b *builder) stampParam(p ParamReason, src Source, consts []Arg, pos token.Pos) {
 	if p.Param >= len(consts) {
 		return
 	}
+	code, codeParam := p.Code, 0
+	if p.CodeParam > 0 && p.CodeParam <= len(consts) {
+		a := consts[p.CodeParam-1]
+		code, _ = a.code()
+		codeParam = a.param
+	}
 	switch a := consts[p.Param]; {
 	case a.known:
-		if reason, err := strconv.Unquote(a.value); err == nil && reason != "" {
-			keep(b.reasons, Reason{reason, p.Code, src}, pos)
+		reason, err := strconv.Unquote(a.value)
+		switch {
+		case err != nil || reason == "":
+		case codeParam > 0:
+			keep(b.byCode, ParamCode{codeParam - 1, reason, src}, pos)
+		default:
+			keep(b.reasons, Reason{reason, code, src}, pos)
 		}
 	case a.param > 0:
-		keep(b.byParam, ParamReason{a.param - 1, p.Code, src}, pos)
+		keep(b.byParam, ParamReason{a.param - 1, code, codeParam, src}, pos)
+	}
+}
+
+// stampCode adds the code p takes from a parameter, and the reason
+// stamped with it, as raised by src at pos: the constant the call
+// passes, or the caller's parameter it passes on; when neither, the
+// reason alone, its code unknown.
+func (b *builder) stampCode(p ParamCode, src Source, consts []Arg, pos token.Pos) {
+	var a Arg
+	if p.Param < len(consts) {
+		a = consts[p.Param]
+	}
+	code, known := a.code()
+	switch {
+	case known:
+		keep(b.codes, Code{code, src}, pos)
+	case a.param > 0:
+		keep(b.byCode, ParamCode{a.param - 1, p.Reason, src}, pos)
+		return
+	}
+	if p.Reason != "" {
+		keep(b.reasons, Reason{p.Reason, code, src}, pos)
 	}
 }
 
@@ -272,6 +317,11 @@ func (r *Result) resolveLitCall(a litCallAtom, self *types.Func, b *builder) {
 			b.stampParam(p, src, a.consts, pos)
 		}
 	}
+	for p, pos := range sub.byCode {
+		if src, ok := through(p.Source); ok {
+			b.stampCode(p, src, a.consts, pos)
+		}
+	}
 	for u, pos := range sub.unfollow {
 		keep(b.unfollow, u, pos)
 	}
@@ -305,6 +355,10 @@ func (b *builder) raises() *Raises {
 		p.pos = pos
 		rs.ParamReasons = append(rs.ParamReasons, p)
 	}
+	for p, pos := range b.byCode {
+		p.pos = pos
+		rs.ParamCodes = append(rs.ParamCodes, p)
+	}
 	for u, pos := range b.unfollow {
 		u.pos = pos
 		rs.Unfollowed = append(rs.Unfollowed, u)
@@ -323,7 +377,10 @@ func (b *builder) raises() *Raises {
 	slices.SortFunc(rs.FromResponse, compareSources)
 	slices.Sort(rs.Params)
 	slices.SortFunc(rs.ParamReasons, func(a, b ParamReason) int {
-		return cmp.Or(cmp.Compare(a.Param, b.Param), cmp.Compare(a.Code, b.Code), compareSources(a.Source, b.Source))
+		return cmp.Or(cmp.Compare(a.Param, b.Param), cmp.Compare(a.Code, b.Code), cmp.Compare(a.CodeParam, b.CodeParam), compareSources(a.Source, b.Source))
+	})
+	slices.SortFunc(rs.ParamCodes, func(a, b ParamCode) int {
+		return cmp.Or(cmp.Compare(a.Param, b.Param), cmp.Compare(a.Reason, b.Reason), compareSources(a.Source, b.Source))
 	})
 	slices.SortFunc(rs.Unfollowed, func(a, b Unfollowed) int {
 		return cmp.Or(cmp.Compare(a.What, b.What), compareSources(a.Source, b.Source))

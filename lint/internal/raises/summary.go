@@ -6,6 +6,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strconv"
 
 	"github.com/seed417024ea/mcpcore/lint/internal/mcpapi"
 	"github.com/seed417024ea/mcpcore/mcperr"
@@ -52,6 +53,8 @@ type (
 	unfollowedAtom struct{ Unfollowed }
 	// paramReasonAtom is a reason stamped from a parameter.
 	paramReasonAtom struct{ ParamReason }
+	// paramCodeAtom is a code taken from a parameter.
+	paramCodeAtom struct{ ParamCode }
 	// failFromAtom is ctx.FailFrom(err, entries...): which of err's codes
 	// it maps depends on what err carries, known only once resolved.
 	failFromAtom struct {
@@ -79,10 +82,23 @@ type Arg struct {
 	keys map[string]string
 }
 
+// code returns the mcperr.Code constant a is, false when a is not one.
+func (a Arg) code() (mcperr.Code, bool) {
+	if !a.known {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(a.value, 10, 32)
+	if err != nil || n == 0 {
+		return 0, false
+	}
+	return mcperr.Code(n), true
+}
+
 func (callAtom) isAtom()        {}
 func (litCallAtom) isAtom()     {}
 func (unfollowedAtom) isAtom()  {}
 func (paramReasonAtom) isAtom() {}
+func (paramCodeAtom) isAtom()   {}
 func (failFromAtom) isAtom()    {}
 
 // A summarizer reads one function's text.
@@ -564,15 +580,25 @@ func (s *summarizer) paramPart(e ast.Expr) (*ast.Ident, string) {
 // be matched.
 func (s *summarizer) callConsts(sig *types.Signature, call *ast.CallExpr) []Arg {
 	return argsOf(s.info, sig, call, func(a ast.Expr) int {
-		if id, ok := ast.Unparen(a).(*ast.Ident); ok {
-			if v, ok := s.info.Uses[id].(*types.Var); ok {
-				if j, ok := s.params[v]; ok {
-					return j + 1
-				}
-			}
+		if j, ok := s.param(a); ok {
+			return j + 1
 		}
 		return 0
 	})
+}
+
+// param returns the index of the function's parameter that e names.
+func (s *summarizer) param(e ast.Expr) (int, bool) {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return 0, false
+	}
+	v, ok := s.info.Uses[id].(*types.Var)
+	if !ok {
+		return 0, false
+	}
+	i, ok := s.params[v]
+	return i, ok
 }
 
 // argsOf returns, by parameter index of sig, what each argument of call
@@ -721,13 +747,18 @@ func (s *summarizer) evalErrCall(fn *types.Func, call *ast.CallExpr, src Source)
 		if fn.Name() == "New" {
 			opts = args[min(len(args), 2):]
 		}
-		return append(value{codeAtom{Code{code, src}}}, s.options(opts, code, src)...)
+		return append(value{codeAtom{Code{code, src}}}, s.options(opts, code, 0, src)...)
 	}
 	switch {
-	case fn.Name() == "New": // a code that is not a constant
-		return s.options(args[min(len(args), 2):], 0, src)
+	case fn.Name() == "New" && len(args) > 0:
+		// A code that is not a constant: the caller's, when it is a
+		// parameter (see ParamCode).
+		if i, ok := s.param(args[0]); ok {
+			return append(value{paramCodeAtom{ParamCode{Param: i, Source: src}}}, s.options(args[min(len(args), 2):], 0, i+1, src)...)
+		}
+		return s.options(args[min(len(args), 2):], 0, 0, src)
 	case fn.Name() == "FromResponse":
-		return append(value{responseAtom{src}}, s.options(args[min(len(args), 1):], 0, src)...)
+		return append(value{responseAtom{src}}, s.options(args[min(len(args), 1):], 0, 0, src)...)
 	case fn.Name() == "From" && len(args) == 1:
 		// From returns the *Error in err's chain as it is.
 		return s.eval(args[0])
@@ -800,9 +831,17 @@ func (s *summarizer) callArgs(sig *types.Signature, call *ast.CallExpr) []value 
 // options returns the reasons the options of an error-building call raise:
 // data.reason set by mcperr.WithData, and the reasons whose recovery
 // mcpcore.RecoveryFor or ctx.RecoveryFor attaches. code is the error's
-// code, 0 when it is not known.
-func (s *summarizer) options(opts []ast.Expr, code mcperr.Code, src Source) value {
+// code, 0 when it is not known; codeParam is 1 + the index of the
+// parameter it is taken from, 0 for none.
+func (s *summarizer) options(opts []ast.Expr, code mcperr.Code, codeParam int, src Source) value {
 	var val value
+	stamp := func(reason string) {
+		if codeParam > 0 {
+			val = append(val, paramCodeAtom{ParamCode{codeParam - 1, reason, src}})
+		} else {
+			val = append(val, reasonAtom{Reason{reason, code, src}})
+		}
+	}
 	busy := map[*types.Var]bool{}
 	var opt func(e ast.Expr)
 	opt = func(e ast.Expr) {
@@ -824,14 +863,14 @@ func (s *summarizer) options(opts []ast.Expr, code mcperr.Code, src Source) valu
 				for _, x := range s.mapReasons(e.Args[0], 0) {
 					switch {
 					case x.reason != "":
-						val = append(val, reasonAtom{Reason{x.reason, code, src}})
+						stamp(x.reason)
 					case x.param >= 0:
-						val = append(val, paramReasonAtom{ParamReason{x.param, code, src}})
+						val = append(val, paramReasonAtom{ParamReason{x.param, code, codeParam, src}})
 					}
 				}
 			case mcpapi.RecoveryEntry(fn, e) != nil:
 				if f := s.r.entry(mcpapi.RecoveryEntry(fn, e)); f != nil && f.Reason != "" {
-					val = append(val, reasonAtom{Reason{f.Reason, code, src}})
+					stamp(f.Reason)
 				}
 			}
 		}
@@ -890,12 +929,8 @@ func (s *summarizer) mapReasons(e ast.Expr, hops int) []stamped {
 			if v, ok := mcpapi.ConstString(s.info, kv.Value); ok {
 				return []stamped{{reason: v, param: -1}}
 			}
-			if id, ok := ast.Unparen(kv.Value).(*ast.Ident); ok {
-				if v, ok := s.info.Uses[id].(*types.Var); ok {
-					if i, ok := s.params[v]; ok {
-						return []stamped{{param: i}}
-					}
-				}
+			if i, ok := s.param(kv.Value); ok {
+				return []stamped{{param: i}}
 			}
 		}
 	case *ast.Ident:
@@ -964,12 +999,8 @@ func (s *summarizer) bindArg(x stamped, call *ast.CallExpr) stamped {
 	if v, ok := mcpapi.ConstString(s.info, a); ok {
 		return stamped{reason: v, param: -1}
 	}
-	if id, ok := ast.Unparen(a).(*ast.Ident); ok {
-		if v, ok := s.info.Uses[id].(*types.Var); ok {
-			if i, ok := s.params[v]; ok {
-				return stamped{param: i}
-			}
-		}
+	if i, ok := s.param(a); ok {
+		return stamped{param: i}
 	}
 	return stamped{param: -1}
 }

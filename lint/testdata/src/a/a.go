@@ -42,9 +42,65 @@ func newConst() error { // want newConst:"^codes Conflict$"
 	return mcperr.New(mcperr.CodeConflict, "taken")
 }
 
-// newVar's code is not a constant: only the reason is known.
-func newVar(code mcperr.Code) error { // want newVar:"^reasons computed$"
+// newVar's code is its parameter: a caller's constant is the code, and
+// the code of the reason stamped with it.
+func newVar(code mcperr.Code) error { // want newVar:"^paramCodes param 0, param 0 computed$"
 	return mcperr.New(code, "?", mcperr.WithData(map[string]any{"reason": "computed"}))
+}
+
+const codeGone = mcperr.CodeNotFound
+
+func newVarConst() error { // want newVarConst:"^codes NotFound via a.newVar; reasons computed:NotFound via a.newVar$"
+	return newVar(mcperr.CodeNotFound)
+}
+
+func newVarNamed() error { // want newVarNamed:"^codes NotFound via a.newVar; reasons computed:NotFound via a.newVar$"
+	return newVar(codeGone)
+}
+
+// newVarUnknown passes a code that is not a constant: the reason alone,
+// its code unknown, as before.
+func newVarUnknown(codes []mcperr.Code) error { // want newVarUnknown:"^reasons computed via a.newVar$"
+	return newVar(codes[0])
+}
+
+// newVarPassOn passes its own parameter on: its callers bind it.
+func newVarPassOn(code mcperr.Code) error { // want newVarPassOn:"^paramCodes param 0 via a.newVar, param 0 computed via a.newVar$"
+	return newVar(code)
+}
+
+func newVarPassedOn() error { // want newVarPassedOn:"^codes Conflict via a.newVarPassOn from a.newVar; reasons computed:Conflict via a.newVarPassOn from a.newVar$"
+	return newVarPassOn(mcperr.CodeConflict)
+}
+
+// upstreamErr takes both the code and the reason from its parameters.
+func upstreamErr(code mcperr.Code, reason string) error { // want upstreamErr:"^paramReasons param 1:param 0; paramCodes param 0$"
+	return mcperr.New(code, "upstream failed", mcperr.WithData(map[string]any{"reason": reason}))
+}
+
+func upstreamConst() error { // want upstreamConst:"^codes RateLimited via a.upstreamErr; reasons quota_hit:RateLimited via a.upstreamErr$"
+	return upstreamErr(mcperr.CodeRateLimited, "quota_hit")
+}
+
+// upstreamCode passes its code parameter on with a constant reason, and
+// upstreamReason its reason with a constant code.
+func upstreamCode(code mcperr.Code) error { // want upstreamCode:"^paramCodes param 0 via a.upstreamErr, param 0 quota_hit via a.upstreamErr$"
+	return upstreamErr(code, "quota_hit")
+}
+
+func upstreamReason(reason string) error { // want upstreamReason:"^codes Timeout via a.upstreamErr; paramReasons param 0:Timeout via a.upstreamErr$"
+	return upstreamErr(mcperr.CodeTimeout, reason)
+}
+
+// codeClosure calls a closure kept in a variable with constant codes.
+func codeClosure(slow bool) error { // want codeClosure:"^codes ServiceUnavailable, Timeout; reasons down:ServiceUnavailable, slow:Timeout$"
+	fail := func(code mcperr.Code, reason string) error {
+		return mcperr.New(code, "upstream failed", mcperr.WithData(map[string]any{"reason": reason}))
+	}
+	if slow {
+		return fail(mcperr.CodeTimeout, "slow")
+	}
+	return fail(mcperr.CodeServiceUnavailable, "down")
 }
 
 func withData() error { // want withData:"^codes RateLimited; reasons quota:RateLimited$"
@@ -337,6 +393,24 @@ func stamped() error { // want stamped:"^codes RateLimited; reasons throttle:Rat
 // byReason gives two entries with one code: the reason stamped chooses.
 func byReason(ctx *mcpcore.Context) error { // want byReason:"^codes RateLimited; reasons throttle:RateLimited$"
 	return ctx.FailFrom(stamped(), busy, throttle)
+}
+
+// byUpstreamCode maps an error whose code is upstreamErr's argument: the
+// one entry with that code replaces it, and the reason stamped with it.
+func byUpstreamCode(ctx *mcpcore.Context) error { // want byUpstreamCode:"^codes NotFound; reasons gone:NotFound$"
+	return ctx.FailFrom(upstreamErr(mcperr.CodeNotFound, "missing"), busy, gone)
+}
+
+// byUpstreamReason: the reason stamped beside the code chooses the entry.
+func byUpstreamReason(ctx *mcpcore.Context) error { // want byUpstreamReason:"^codes RateLimited; reasons throttle:RateLimited$"
+	return ctx.FailFrom(upstreamErr(mcperr.CodeRateLimited, "throttle"), busy, throttle)
+}
+
+// failFromCode passes its code parameter on under FailFrom: its callers
+// bind the code; the entry given may be the one raised, and whether it
+// replaces the reason is not known, so the reason is left out.
+func failFromCode(ctx *mcpcore.Context, code mcperr.Code) error { // want failFromCode:"^codes RateLimited; reasons busy:RateLimited; paramCodes param 1 via a.upstreamErr$"
+	return ctx.FailFrom(upstreamErr(code, "missing"), busy)
 }
 
 var byName = map[string]func(context.Context) error{}

@@ -91,3 +91,36 @@ var hookTool = mcpcore.Tool[in, out]{
 		return out{}, client.Hook(ctx, i.Text) // want `error-contract-unanalyzable: notes.Client.Hook calls the function value c.hooks\[name\], which mcplint cannot follow`
 	},
 }
+
+// The service builds these through upstreamErr(code, reason): the codes
+// are its callers' constants.
+var moveTool = mcpcore.Tool[in, out]{
+	Name:   "move_note",
+	Errors: []mcpcore.Failure{vaultDown, noteMissing, noteChanged},
+	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
+		return out{}, client.Move(ctx, i.Path, i.Text)
+	},
+}
+
+var tagsTool = mcpcore.Tool[in, out]{
+	Name:   "list_tags",
+	Errors: []mcpcore.Failure{vaultDown},
+	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
+		v, err := client.Tags(ctx, i.Path) // want `error-contract-conformance: tool list_tags can return RateLimited through notes.Client.Tags \(raised in notes.upstreamErr\), which its contract does not declare` `error-contract-reason-undeclared: notes.upstreamErr stamps reason "rate_limited"`
+		if len(v) > 0 {
+			return out{V: v[0]}, err
+		}
+		return out{}, err
+	},
+}
+
+var lockTool = mcpcore.Tool[in, out]{
+	Name:   "lock_note",
+	Errors: []mcpcore.Failure{noteChanged},
+	Handler: func(ctx *mcpcore.Context, i in) (out, error) {
+		if i.Path == "" {
+			return out{}, notes.Upstream(mcperr.CodeForbidden, "path_forbidden") // want `error-contract-conformance: tool lock_note can return Forbidden through notes.Upstream` `error-contract-reason-undeclared: notes.upstreamErr stamps reason "path_forbidden"`
+		}
+		return out{}, notes.Upstream(mcperr.CodeConflict, "note_changed")
+	},
+}

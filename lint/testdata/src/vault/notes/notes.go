@@ -150,3 +150,42 @@ func (c *Client) List(ctx context.Context, dir string) ([]string, error) {
 func (c *Client) Hook(ctx context.Context, name string) error {
 	return c.hooks[name](ctx)
 }
+
+// codeThrottled is the service's name for a rate-limited upstream.
+const codeThrottled = mcperr.CodeRateLimited
+
+// upstreamErr builds the error of an upstream status, as the service's
+// classifier does: its callers give the code and the reason.
+func upstreamErr(code mcperr.Code, reason string) error {
+	return mcperr.New(code, "vault: "+reason, mcperr.WithData(data(reason)))
+}
+
+// Move moves a note.
+func (c *Client) Move(ctx context.Context, from, to string) error {
+	resp, err := c.hc.Get(from)
+	if err != nil {
+		return upstreamErr(mcperr.CodeServiceUnavailable, "vault_down")
+	}
+	switch resp.StatusCode {
+	case http.StatusNotFound:
+		return upstreamErr(mcperr.CodeNotFound, "note_missing")
+	case http.StatusConflict:
+		return upstreamErr(mcperr.CodeConflict, "note_changed")
+	}
+	return nil
+}
+
+// Tags lists a note's tags; the upstream throttles this endpoint.
+func (c *Client) Tags(ctx context.Context, path string) ([]string, error) {
+	resp, err := c.hc.Get(path)
+	if err != nil {
+		return nil, upstreamErr(mcperr.CodeServiceUnavailable, "vault_down")
+	}
+	if resp.StatusCode == http.StatusTooManyRequests {
+		return nil, upstreamErr(codeThrottled, "rate_limited")
+	}
+	return nil, nil
+}
+
+// Upstream is upstreamErr for the tools' own checks.
+func Upstream(code mcperr.Code, reason string) error { return upstreamErr(code, reason) }

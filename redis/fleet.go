@@ -74,6 +74,10 @@ type Fleet struct {
 	tasks    *taskStore
 	catalog  *catalog
 	replicas atomic.Int64 // last count seen, at least 1
+	// joined is when this replica's heartbeat last found it missing from
+	// the presence set (its start, or a Redis that came back empty), in
+	// Unix milliseconds: see gone.
+	joined atomic.Int64
 
 	// mu orders the start of goroutines (subscriptions, the limiter's
 	// probe) with Close, so that Close waits for every one it did not

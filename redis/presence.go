@@ -35,9 +35,9 @@ func (f *Fleet) heartbeat() {
 	defer cancel()
 	key := f.key("replicas")
 	now := time.Now()
-	var card *goredis.IntCmd
+	var added, card *goredis.IntCmd
 	_, err := f.client.TxPipelined(ctx, func(p goredis.Pipeliner) error {
-		p.ZAdd(ctx, key, goredis.Z{Score: float64(now.Add(f.timing.presenceTTL).UnixMilli()), Member: f.id})
+		added = p.ZAdd(ctx, key, goredis.Z{Score: float64(now.Add(f.timing.presenceTTL).UnixMilli()), Member: f.id})
 		p.ZRemRangeByScore(ctx, key, "-inf", "("+strconv.FormatInt(now.UnixMilli(), 10))
 		card = p.ZCard(ctx, key)
 		// The set goes when the last replica does.
@@ -46,6 +46,9 @@ func (f *Fleet) heartbeat() {
 	})
 	if err != nil {
 		return
+	}
+	if added.Val() > 0 {
+		f.joined.Store(now.UnixMilli())
 	}
 	f.replicas.Store(max(1, card.Val()))
 }
@@ -56,10 +59,12 @@ func (f *Fleet) replicaCount() int { return int(f.replicas.Load()) }
 
 // gone reports whether replica's presence has passed, by this replica's
 // clock as the heartbeats write it. It judges only once this replica's own
-// presence is recorded, so that a Redis that came back empty, or a
-// heartbeat not yet written, does not make every other replica look gone;
-// an error says not gone. Its one round trip is bounded as a task
-// store's call.
+// presence is recorded; and a replica missing from the set (heartbeats
+// remove those whose presence passed) only once this one has been in the
+// set for a whole presence, so that a Redis that came back empty does not
+// make the replicas that have not yet written their heartbeat look gone.
+// An error says not gone. Its one round trip is bounded as a task store's
+// call.
 func (f *Fleet) gone(ctx context.Context, replica string) bool {
 	ctx, cancel := context.WithTimeout(ctx, f.timing.task)
 	defer cancel()
@@ -67,8 +72,14 @@ func (f *Fleet) gone(ctx context.Context, replica string) bool {
 	if err != nil || len(scores) != 2 {
 		return false
 	}
-	now := float64(time.Now().UnixMilli())
-	return scores[1] >= now && scores[0] < now // a missing member scores 0
+	now := time.Now().UnixMilli()
+	if scores[1] < float64(now) {
+		return false // this replica's own presence is not recorded
+	}
+	if scores[0] == 0 { // missing
+		return now-f.joined.Load() > f.timing.presenceTTL.Milliseconds()
+	}
+	return scores[0] < float64(now)
 }
 
 // leave takes this replica out of the set, for Close, so that the others'

@@ -423,21 +423,30 @@ func TestOwnerGoneSetsFlag(t *testing.T) {
 }
 
 // A replica whose own presence is not recorded (a Redis that came back
-// empty) does not judge the others gone.
+// empty) does not judge the others gone; nor, once it is recorded again,
+// one missing from the set before a whole presence has passed, in which
+// every live replica writes its heartbeat again.
 func TestOwnerGoneNeedsOwnPresence(t *testing.T) {
 	m := startRedis(t)
-	reader := newReplica(t, m.Addr())
-	eventually(t, "record the reader's presence", func() bool {
-		ok, _ := m.ZScore("mcpcore:weather:replicas", reader.id)
-		return ok > 0
-	})
+	long := testTiming
+	long.presenceTTL = time.Hour
+	reader := newReplicaOf(t, m.Addr(), "weather", long)
+	recorded := func() bool {
+		s, _ := m.ZScore("mcpcore:weather:replicas", reader.id)
+		return s > 0
+	}
+	eventually(t, "record the reader's presence", recorded)
 	ctx := context.Background()
-	if !reader.gone(ctx, "never-seen") {
-		t.Error("a replica never seen is not gone while the reader's presence is recorded")
+	if reader.gone(ctx, "never-seen") {
+		t.Error("a replica missing from the set was judged gone before a whole presence had passed")
 	}
 	m.FlushAll()
 	if reader.gone(ctx, "never-seen") {
 		t.Error("with the presence set empty, a replica was judged gone")
+	}
+	eventually(t, "record the reader's presence again", recorded)
+	if reader.gone(ctx, "never-seen") {
+		t.Error("right after Redis came back empty, a replica yet to write its heartbeat was judged gone")
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"go/token"
 	"go/types"
+	"iter"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -201,37 +203,68 @@ func (b *builder) lift(callee *Raises, name string, pos token.Pos, consts []Arg)
 		cond, ok := s.If.Through(consts)
 		return Source{Via: name, Origin: origin, If: cond, Hinted: s.Hinted}, ok && origin != b.self
 	}
-	for _, c := range callee.Codes {
-		if src, ok := through(c.Source); ok {
-			keep(b.codes, Code{c.Code, src}, pos)
-		}
-	}
-	for _, x := range callee.Reasons {
-		if src, ok := through(x.Source); ok {
-			keep(b.reasons, Reason{x.Reason, x.Code, src}, pos)
-		}
-	}
-	for _, s := range callee.FromResponse {
-		if src, ok := through(s); ok {
-			keep(b.responses, src, pos)
-		}
-	}
-	for _, p := range callee.ParamReasons {
-		if src, ok := through(p.Source); ok {
-			b.stampParam(p, src, consts, pos)
-		}
-	}
-	for _, p := range callee.ParamCodes {
-		if src, ok := through(p.Source); ok {
-			b.stampCode(p, src, consts, pos)
-		}
-	}
+	b.add(found{
+		codes: at(callee.Codes, pos), reasons: at(callee.Reasons, pos), responses: at(callee.FromResponse, pos),
+		byParam: at(callee.ParamReasons, pos), byCode: at(callee.ParamCodes, pos),
+	}, through, consts)
 	for _, u := range callee.Unfollowed {
 		if src, ok := through(u.Source); ok {
 			keep(b.unfollow, Unfollowed{u.What, src}, pos)
 		}
 	}
 	b.opaque = b.opaque || callee.Opaque
+}
+
+// found is what one function raises, each item with the position it is
+// kept at: a callee's facts, all at its call, or a literal's builder.
+type found struct {
+	codes     iter.Seq2[Code, token.Pos]
+	reasons   iter.Seq2[Reason, token.Pos]
+	responses iter.Seq2[Source, token.Pos]
+	byParam   iter.Seq2[ParamReason, token.Pos]
+	byCode    iter.Seq2[ParamCode, token.Pos]
+}
+
+// at yields the items of s, each at pos.
+func at[T any](s []T, pos token.Pos) iter.Seq2[T, token.Pos] {
+	return func(yield func(T, token.Pos) bool) {
+		for _, v := range s {
+			if !yield(v, pos) {
+				return
+			}
+		}
+	}
+}
+
+// add adds the items of f with their sources as through maps them,
+// leaving out those it refuses, and binds what they take from parameters
+// to the call's arguments consts.
+func (b *builder) add(f found, through func(Source) (Source, bool), consts []Arg) {
+	for c, pos := range f.codes {
+		if src, ok := through(c.Source); ok {
+			keep(b.codes, Code{c.Code, src}, pos)
+		}
+	}
+	for x, pos := range f.reasons {
+		if src, ok := through(x.Source); ok {
+			keep(b.reasons, Reason{x.Reason, x.Code, src}, pos)
+		}
+	}
+	for s, pos := range f.responses {
+		if src, ok := through(s); ok {
+			keep(b.responses, src, pos)
+		}
+	}
+	for p, pos := range f.byParam {
+		if src, ok := through(p.Source); ok {
+			b.stampParam(p, src, consts, pos)
+		}
+	}
+	for p, pos := range f.byCode {
+		if src, ok := through(p.Source); ok {
+			b.stampCode(p, src, consts, pos)
+		}
+	}
 }
 
 // stampParam adds the reason p stamps from a parameter, as raised by src
@@ -297,31 +330,10 @@ func (r *Result) resolveLitCall(a litCallAtom, self *types.Func, b *builder) {
 		s.If = cond
 		return s, ok
 	}
-	for c, pos := range sub.codes {
-		if src, ok := through(c.Source); ok {
-			keep(b.codes, Code{c.Code, src}, pos)
-		}
-	}
-	for x, pos := range sub.reasons {
-		if src, ok := through(x.Source); ok {
-			keep(b.reasons, Reason{x.Reason, x.Code, src}, pos)
-		}
-	}
-	for s, pos := range sub.responses {
-		if src, ok := through(s); ok {
-			keep(b.responses, src, pos)
-		}
-	}
-	for p, pos := range sub.byParam {
-		if src, ok := through(p.Source); ok {
-			b.stampParam(p, src, a.consts, pos)
-		}
-	}
-	for p, pos := range sub.byCode {
-		if src, ok := through(p.Source); ok {
-			b.stampCode(p, src, a.consts, pos)
-		}
-	}
+	b.add(found{
+		codes: maps.All(sub.codes), reasons: maps.All(sub.reasons), responses: maps.All(sub.responses),
+		byParam: maps.All(sub.byParam), byCode: maps.All(sub.byCode),
+	}, through, a.consts)
 	for u, pos := range sub.unfollow {
 		keep(b.unfollow, u, pos)
 	}

@@ -164,7 +164,14 @@ func serve[R any, K callKind[R]](s *Server, c *callState, k K) (R, error) {
 // can start (MaxTasks run, or the task store is away).
 func (s *Server) admit(c *callState) error {
 	cc := c.ctx
-	token, busy := s.inflight.enter(c.cancel, cc.session, s.cfg.MaxCallsPerSession, s.cfg.MaxCallsInFlight)
+	ss := cc.session
+	if s.cfg.Stateless {
+		// A stateless call's session is no client's: it may be shared by
+		// every call (see httpserve.SharedSessions). Only the server's
+		// bound counts it.
+		ss = nil
+	}
+	token, busy := s.inflight.enter(c.cancel, ss, s.cfg.MaxCallsPerSession, s.cfg.MaxCallsInFlight)
 	if c.token = token; token == 0 {
 		return mcperr.ServiceUnavailable("The server is shutting down; retry the request on a new connection.")
 	}

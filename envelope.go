@@ -28,8 +28,10 @@ const MaxURIBytes = 8 << 10
 //   - A call of an HTTP POST tells its endpoint it has reached the server,
 //     so that an answer that stays quiet while the call runs is sent its
 //     status line and keep-alive comments rather than nothing until the
-//     result (see httpserve.Endpoints.CallArrived). Notifications have no
-//     answer to keep alive, and requests over stdio no POST.
+//     result; a call served on a session that stateless calls share runs
+//     with its POST's context values and writes its notifications to its
+//     POST (see httpserve.Endpoints.Bind). Notifications have no answer
+//     to keep alive, and requests over stdio no POST.
 //   - Before the SDK sees a request, it refuses a URI that is too long or
 //     holds a control character (the SDK's "resource not found" error
 //     formats the URI with Go's %q, which is not JSON for a control
@@ -57,7 +59,7 @@ func (s *Server) receive(next mcp.MethodHandler) mcp.MethodHandler {
 			}
 		}()
 		if extra := req.GetExtra(); extra != nil && extra.Header != nil && !strings.HasPrefix(method, "notifications/") {
-			s.endpoints.CallArrived(extra.Header)
+			ctx = s.endpoints.Bind(ctx, extra.Header)
 		}
 		if err := checkURI(req); err != nil {
 			return nil, err

@@ -79,6 +79,10 @@ func (s *Server) Handler() http.Handler {
 		Card:           httpserve.Card(pages, s.logger),
 		Endpoints:      &s.endpoints,
 	}
+	if s.cfg.Stateless {
+		opts.Shared = &httpserve.SharedSessions{Connect: s.mcp.Connect, Methods: s.sharedMethod,
+			HeaderBound: func(tool string) bool { return s.headerTools[tool] }}
+	}
 	if s.auth != nil {
 		opts.Authenticate = func(next http.Handler, log *httpserve.Refusals) http.Handler { return s.auth.Protect(next, log) }
 		opts.Routes = s.auth.Routes(HTTPPath, s.scopes)
@@ -104,6 +108,13 @@ func (s *Server) Handler() http.Handler {
 	// its shutdown need.
 	return &serving.Handler{Handler: h, Name: s.describe(), Inventory: s.inventory(),
 		Stopping: s.stopping, ShutdownTimeout: s.shutdown}
+}
+
+// sharedMethod reports the methods of the server's own that change no
+// state of the session they run on: the tasks extension's, when the
+// server runs tasks.
+func (s *Server) sharedMethod(method string) bool {
+	return s.taskStore != nil && taskMethodNames[method]
 }
 
 // sessionCount counts the sessions open that a client initialized: the

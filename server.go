@@ -160,6 +160,9 @@ type Server struct {
 	// endpoints are the HTTP endpoints Handler built, where each call
 	// finds the POST that carried it.
 	endpoints httpserve.Endpoints
+	// headerTools are the tools whose input binds a header of its own
+	// (x-mcp-header), filled as they register.
+	headerTools map[string]bool
 	// shared is what the server shares with its fleet (fleet.go).
 	shared *shared
 	// subscribers are the queues of the notifications each session is

@@ -27,6 +27,9 @@ func runsTasks(d Definition) bool {
 
 func (t Tool[In, Out]) taskMode() TaskMode { return t.Task.Mode }
 
+// taskMethodNames are the methods addTaskMethods registers.
+var taskMethodNames = map[string]bool{"tasks/get": true, "tasks/update": true, "tasks/cancel": true, "tasks/result": true, "tasks/list": true}
+
 func (s *Server) addTaskMethods() {
 	// Each name is the extension's, none the SDK's own: no error.
 	_ = mcp.AddReceivingCustomMethod(s.mcp, "tasks/get", s.tasksGet)

@@ -188,6 +188,12 @@ func (t Tool[In, Out]) register(s *Server) error {
 	if err != nil {
 		return fmt.Errorf("tool %q: output schema: %w", t.Name, err)
 	}
+	if bytes.Contains(inJSON, []byte(`"x-mcp-header"`)) {
+		if s.headerTools == nil {
+			s.headerTools = map[string]bool{}
+		}
+		s.headerTools[t.Name] = true
+	}
 	def := &mcp.Tool{
 		Name:         t.Name,
 		Title:        t.Title,

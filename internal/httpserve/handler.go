@@ -66,6 +66,11 @@ type Options struct {
 	MaxSessionsPerSubject int
 	// Landing and Card, when set, are served at / and CardPath.
 	Landing, Card http.Handler
+	// Shared, on a stateless endpoint, lets the calls that change no
+	// session state share long-lived sessions (see SharedSessions);
+	// without it, the SDK's handler serves each request on a session of
+	// its own.
+	Shared *SharedSessions
 	// Endpoints are the server's endpoints, to which New adds this one:
 	// its POSTs are then found by their calls (see
 	// [Endpoints.RequestContext]). Nil ties no POST to its calls.
@@ -114,6 +119,9 @@ func New(o Options) (http.Handler, error) {
 		chain = append(chain, o.Endpoints.add().tie)
 	}
 	endpoint := o.MCP
+	if o.Stateless && o.Shared != nil {
+		endpoint = shareFirst(newSharedPool(*o.Shared), o.MCP)
+	}
 	for i := len(chain) - 1; i >= 0; i-- {
 		endpoint = chain[i](endpoint)
 	}

@@ -75,22 +75,53 @@ func (e *Endpoints) RequestContext(h http.Header) context.Context {
 	return t.lookup(name).ctx
 }
 
-// CallArrived tells the endpoint that a call of the POST whose headers are
-// h has reached the server's handlers: the SDK has then set the headers of
-// the POST's answer, and an answer that is an event stream is kept alive
-// from the start of the request, before its first event (see keepAlive).
-// Headers of no request of e's (stdio, a request already answered) are
-// ignored.
-func (e *Endpoints) CallArrived(h http.Header) {
+// Bind tells the endpoint that a call of the POST whose headers are h has
+// reached the server's handlers, and returns the context the call runs
+// in. The SDK has then set the headers of the POST's answer, and an
+// answer that is an event stream is kept alive from the start of the
+// request, before its first event (see keepAlive). A call served on a
+// shared session (see sharedPool) gets a context that also carries the
+// values of its POST's (a user's HTTP middleware sets some), after the
+// session's, and the exchange its notifications are written to. Headers of
+// no request of e's (stdio, a request already answered) leave ctx as it
+// is.
+func (e *Endpoints) Bind(ctx context.Context, h http.Header) context.Context {
 	t, name, ok := e.post(h)
 	if !ok {
-		return
+		return ctx
 	}
-	if w := t.lookup(name).w; w != nil {
-		w.mu.Lock()
-		defer w.mu.Unlock()
-		w.keepers.arrived(w)
+	p := t.lookup(name)
+	w := p.w
+	if w == nil {
+		return ctx
 	}
+	w.mu.Lock()
+	w.keepers.arrived(w)
+	ex := w.exchange
+	w.mu.Unlock()
+	if ex == nil {
+		return ctx
+	}
+	return boundContext{Context: ctx, post: p.ctx, ex: ex}
+}
+
+// A boundContext is the context of a call served on a shared session:
+// the session's, with the values of the call's POST after its own, and
+// the exchange of the POST.
+type boundContext struct {
+	context.Context
+	post context.Context
+	ex   *exchange
+}
+
+func (c boundContext) Value(key any) any {
+	if _, ok := key.(exchangeKey); ok {
+		return c.ex
+	}
+	if v := c.Context.Value(key); v != nil {
+		return v
+	}
+	return c.post.Value(key)
 }
 
 // post finds the endpoint table and the name of the POST that h names.

@@ -26,7 +26,7 @@ var keepAliveComment = []byte(": keep-alive\n\n")
 //
 // The answer to a POST is quiet from its start: the SDK writes its status
 // line with the first event, which for a long call is its result. Once a
-// call of the POST has reached the server (see [CallArrived]) the SDK has
+// call of the POST has reached the server (see [Endpoints.Bind]) the SDK has
 // set the answer's headers; if they make it an event stream, the timer
 // runs from the start of the request, and when it fires first it sends
 // those headers and the status line with the comment.

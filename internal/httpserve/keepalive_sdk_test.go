@@ -28,7 +28,7 @@ func TestTheSDKsAnswersAreKeptAliveAsTheyGo(t *testing.T) {
 			server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 				return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 					if e := req.GetExtra(); e != nil {
-						endpoints.CallArrived(e.Header)
+						endpoints.Bind(context.Background(), e.Header)
 					}
 					return next(ctx, method, req)
 				}
@@ -109,7 +109,7 @@ func TestALateErrorOfItsOwnStatusComesAsAnEvent(t *testing.T) {
 	server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
 		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
 			if e := req.GetExtra(); e != nil {
-				endpoints.CallArrived(e.Header)
+				endpoints.Bind(context.Background(), e.Header)
 			}
 			return next(ctx, method, req)
 		}

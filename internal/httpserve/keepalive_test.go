@@ -64,7 +64,7 @@ func TestQuietStreamsGetComments(t *testing.T) {
 }
 
 // quietPOST is a handler that answers a POST as the SDK does: it sets the
-// answer's headers, hands the call on (e.CallArrived), waits for release
+// answer's headers, hands the call on (e.Bind), waits for release
 // and then writes the answer: an event with 200, or, with status set, a
 // body of its own with that status, as the SDK answers some errors from
 // protocol 2026-07-28.
@@ -73,7 +73,7 @@ func quietPOST(e *Endpoints, contentType string, status int, release <-chan stru
 		w.Header().Set("Cache-Control", "no-cache, no-transform")
 		w.Header().Set("Content-Type", contentType)
 		w.Header().Set("Mcp-Session-Id", "S1")
-		e.CallArrived(r.Header)
+		e.Bind(context.Background(), r.Header)
 		<-release
 		const answer = `{"jsonrpc":"2.0","id":1,"result":{}}`
 		switch {

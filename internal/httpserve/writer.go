@@ -34,6 +34,10 @@ type answerWriter struct {
 	keepers keepAlive
 	limit   writeDeadline
 
+	// exchange is the POST's on a shared session, nil when it has none;
+	// set once, before its call reaches the server.
+	exchange *exchange
+
 	// The JSON-RPC answers, which only the handler's goroutine touches.
 	answers jsonRPCAnswers
 }

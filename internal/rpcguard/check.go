@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"slices"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 )
 
 // Check checks a JSON-RPC message or batch received whole, such as the body
@@ -102,4 +104,18 @@ func Member(obj []byte, name string) []byte {
 	var val [1][]byte
 	members(obj, []string{name}, val[:])
 	return val[0]
+}
+
+// String decodes raw, a JSON value of a message that passed Check, when
+// it is a string.
+func String(raw []byte) (string, bool) { return stringValue(raw) }
+
+// ParseID returns raw, the id of a request that passed Check, as the SDK
+// decodes it.
+func ParseID(raw []byte) (jsonrpc.ID, bool) {
+	i, null, fault := parseID(raw)
+	if null || fault != "" {
+		return jsonrpc.ID{}, false
+	}
+	return i.rpc(), true
 }

@@ -40,9 +40,12 @@
 //   - The server's environment is the load's, less every MCP_ and OTEL_
 //     variable, plus -env KEY=VALUE; its stderr (mcpcore's logs) goes to
 //     /dev/null, or to -server-log.
-//   - The client asks for the SDK's latest protocol version unless
-//     -protocol says otherwise; the result records the version agreed
-//     (with go-sdk v1.8.0: 2026-07-28 over stdio, 2025-11-25 over HTTP).
+//   - The client asks for the SDK's latest protocol version (with go-sdk
+//     v1.8.0, 2026-07-28) unless -protocol says otherwise, but for
+//     stateful HTTP 2025-11-25, the latest with sessions: a server that
+//     also speaks 2026-07-28 (mcp-go does, stateful or not) would answer
+//     the client's server/discover and serve every call without a
+//     session. The result records the version agreed.
 //
 // Server CPU per call is the server process's utime+stime, from
 // /proc/<pid>/stat in clock ticks (getconf CLK_TCK, normally 100 a second),

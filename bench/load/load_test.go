@@ -172,3 +172,24 @@ func TestCheckFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestStatefulAsksForSessions: a stateful HTTP run asks for the latest
+// protocol version with sessions, so that a server that also speaks
+// 2026-07-28 is not measured serving calls without a session; -protocol
+// still decides.
+func TestStatefulAsksForSessions(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-transport", "http"}, "2025-11-25"},
+		{[]string{"-transport", "http", "-protocol", "2025-06-18"}, "2025-06-18"},
+		{[]string{"-transport", "http", "-stateless"}, ""},
+		{[]string{"-transport", "stdio"}, ""},
+	} {
+		cfg, err := parseFlags(append([]string{"-server", "x"}, c.args...))
+		if err != nil || cfg.protocol != c.want {
+			t.Errorf("%v: protocol %q, %v; want %q", c.args, cfg.protocol, err, c.want)
+		}
+	}
+}

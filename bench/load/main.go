@@ -103,6 +103,10 @@ func (e *envFlag) Set(v string) error {
 	return nil
 }
 
+// latestWithSessions is the latest protocol version that has sessions, the
+// one a stateful HTTP run asks for unless -protocol says otherwise.
+const latestWithSessions = "2025-11-25"
+
 func parseFlags(args []string) (config, error) {
 	var cfg config
 	var env envFlag
@@ -120,7 +124,7 @@ func parseFlags(args []string) (config, error) {
 	fs.IntVar(&cfg.pass, "pass", 0, "pass number, copied to the result")
 	fs.StringVar(&cfg.serverLog, "server-log", "", "file for the server's stderr (default /dev/null)")
 	fs.BoolVar(&cfg.show, "show", false, "print the first result as JSON to stderr")
-	fs.StringVar(&cfg.protocol, "protocol", "", "protocol version the client asks for (default: the SDK's latest)")
+	fs.StringVar(&cfg.protocol, "protocol", "", "protocol version the client asks for (default: the SDK's latest; stateful HTTP: "+latestWithSessions+", the latest with sessions)")
 	fs.DurationVar(&cfg.settle, "settle", 300*time.Millisecond, "wait after the session starts before reading idle RSS")
 	fs.Int64Var(&cfg.clockTicks, "clk-tck", 0, "clock ticks per second (default: getconf CLK_TCK)")
 	if err := fs.Parse(args); err != nil {
@@ -141,6 +145,11 @@ func parseFlags(args []string) (config, error) {
 	}
 	if cfg.transport == "stdio" {
 		cfg.sessions = "shared" // one process, one session
+	}
+	if cfg.transport == "http" && !cfg.stateless && cfg.protocol == "" {
+		// A server that speaks 2026-07-28, which has no sessions, would
+		// answer the client's server/discover and serve it without one.
+		cfg.protocol = latestWithSessions
 	}
 	if cfg.name == "" {
 		cfg.name = cfg.server[strings.LastIndexByte(cfg.server, '/')+1:]

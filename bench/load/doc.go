@@ -36,7 +36,11 @@
 //     flight per session, MCP_MAX_CALLS_PER_SESSION, so -c 64 fits);
 //     -sessions per-worker opens one session per caller. The HTTP client
 //     keeps an idle connection per caller, and opens no standalone SSE
-//     stream.
+//     stream. The server is stateful (MCP_SESSION_MODE=stateful); with
+//     -stateless it is started with MCP_SESSION_MODE=stateless, and each
+//     call is a request of its own, without a session. A server that
+//     answers in the other mode (a session id when stateless, none when
+//     stateful) is refused rather than measured under the wrong label.
 //   - The server's environment is the load's, less every MCP_ and OTEL_
 //     variable, plus -env KEY=VALUE; its stderr (mcpcore's logs) goes to
 //     /dev/null, or to -server-log.
@@ -62,8 +66,9 @@
 // # Output
 //
 // One JSON line per run on stdout, and the same run as a Go benchmark line
-// on stderr (BenchmarkLoad/transport=…/mode=…/c=…/server=…), so that
-// benchstat -col /server compares the servers. load report reads the JSON
+// on stderr (BenchmarkLoad/transport=…/mode=…/c=…/server=…, the transport
+// http-stateless for a -stateless run, as in every table of the report),
+// so that benchstat -col /server compares the servers. load report reads the JSON
 // lines of many runs and prints markdown tables: per configuration, the
 // ratio of the two servers' CPU per call paired within each pass, as
 // median (min–max) over the passes; calls/s and latency; the error path

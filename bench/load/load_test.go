@@ -173,6 +173,90 @@ func TestCheckFirst(t *testing.T) {
 	}
 }
 
+// TestReportSeparatesSessionModes: stateful and stateless runs of the same
+// transport, concurrency and mode are rows of their own, labelled by mode,
+// in every table and in the benchmark lines, never averaged together.
+func TestReportSeparatesSessionModes(t *testing.T) {
+	var runs []result
+	for pass := 1; pass <= 3; pass++ {
+		for _, stateless := range []bool{false, true} {
+			us, protocol := 100.0, "2025-11-25"
+			if stateless {
+				us, protocol = 300, "2026-07-28"
+			}
+			for _, c := range []int{16, 64} {
+				runs = append(runs,
+					result{Server: "mcpcore", Transport: "http", Stateless: stateless, Protocol: protocol, Mode: "echo", Concurrency: c, Pass: pass, CPUusPerCall: 2 * us, IdleRSSKiB: 20 << 10},
+					result{Server: "mcpgo", Transport: "http", Stateless: stateless, Protocol: protocol, Mode: "echo", Concurrency: c, Pass: pass, CPUusPerCall: us, IdleRSSKiB: 10 << 10})
+			}
+		}
+		runs = append(runs,
+			result{Server: "mcpcore", Transport: "stdio", Protocol: "2026-07-28", Mode: "echo", Concurrency: 1, Pass: pass, CPUusPerCall: 50, IdleRSSKiB: 15 << 10},
+			result{Server: "mcpgo", Transport: "stdio", Protocol: "2026-07-28", Mode: "echo", Concurrency: 1, Pass: pass, CPUusPerCall: 50, IdleRSSKiB: 5 << 10})
+	}
+	var b bytes.Buffer
+	writeProtocols(&b, runs)
+	writePeers(&b, runs, []pair{{"mcpcore", "mcpgo"}})
+	writeReport(&b, runs, "mcpcore", "mcpgo")
+	out := b.String()
+	for _, want := range []string{
+		"Protocol versions agreed: stdio 2026-07-28; http 2025-11-25; http-stateless 2026-07-28.",
+		// each server's own medians: 200 and 100 stateful, 600 and 300 stateless
+		"| http | 16 | success | 200 (200–200) | 100 (100–100) |",
+		"| http-stateless | 16 | success | 600 (600–600) | 300 (300–300) |",
+		"| http | 64 | success | 200.0 | 100.0 | 2.00 (2.00–2.00) |",
+		"| http-stateless | 64 | success | 600.0 | 300.0 | 2.00 (2.00–2.00) |",
+		"| http-stateless | 20.0 | 10.0 |",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	// Rows in order: stdio, then http by concurrency, then http-stateless.
+	var order []string
+	for line := range strings.Lines(out) {
+		if strings.HasPrefix(line, "| ") && strings.Contains(line, "| success | 2") {
+			f := strings.Split(line, " | ")
+			order = append(order, strings.TrimPrefix(f[0], "| ")+":"+f[1])
+		}
+	}
+	if got := strings.Join(order, " "); !strings.HasPrefix(got, "http:16 http:64 http-stateless:16 http-stateless:64") {
+		t.Errorf("rows in the order %s, want http:16 http:64 http-stateless:16 http-stateless:64", got)
+	}
+	stateless := runs[4] // pass 1, stateless, c16, mcpcore
+	if line := benchLine(stateless); !strings.HasPrefix(line, "BenchmarkLoad/transport=http-stateless/mode=echo/c=16/server=mcpcore ") {
+		t.Errorf("benchLine of a stateless run: %s", line)
+	}
+	if line := benchLine(runs[0]); !strings.HasPrefix(line, "BenchmarkLoad/transport=http/mode=echo/c=16/server=mcpcore ") {
+		t.Errorf("benchLine of a stateful run: %s", line)
+	}
+}
+
+// TestCheckSessionMode: a server that answers in the other session mode
+// than the one asked of it is refused, not measured under the wrong label.
+func TestCheckSessionMode(t *testing.T) {
+	for _, c := range []struct {
+		id        string
+		stateless bool
+		ok        bool
+	}{
+		{"", true, true},
+		{"3f2a", false, true},
+		{"3f2a", true, false},
+		{"", false, false},
+	} {
+		if err := checkSessionMode(c.id, c.stateless); (err == nil) != c.ok {
+			t.Errorf("checkSessionMode(%q, stateless %v) = %v, want ok %v", c.id, c.stateless, err, c.ok)
+		}
+	}
+	if _, err := parseFlags([]string{"-server", "x", "-transport", "stdio", "-stateless"}); err == nil {
+		t.Error("-stateless over stdio: no error")
+	}
+	if cfg, err := parseFlags([]string{"-server", "x", "-transport", "http", "-stateless"}); err != nil || !cfg.stateless || cfg.protocol != "" {
+		t.Errorf("-transport http -stateless: %+v, %v; want stateless, the SDK's latest protocol", cfg, err)
+	}
+}
+
 // TestStatefulAsksForSessions: a stateful HTTP run asks for the latest
 // protocol version with sessions, so that a server that also speaks
 // 2026-07-28 is not measured serving calls without a session; -protocol

@@ -49,6 +49,7 @@ type result struct {
 	Mode         string  `json:"mode"`
 	Concurrency  int     `json:"c"`
 	Sessions     string  `json:"sessions"`
+	Stateless    bool    `json:"stateless,omitempty"`
 	Protocol     string  `json:"protocol"`
 	Pass         int     `json:"pass"`
 	Calls        int     `json:"calls"`
@@ -138,6 +139,8 @@ func parseFlags(args []string) (config, error) {
 		return cfg, fmt.Errorf("-transport %q: want stdio or http", cfg.transport)
 	case callModes[cfg.mode].tool == "":
 		return cfg, fmt.Errorf("-mode %q: want echo, error or fetch", cfg.mode)
+	case cfg.stateless && cfg.transport != "http":
+		return cfg, errors.New("-stateless is a mode of -transport http")
 	case cfg.sessions != "shared" && cfg.sessions != "per-worker":
 		return cfg, fmt.Errorf("-sessions %q: want shared or per-worker", cfg.sessions)
 	case cfg.conc < 1 || cfg.calls < 1 || cfg.warmup < 0:
@@ -226,8 +229,9 @@ func run(cfg config) (result, error) {
 	ticks := after - before
 	return result{
 		Server: cfg.name, Transport: cfg.transport, Mode: cfg.mode, Concurrency: cfg.conc, Sessions: cfg.sessions,
-		Protocol: t.sessions[0].InitializeResult().ProtocolVersion,
-		Pass:     cfg.pass, Calls: cfg.calls, Warmup: cfg.warmup,
+		Stateless: cfg.stateless,
+		Protocol:  t.sessions[0].InitializeResult().ProtocolVersion,
+		Pass:      cfg.pass, Calls: cfg.calls, Warmup: cfg.warmup,
 		Seconds:      wall.Seconds(),
 		CallsPerSec:  float64(cfg.calls) / wall.Seconds(),
 		P50us:        float64(percentile(lat, 50).Nanoseconds()) / 1e3,
@@ -418,8 +422,26 @@ func start(ctx context.Context, cfg config) (*target, error) {
 			return nil, fmt.Errorf("connecting to %s over HTTP: %w", cfg.server, err)
 		}
 		t.sessions = append(t.sessions, cs)
+		if err := checkSessionMode(cs.ID(), cfg.stateless); err != nil {
+			t.stop()
+			return nil, fmt.Errorf("%s over HTTP: %w", cfg.name, err)
+		}
 	}
 	return t, nil
+}
+
+// checkSessionMode checks that a server serves HTTP in the mode asked of
+// it, by the session id it answered with (empty without one): a peer that
+// ignored MCP_SESSION_MODE would otherwise be measured in the other mode
+// under this one's name.
+func checkSessionMode(id string, stateless bool) error {
+	switch {
+	case stateless && id != "":
+		return fmt.Errorf("asked for MCP_SESSION_MODE=stateless, it answered with the session id %q", id)
+	case !stateless && id == "":
+		return errors.New("asked for MCP_SESSION_MODE=stateful, it answered with no session id")
+	}
+	return nil
 }
 
 // stopHTTP closes the sessions, then ends the server with SIGTERM, and with
@@ -471,10 +493,19 @@ func waitListening(addr string, limit time.Duration) error {
 	}
 }
 
+// transportLabel names r's transport with its session mode, as the cells
+// of bench/run.sh do: stdio, http (stateful) or http-stateless.
+func (r result) transportLabel() string {
+	if r.Transport == "http" && r.Stateless {
+		return "http-stateless"
+	}
+	return r.Transport
+}
+
 // benchLine is r as a line of the Go benchmark format, whose keys benchstat
 // can compare: benchstat -col /server.
 func benchLine(r result) string {
 	return fmt.Sprintf("BenchmarkLoad/transport=%s/mode=%s/c=%d/server=%s %d %.0f ns/op %.2f server-cpu-us/op %.0f calls/s %.1f p50-us %.1f p99-us %d idle-rss-KiB %d peak-rss-KiB",
-		r.Transport, r.Mode, r.Concurrency, r.Server, r.Calls, r.Seconds*1e9/float64(r.Calls),
+		r.transportLabel(), r.Mode, r.Concurrency, r.Server, r.Calls, r.Seconds*1e9/float64(r.Calls),
 		r.CPUusPerCall, r.CallsPerSec, r.P50us, r.P99us, r.IdleRSSKiB, r.PeakRSSKiB)
 }

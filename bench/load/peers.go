@@ -69,13 +69,13 @@ func writePeers(w io.Writer, runs []result, pairs []pair) {
 		fmt.Fprintf(w, " %s |", s)
 	}
 	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---:|", len(servers)))
-	for _, tr := range []string{"stdio", "http"} {
+	for _, tr := range transportsOf(runs) {
 		var row []string
 		any := false
 		for _, s := range servers {
 			var xs []float64
 			for _, r := range runs {
-				if r.Server == s && r.Transport == tr {
+				if r.Server == s && r.transportLabel() == tr {
 					xs = append(xs, float64(r.IdleRSSKiB)/1024)
 				}
 			}

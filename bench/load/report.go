@@ -40,6 +40,7 @@ func reportMain(args []string) error {
 	if len(runs) == 0 {
 		return fmt.Errorf("no runs: give the files of JSON lines that load printed")
 	}
+	writeProtocols(os.Stdout, runs)
 	if len(pairs) > 0 {
 		writePeers(os.Stdout, runs, pairs)
 	}
@@ -77,8 +78,8 @@ func readResults(path string) ([]result, error) {
 	return out, sc.Err()
 }
 
-// cell names a configuration that both servers ran: transport, concurrency
-// and mode.
+// cell names a configuration that both servers ran: transport (with its
+// session mode, transportLabel), concurrency and mode.
 type cell struct {
 	Transport string
 	C         int
@@ -91,7 +92,7 @@ type table map[cell]map[string]map[int]result
 func index(runs []result) table {
 	t := table{}
 	for _, r := range runs {
-		k := cell{r.Transport, r.Concurrency, r.Mode}
+		k := cell{r.transportLabel(), r.Concurrency, r.Mode}
 		if t[k] == nil {
 			t[k] = map[string]map[int]result{}
 		}
@@ -103,19 +104,16 @@ func index(runs []result) table {
 	return t
 }
 
-// sortedCells orders cells stdio before http, then by concurrency, echo
-// before error.
+// sortedCells orders cells by transport (transportOrder), then by
+// concurrency, echo before error.
 func (t table) sortedCells() []cell {
 	var cs []cell
 	for k := range t {
 		cs = append(cs, k)
 	}
 	slices.SortFunc(cs, func(a, b cell) int {
-		if a.Transport != b.Transport {
-			if a.Transport == "stdio" {
-				return -1
-			}
-			return 1
+		if c := compareTransports(a.Transport, b.Transport); c != 0 {
+			return c
 		}
 		if a.C != b.C {
 			return a.C - b.C
@@ -123,6 +121,63 @@ func (t table) sortedCells() []cell {
 		return strings.Compare(a.Mode, b.Mode)
 	})
 	return cs
+}
+
+// transportOrder is the order of the transports in the tables; any other
+// comes after them, by name.
+var transportOrder = []string{"stdio", "http", "http-stateless"}
+
+func compareTransports(a, b string) int {
+	rank := func(t string) int {
+		if i := slices.Index(transportOrder, t); i >= 0 {
+			return i
+		}
+		return len(transportOrder)
+	}
+	if c := rank(a) - rank(b); c != 0 {
+		return c
+	}
+	return strings.Compare(a, b)
+}
+
+// transportsOf is the transports the runs used (transportLabel), in
+// table order.
+func transportsOf(runs []result) []string {
+	var ts []string
+	for _, r := range runs {
+		if l := r.transportLabel(); !slices.Contains(ts, l) {
+			ts = append(ts, l)
+		}
+	}
+	slices.SortFunc(ts, compareTransports)
+	return ts
+}
+
+// writeProtocols names the protocol version each transport agreed on,
+// since a stateless server and a stateful one are asked for different
+// ones (2026-07-28 has no sessions).
+func writeProtocols(w io.Writer, runs []result) {
+	var parts []string
+	for _, tr := range transportsOf(runs) {
+		var vs []string
+		for _, r := range runs {
+			if r.transportLabel() == tr && r.Protocol != "" && !slices.Contains(vs, r.Protocol) {
+				vs = append(vs, r.Protocol)
+			}
+		}
+		if len(vs) > 0 {
+			slices.Sort(vs)
+			parts = append(parts, tr+" "+strings.Join(vs, ", "))
+		}
+	}
+	if len(parts) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "Protocol versions agreed: %s.", strings.Join(parts, "; "))
+	if slices.ContainsFunc(runs, func(r result) bool { return r.Transport == "http" }) {
+		fmt.Fprint(w, " http is Streamable HTTP with sessions (MCP_SESSION_MODE=stateful), http-stateless without (MCP_SESSION_MODE=stateless).")
+	}
+	fmt.Fprint(w, "\n\n")
 }
 
 // field is one measure of every pass of a server in a cell.
@@ -224,7 +279,7 @@ func writeReport(w io.Writer, runs []result, subject, base string) {
 
 	fmt.Fprintf(w, "\nResident memory of the server (MiB, median over the runs): idle RSS once initialized, before any call, and its anonymous part (heap, stacks: RssAnon); peak (VmHWM) at the end of the run, median (max).\n\n")
 	fmt.Fprintf(w, "| transport | %[1]s idle | %[2]s idle | %[1]s idle anon | %[2]s idle anon | %[1]s peak | %[2]s peak |\n|---|---:|---:|---:|---:|---:|---:|\n", subject, base)
-	for _, tr := range []string{"stdio", "http"} {
+	for _, tr := range transportsOf(runs) {
 		var cells []string
 		var any bool
 		for _, f := range []func(result) float64{
@@ -234,7 +289,7 @@ func writeReport(w io.Writer, runs []result, subject, base string) {
 			for _, s := range []string{subject, base} {
 				var xs []float64
 				for _, r := range runs {
-					if r.Transport == tr && r.Server == s {
+					if r.transportLabel() == tr && r.Server == s {
 						xs = append(xs, f(r))
 						any = true
 					}
@@ -245,7 +300,7 @@ func writeReport(w io.Writer, runs []result, subject, base string) {
 		for _, s := range []string{subject, base} {
 			var xs []float64
 			for _, r := range runs {
-				if r.Transport == tr && r.Server == s {
+				if r.transportLabel() == tr && r.Server == s {
 					xs = append(xs, float64(r.PeakRSSKiB)/1024)
 				}
 			}

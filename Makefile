@@ -140,7 +140,8 @@ run:
 # The performance comparison of issue 13, not part of make test: mcpcore's
 # examples/articles against the peers of bench/ (the bare go-sdk, its typed
 # API, mcp-go, and the go-sdk with bench/sdk/decode.patch), driven by the Go
-# load client bench/load, in interleaved passes (about 45 minutes; bench/run.sh
-# -quick for about 5). Tables and raw results: bench/out/.
+# load client bench/load, in interleaved passes, over stdio and HTTP with
+# sessions and without (about an hour; bench/run.sh -quick for about 6
+# minutes). Tables and raw results: bench/out/.
 bench:
 	bench/run.sh

@@ -11,18 +11,26 @@
 #                     bench/sdk/decode.patch (bench/sdk/patched.sh): the
 #                     framework's own cost with the SDK's decode fixed
 #
-#   bench/run.sh            full: 12 passes of 8000 calls, stdio and HTTP, c1 and c16,
-#                           success and error paths, all six servers (about 40 minutes on 2 cores)
-#   bench/run.sh -quick     2 passes of 2000 calls (about 5 minutes)
+# The transports: stdio; http, Streamable HTTP with sessions
+# (MCP_SESSION_MODE=stateful, one session shared by the callers); and
+# http-stateless, without (MCP_SESSION_MODE=stateless, bench/load -stateless),
+# which every server above has. bench/load refuses a server that answers in
+# the other mode, and the report labels each row with its transport.
+#
+#   bench/run.sh            full: 12 passes of 8000 calls, success and error paths, all
+#                           six servers, the cells stdio:1 stdio:16 http:1 http:16 http:64
+#                           http-stateless:16 http-stateless:64 (about an hour on 2 cores)
+#   bench/run.sh -quick     the same in 2 passes of 2000 calls (about 6 minutes)
 #
 # Options:
 #   -passes N       passes (default 12; quick 2)
 #   -n N            timed calls per run (default 8000; quick 2000)
 #   -warmup N       untimed calls before them (default 500; quick 200)
 #   -servers "…"    the servers, as a list (default: all six above and mcpcore)
-#   -c64            also run at concurrency 64
-#   -conc "1 16"    the concurrencies, as a list
-#   -transports "stdio http"   the transports, as a list
+#   -transports "stdio http http-stateless"   the transports, as a list, and
+#   -conc "1 16"    the concurrencies, as a list: every pair of the two is a
+#                   cell (given either, the other defaults to the list shown)
+#   -c64            adds 64 to -conc: every transport at 1, 16 and 64
 #   -gogc V         run every server with GOGC=V (off, 400, …): with the
 #                   collector off, the ratio is the per-call work alone
 #   -src DIR        the mcpcore tree whose examples/articles and bench_test.go
@@ -46,7 +54,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/.." && pwd)
 src=$repo
 args=$*
-passes=12 calls=8000 warmup=500 conc="1 16" transports="stdio http" gogc="" allocs=1 benchstat=1 quick=0 count=5
+passes=12 calls=8000 warmup=500 conc="" transports="" gogc="" allocs=1 benchstat=1 quick=0 count=5
 servers="mcpcore baseline typed mcpgo mcpcore-patched baseline-patched" before="" cells="" modes="echo error"
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -55,7 +63,7 @@ while [ $# -gt 0 ]; do
 	-passes) passes=$2; shift ;;
 	-n) calls=$2; shift ;;
 	-warmup) warmup=$2; shift ;;
-	-c64) conc="$conc 64" ;;
+	-c64) conc="${conc:-1 16} 64" ;;
 	-conc) conc=$2; shift ;;
 	-transports) transports=$2; shift ;;
 	-gogc) gogc=$2; shift ;;
@@ -71,9 +79,23 @@ while [ $# -gt 0 ]; do
 	shift
 done
 
-if [ -z "$cells" ]; then
-	for transport in $transports; do for c in $conc; do cells="$cells $transport:$c"; done; done
+if [ -n "$cells" ]; then
+	:
+elif [ -n "$transports$conc" ]; then
+	for transport in ${transports:-stdio http http-stateless}; do for c in ${conc:-1 16}; do cells="$cells $transport:$c"; done; done
+else
+	cells="stdio:1 stdio:16 http:1 http:16 http:64 http-stateless:16 http-stateless:64"
 fi
+cells=" $(echo $cells)" # one space before each cell, as machine.txt prints them
+for cell in $cells; do
+	case ${cell%:*} in
+	stdio | http | http-stateless) ;;
+	*) echo "run.sh: unknown transport in the cell $cell (want stdio, http or http-stateless)" >&2; exit 2 ;;
+	esac
+	case ${cell#*:} in
+	'' | *[!0-9]*) echo "run.sh: the cell $cell: want transport:concurrency" >&2; exit 2 ;;
+	esac
+done
 if [ -n "$before" ]; then servers="mcpcore mcpcore-before ${servers#mcpcore }"; fi
 
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
@@ -120,15 +142,16 @@ cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)
 	echo "machine: $(uname -m), $(nproc) cores, ${cpu:-unknown CPU}, $(go version | cut -d' ' -f3-)"
 	echo "mcpcore: examples/articles at $sha; servers: $servers"
 	if [ -n "$before" ]; then echo "before: examples/articles at $(git -C "$before" rev-parse HEAD 2>/dev/null || echo unknown) ($before)"; fi
-	echo "load: $passes passes × $calls calls (warm-up $warmup), cells (transport:concurrency)$cells (HTTP: Streamable, one shared session), modes: $modes${gogc:+, both servers with GOGC=$gogc}"
+	echo "load: $passes passes × $calls calls (warm-up $warmup), cells (transport:concurrency)$cells (http: Streamable, one shared session; http-stateless: Streamable, no session), modes: $modes${gogc:+, every server with GOGC=$gogc}"
 	echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 } > "$out/machine.txt"
 cat "$out/machine.txt" >&2
 
 one() { # server transport c mode pass
-	local log=$out/run.stderr env=()
+	local log=$out/run.stderr env=() transport=(-transport "$2")
 	if [ -n "$gogc" ]; then env=(-env "GOGC=$gogc"); fi
-	if ! "$out/bin/load" "${env[@]}" -server "$out/bin/$1" -name "$1" -transport "$2" -c "$3" -mode "$4" -pass "$5" \
+	if [ "$2" = http-stateless ]; then transport=(-transport http -stateless); fi
+	if ! "$out/bin/load" "${env[@]}" -server "$out/bin/$1" -name "$1" "${transport[@]}" -c "$3" -mode "$4" -pass "$5" \
 		-n "$calls" -warmup "$warmup" >> "$out/results.jsonl" 2> "$log"; then
 		cat "$log" >&2
 		return 1

@@ -193,27 +193,43 @@ func stdioClient(b *testing.B, srv *mcpcore.Server, guarded bool) *mcp.ClientSes
 }
 
 // BenchmarkHTTPCall is one tools/call round trip over Streamable HTTP on a
-// local server, through mcpcore's whole HTTP surface (server=mcpcore) and
-// through the SDK's bare handler in front of the bare server
-// (server=bare).
+// local server, in each session mode (mode=stateful: one session;
+// mode=stateless: none, MCP_SESSION_MODE=stateless), through mcpcore's
+// whole HTTP surface (server=mcpcore) and through the SDK's own handler in
+// front of the bare server (server=bare), for allocations per call:
+//
+//	go test -run '^$' -bench HTTPCall -benchmem -count 10 . | benchstat -col /server -
 func BenchmarkHTTPCall(b *testing.B) {
-	for _, server := range []string{"bare", "mcpcore"} {
-		b.Run("server="+server, func(b *testing.B) {
-			var h http.Handler
-			if server == "bare" {
-				bare := bareServer()
-				h = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return bare }, nil)
-			} else {
-				h = newBenchServer(b).Handler()
+	for _, mode := range []string{"stateful", "stateless"} {
+		stateless := mode == "stateless"
+		for _, server := range []string{"bare", "mcpcore"} {
+			for _, outcome := range []struct {
+				name string
+				args map[string]any
+			}{
+				{"success", map[string]any{"message": "hello"}},
+				{"failure", map[string]any{"message": "hello", "fail": true}},
+			} {
+				b.Run("mode="+mode+"/server="+server+"/outcome="+outcome.name, func(b *testing.B) {
+					var h http.Handler
+					if server == "bare" {
+						bare := bareServer()
+						h = mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return bare },
+							&mcp.StreamableHTTPOptions{Stateless: stateless})
+					} else {
+						h = newBenchServerWith(b, &mcpcore.ServerOptions{Config: mcpcore.Config{Stateless: stateless}}).Handler()
+					}
+					loopEcho(b, httpClient(b, h, stateless), outcome.args, outcome.name == "failure")
+				})
 			}
-			loopEcho(b, httpClient(b, h), map[string]any{"message": "hello"}, false)
-		})
+		}
 	}
 }
 
 // httpClient connects a client to h, served on loopback, over Streamable
-// HTTP.
-func httpClient(b *testing.B, h http.Handler) *mcp.ClientSession {
+// HTTP, and checks that h serves in the session mode asked of it: a
+// session id from a stateful server, none from a stateless one.
+func httpClient(b *testing.B, h http.Handler, stateless bool) *mcp.ClientSession {
 	hs := httptest.NewServer(h)
 	b.Cleanup(hs.Close)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: hs.URL + "/mcp"}, nil)
@@ -221,6 +237,9 @@ func httpClient(b *testing.B, h http.Handler) *mcp.ClientSession {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { cs.Close() })
+	if (cs.ID() == "") != stateless {
+		b.Fatalf("stateless %v, but the server answered with the session id %q", stateless, cs.ID())
+	}
 	return cs
 }
 

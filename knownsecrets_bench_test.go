@@ -37,7 +37,7 @@ func BenchmarkKnownSecrets(b *testing.B) {
 					case "stdio":
 						cs = stdioClient(b, srv, true)
 					case "http":
-						cs = httpClient(b, srv.Handler())
+						cs = httpClient(b, srv.Handler(), false)
 					}
 					loopEcho(b, cs, map[string]any{"message": "hello", "fail": fail}, fail)
 				})

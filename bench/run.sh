@@ -42,7 +42,7 @@
 #   -modes "echo error fetch"  the calls (default "echo error"): fetch is
 #                   fetch_articles on its success path, so that the error
 #                   path is also compared with a success of the same tool
-#   -no-allocs      skip the in-process go test -bench ToolCall
+#   -no-allocs      skip the in-process go test -bench 'ToolCall|HTTPCall'
 #   -no-benchstat   skip benchstat (fetched with go run from the Go module proxy)
 #
 # Results go to bench/out/<UTC time>/: machine.txt, results.jsonl (one JSON
@@ -185,8 +185,8 @@ done
 
 allocflag=()
 if [ "$allocs" = 1 ]; then
-	echo "== in process: go test -run '^\$' -bench ToolCall -benchmem -count $count (in $src)" >&2
-	(cd "$src" && go test -run '^$' -bench ToolCall -benchmem -count "$count" .) > "$out/allocs.txt"
+	echo "== in process: go test -run '^\$' -bench 'ToolCall|HTTPCall' -benchmem -count $count (in $src)" >&2
+	(cd "$src" && go test -run '^$' -bench 'ToolCall|HTTPCall' -benchmem -count "$count" .) > "$out/allocs.txt"
 	allocflag=(-allocs "$out/allocs.txt")
 fi
 if [ "$benchstat" = 1 ]; then

@@ -73,7 +73,7 @@
 // ratio of the two servers' CPU per call paired within each pass, as
 // median (min–max) over the passes; calls/s and latency; the error path
 // over the success path; memory; and, with -allocs, the allocations of
-// go test -bench ToolCall -benchmem:
+// go test -bench 'ToolCall|HTTPCall' -benchmem:
 //
 //	bin/load report -subject mcpcore -base baseline -allocs allocs.txt results.jsonl
 package main

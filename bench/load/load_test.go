@@ -277,3 +277,29 @@ func TestStatefulAsksForSessions(t *testing.T) {
 		}
 	}
 }
+
+// TestParseBenchHTTPCall: BenchmarkHTTPCall's rows are its mode and
+// outcome, a table of its own beside BenchmarkToolCall's.
+func TestParseBenchHTTPCall(t *testing.T) {
+	out := `BenchmarkToolCall/server=bare/outcome=success-2         	    2000	    50000 ns/op	  40000 B/op	     200 allocs/op
+BenchmarkToolCall/server=mcpcore/outcome=success-2      	    2000	    60000 ns/op	  50000 B/op	     300 allocs/op
+BenchmarkHTTPCall/mode=stateful/server=bare/outcome=success-2       	     200	   150000 ns/op	  90000 B/op	     600 allocs/op
+BenchmarkHTTPCall/mode=stateful/server=mcpcore/outcome=success-2    	     200	   180000 ns/op	  99000 B/op	     900 allocs/op
+BenchmarkHTTPCall/mode=stateless/server=bare/outcome=success-2      	     200	   250000 ns/op	 190000 B/op	    1000 allocs/op
+BenchmarkHTTPCall/mode=stateless/server=mcpcore/outcome=success-2   	     200	   280000 ns/op	 199000 B/op	     800 allocs/op
+`
+	var buf bytes.Buffer
+	writeAllocs(&buf, parseBench(out))
+	for _, want := range []string{
+		"| outcome | bare | mcpcore | mcpcore ÷ bare allocs |",
+		"| success | 200 allocs, 40000 B, 50.0 µs | 300 allocs, 50000 B, 60.0 µs | 1.50 |",
+		"-bench HTTPCall -benchmem",
+		"| mode, outcome | bare | mcpcore | mcpcore ÷ bare allocs |",
+		"| stateful, success | 600 allocs, 90000 B, 150.0 µs | 900 allocs, 99000 B, 180.0 µs | 1.50 |",
+		"| stateless, success | 1000 allocs, 190000 B, 250.0 µs | 800 allocs, 199000 B, 280.0 µs | 0.80 |",
+	} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("allocs tables lack %q:\n%s", want, buf.String())
+		}
+	}
+}

@@ -15,12 +15,12 @@ import (
 )
 
 // reportMain reads the JSON lines of runs (and, with -allocs, the output of
-// go test -bench ToolCall -benchmem) and prints the markdown tables.
+// go test -bench 'ToolCall|HTTPCall' -benchmem) and prints the markdown tables.
 func reportMain(args []string) error {
 	fs := flag.NewFlagSet("load report", flag.ContinueOnError)
 	subject := fs.String("subject", "mcpcore", "the server measured")
 	base := fs.String("base", "baseline", "the server it is measured against")
-	allocs := fs.String("allocs", "", "output of go test -run '^$' -bench ToolCall -benchmem")
+	allocs := fs.String("allocs", "", "output of go test -run '^$' -bench 'ToolCall|HTTPCall' -benchmem")
 	pairsFlag := fs.String("pairs", "", "subject/base pairs to compare first, comma-separated (mcpcore/mcpgo,…)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -343,33 +343,49 @@ func parseBench(out string) []benchResult {
 	return rs
 }
 
-// writeAllocs writes the in-process table of BenchmarkToolCall (bench_test.go):
-// per outcome, each server's allocations and bytes per call, medians over
-// the counts, and mcpcore's allocations over the bare SDK's.
+// allocsIntro introduces the in-process table of each benchmark of
+// bench_test.go that run.sh reports.
+var allocsIntro = map[string]string{
+	"BenchmarkToolCall": "In process (`go test -run '^$' -bench ToolCall -benchmem`, in-memory transports, client included; bare is the SDK's raw `Server.AddTool`, sdk its typed `mcp.AddTool`)",
+	"BenchmarkHTTPCall": "Over HTTP in process (`go test -run '^$' -bench HTTPCall -benchmem`, Streamable HTTP on loopback, client included; bare is the SDK's own handler in front of its raw `Server.AddTool`; stateful with one session, stateless without)",
+}
+
+// writeAllocs writes a table per benchmark of bench_test.go whose
+// sub-benchmarks name a server (BenchmarkToolCall, BenchmarkHTTPCall): a
+// row per setting of the other keys (outcome; mode and outcome), each
+// server's allocations and bytes per call, medians over the counts, and
+// mcpcore's allocations over the bare SDK's.
 func writeAllocs(w io.Writer, rs []benchResult) {
-	type key struct{ server, outcome string }
+	type key struct{ bench, row, server string }
 	by := map[key][]benchResult{}
-	var servers []string
+	var benches []string
+	rows, servers, header := map[string][]string{}, map[string][]string{}, map[string]string{}
 	for _, r := range rs {
-		var k key
-		for part := range strings.SplitSeq(r.Name, "/") {
+		parts := strings.Split(r.Name, "/")
+		k := key{bench: parts[0]}
+		var names, settings []string
+		for _, part := range parts[1:] {
 			if v, ok := strings.CutPrefix(part, "server="); ok {
 				k.server = v
-			}
-			if v, ok := strings.CutPrefix(part, "outcome="); ok {
-				k.outcome = v
+			} else if n, v, ok := strings.Cut(part, "="); ok {
+				names, settings = append(names, n), append(settings, v)
 			}
 		}
-		if k.server == "" || k.outcome == "" {
+		k.row = strings.Join(settings, ", ")
+		if k.server == "" || k.row == "" {
 			continue
 		}
-		if !slices.Contains(servers, k.server) {
-			servers = append(servers, k.server)
+		if !slices.Contains(benches, k.bench) {
+			benches = append(benches, k.bench)
+			header[k.bench] = strings.Join(names, ", ")
+		}
+		if !slices.Contains(rows[k.bench], k.row) {
+			rows[k.bench] = append(rows[k.bench], k.row)
+		}
+		if !slices.Contains(servers[k.bench], k.server) {
+			servers[k.bench] = append(servers[k.bench], k.server)
 		}
 		by[k] = append(by[k], r)
-	}
-	if len(by) == 0 {
-		return
 	}
 	med := func(k key, f func(benchResult) float64) float64 {
 		var xs []float64
@@ -378,30 +394,37 @@ func writeAllocs(w io.Writer, rs []benchResult) {
 		}
 		return spreadOf(xs).Median
 	}
-	// The floor is the bare SDK (raw AddTool), when the benchmark has it.
-	floor := "sdk"
-	if slices.Contains(servers, "bare") {
-		floor = "bare"
-	}
-	fmt.Fprintf(w, "\nIn process (`go test -run '^$' -bench ToolCall -benchmem`, in-memory transports, client included; bare is the SDK's raw `Server.AddTool`, sdk its typed `mcp.AddTool`): allocs/op and B/op, median of the counts.\n\n")
-	fmt.Fprintf(w, "| outcome | %s | mcpcore ÷ %s allocs |\n|---|%s---:|\n", strings.Join(servers, " | "), floor, strings.Repeat("---:|", len(servers)))
-	for _, outcome := range []string{"success", "failure"} {
-		row := []string{}
-		for _, s := range servers {
-			k := key{s, outcome}
-			if len(by[k]) == 0 {
-				row = append(row, "–")
-				continue
+	allocs := func(r benchResult) float64 { return r.Allocs }
+	for _, bench := range benches {
+		// The floor is the bare SDK (raw AddTool), when the benchmark has it.
+		floor := "sdk"
+		if slices.Contains(servers[bench], "bare") {
+			floor = "bare"
+		}
+		intro, ok := allocsIntro[bench]
+		if !ok {
+			intro = "In process (`go test -run '^$' -bench " + strings.TrimPrefix(bench, "Benchmark") + " -benchmem`)"
+		}
+		fmt.Fprintf(w, "\n%s: allocs/op and B/op, median of the counts.\n\n", intro)
+		fmt.Fprintf(w, "| %s | %s | mcpcore ÷ %s allocs |\n|---|%s---:|\n", header[bench], strings.Join(servers[bench], " | "),
+			floor, strings.Repeat("---:|", len(servers[bench])))
+		for _, row := range rows[bench] {
+			var cells []string
+			for _, s := range servers[bench] {
+				k := key{bench, row, s}
+				if len(by[k]) == 0 {
+					cells = append(cells, "–")
+					continue
+				}
+				cells = append(cells, fmt.Sprintf("%.0f allocs, %.0f B, %.1f µs", med(k, allocs),
+					med(k, func(r benchResult) float64 { return r.BOp }), med(k, func(r benchResult) float64 { return r.NsOp })/1e3))
 			}
-			row = append(row, fmt.Sprintf("%.0f allocs, %.0f B, %.1f µs", med(k, func(r benchResult) float64 { return r.Allocs }),
-				med(k, func(r benchResult) float64 { return r.BOp }), med(k, func(r benchResult) float64 { return r.NsOp })/1e3))
+			r := ratio(med(key{bench, row, "mcpcore"}, allocs), med(key{bench, row, floor}, allocs))
+			rs := "–"
+			if !math.IsNaN(r) {
+				rs = fmt.Sprintf("%.2f", r)
+			}
+			fmt.Fprintf(w, "| %s | %s | %s |\n", row, strings.Join(cells, " | "), rs)
 		}
-		r := ratio(med(key{"mcpcore", outcome}, func(r benchResult) float64 { return r.Allocs }),
-			med(key{floor, outcome}, func(r benchResult) float64 { return r.Allocs }))
-		rs := "–"
-		if !math.IsNaN(r) {
-			rs = fmt.Sprintf("%.2f", r)
-		}
-		fmt.Fprintf(w, "| %s | %s | %s |\n", outcome, strings.Join(row, " | "), rs)
 	}
 }

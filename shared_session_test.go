@@ -267,3 +267,34 @@ func TestSharedSessionProtocolErrorsKeepTheirStatus(t *testing.T) {
 		t.Errorf("unknown tool under %s: %d %q %s, want 400 application/json with -32602", newProtocol, status, ctype, body)
 	}
 }
+
+func TestSharedSessionSurvivesClientsThatLeave(t *testing.T) {
+	url, _ := statelessEndpoint(t)
+	_, _, body, err := callProbe(t.Context(), t, url, "2025-11-25", 0, map[string]any{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, _ := probeResult(t, body)
+	// Clients that leave before their call starts, while it runs, and as
+	// its progress or its answer is written.
+	var wg sync.WaitGroup
+	for i := range 60 {
+		wg.Go(func() {
+			ctx, cancel := context.WithTimeout(t.Context(), time.Duration(i%6)*time.Millisecond)
+			defer cancel()
+			_, _, _, _ = callProbe(ctx, t, url, "2025-11-25", i, map[string]any{"waitMs": i % 4}, map[string]any{"progressToken": i})
+		})
+	}
+	wg.Wait()
+	_, _, body, err = callProbe(t.Context(), t, url, "2025-11-25", "after", map[string]any{"text": "still here"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, id := probeResult(t, body)
+	if out.Text != "still here" || string(id) != `"after"` {
+		t.Fatalf("after clients left: id %s, %+v", id, out)
+	}
+	if out.Session != first.Session {
+		t.Errorf("the shared session was replaced: %s, then %s", first.Session, out.Session)
+	}
+}

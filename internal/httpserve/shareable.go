@@ -34,6 +34,9 @@ var paramsRequired = map[string]bool{
 	"tools/call": true, "resources/read": true, "prompts/get": true, "completion/complete": true,
 }
 
+// supportedVersions are the protocol versions the SDK serves.
+var supportedVersions = mcp.SupportedProtocolVersions()
+
 // A sharedCall is a POST that a shared session serves: a single call,
 // which the SDK's handler would pass on to a session as it is.
 type sharedCall struct {
@@ -69,10 +72,10 @@ func shareable(r *http.Request, c call, extra func(method string) bool, headerBo
 	case version < standardHeadersVersion:
 		// Per-request metadata asks for the header rules of the new
 		// protocol, which the SDK applies and answers itself.
-		if metaVersion != "" || !slices.Contains(mcp.SupportedProtocolVersions(), version) {
+		if metaVersion != "" || !slices.Contains(supportedVersions, version) {
 			return sharedCall{}, false
 		}
-	case metaVersion != version || !headersMatch(r.Header, c, headerBound):
+	case metaVersion != version || !slices.Contains(supportedVersions, version) || !headersMatch(r.Header, c, headerBound):
 		return sharedCall{}, false
 	}
 	return sharedCall{id: id, method: c.method, params: c.params, version: version}, true

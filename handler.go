@@ -79,10 +79,8 @@ func (s *Server) Handler() http.Handler {
 		Card:           httpserve.Card(pages, s.logger),
 		Endpoints:      &s.endpoints,
 	}
-	if s.cfg.Stateless {
-		opts.Shared = &httpserve.SharedSessions{Connect: s.mcp.Connect, Methods: s.sharedMethod,
-			HeaderBound: func(tool string) bool { return s.headerTools[tool] }}
-	}
+	opts.Transport = &httpserve.Transport{Connect: s.mcp.Connect, Methods: s.customMethod,
+		HeaderBound: func(tool string) bool { return s.headerTools[tool] }}
 	if s.auth != nil {
 		opts.Authenticate = func(next http.Handler, log *httpserve.Refusals) http.Handler { return s.auth.Protect(next, log) }
 		opts.Routes = s.auth.Routes(HTTPPath, s.scopes)
@@ -110,10 +108,10 @@ func (s *Server) Handler() http.Handler {
 		Stopping: s.stopping, ShutdownTimeout: s.shutdown}
 }
 
-// sharedMethod reports the methods of the server's own that change no
-// state of the session they run on: the tasks extension's, when the
-// server runs tasks.
-func (s *Server) sharedMethod(method string) bool {
+// customMethod reports the methods the server registers beyond the SDK's:
+// the tasks extension's, when the server runs tasks. None changes the
+// state of the session it runs on.
+func (s *Server) customMethod(method string) bool {
 	return s.taskStore != nil && taskMethodNames[method]
 }
 

@@ -66,11 +66,12 @@ type Options struct {
 	MaxSessionsPerSubject int
 	// Landing and Card, when set, are served at / and CardPath.
 	Landing, Card http.Handler
-	// Shared, on a stateless endpoint, lets the calls that change no
-	// session state share long-lived sessions (see SharedSessions);
-	// without it, the SDK's handler serves each request on a session of
-	// its own.
-	Shared *SharedSessions
+	// Transport, when set, serves the endpoint's requests on sessions of
+	// its own, handed the messages the body guard parsed: on a stateless
+	// endpoint, the calls that change no session state share long-lived
+	// sessions; on a stateful one, each initialize opens a session of
+	// the endpoint's. What they do not take goes to MCP.
+	Transport *Transport
 	// Endpoints are the server's endpoints, to which New adds this one:
 	// its POSTs are then found by their calls (see
 	// [Endpoints.RequestContext]). Nil ties no POST to its calls.
@@ -119,8 +120,12 @@ func New(o Options) (http.Handler, error) {
 		chain = append(chain, o.Endpoints.add().tie)
 	}
 	endpoint := o.MCP
-	if o.Stateless && o.Shared != nil {
-		endpoint = shareFirst(newSharedPool(*o.Shared), o.MCP)
+	switch {
+	case o.Transport == nil:
+	case o.Stateless:
+		endpoint = shareFirst(newSharedPool(*o.Transport), o.MCP)
+	default:
+		endpoint = ownFirst(newOwnSessions(*o.Transport, log), o.MCP)
 	}
 	for i := len(chain) - 1; i >= 0; i-- {
 		endpoint = chain[i](endpoint)

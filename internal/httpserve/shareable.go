@@ -55,7 +55,7 @@ type sharedCall struct {
 func shareable(r *http.Request, c call, extra func(method string) bool, headerBound func(tool string) bool) (sharedCall, bool) {
 	if c.method == "" || !(sharedMethods[c.method] || extra != nil && extra(c.method)) ||
 		paramsRequired[c.method] && c.params == nil || len(r.Header.Values("Last-Event-ID")) > 0 ||
-		!jsonContent(r.Header.Get("Content-Type")) || !acceptsBoth(r.Header.Values("Accept")) || !hostAllowed(r) {
+		!jsonContent(r.Header.Get("Content-Type")) || !acceptsBoth(r) || !hostAllowed(r) {
 		return sharedCall{}, false
 	}
 	id, ok := rpcguard.ParseID(c.id)
@@ -111,10 +111,16 @@ func jsonContent(v string) bool {
 	return err == nil && t == "application/json"
 }
 
-// acceptsBoth reports whether Accept lists both application/json and
-// text/event-stream (or their wildcards), which the SDK asks of a POST.
-func acceptsBoth(values []string) bool {
-	var jsonOK, streamOK bool
+// acceptsBoth reports whether r's Accept lists both application/json and
+// text/event-stream, which the SDK asks of a POST.
+func acceptsBoth(r *http.Request) bool {
+	jsonOK, streamOK := accepts(r.Header.Values("Accept"))
+	return jsonOK && streamOK
+}
+
+// accepts reads Accept values as the SDK does: whether they take JSON,
+// and event streams (wildcards included).
+func accepts(values []string) (jsonOK, streamOK bool) {
 	for _, v := range values {
 		for part := range strings.SplitSeq(v, ",") {
 			t, _, _ := strings.Cut(part, ";")
@@ -128,7 +134,7 @@ func acceptsBoth(values []string) bool {
 			}
 		}
 	}
-	return jsonOK && streamOK
+	return jsonOK, streamOK
 }
 
 // hostAllowed reports whether the SDK's protection from DNS rebinding

@@ -27,15 +27,16 @@ import (
 // notification, initialize, a call the SDK's handler would refuse) goes
 // to the SDK's handler as before, and gets its answer.
 
-// SharedSessions configures the sessions that a stateless endpoint's calls
-// share (see [Options]).
-type SharedSessions struct {
+// Transport is what the endpoint's own sessions need of the server (see
+// [Options]): on a stateless endpoint, the sessions its calls share; on
+// a stateful one, each client's.
+type Transport struct {
 	// Connect connects a session of the server to a transport: the
 	// server's [mcp.Server.Connect].
 	Connect func(context.Context, mcp.Transport, *mcp.ServerSessionOptions) (*mcp.ServerSession, error)
-	// Methods reports the server's own methods (beyond the MCP ones a
-	// shared session serves) that change no state of the session, and
-	// which the server has registered.
+	// Methods reports the methods the server registered beyond the
+	// SDK's (their params optional); none may change the state of the
+	// session it runs on.
 	Methods func(method string) bool
 	// HeaderBound reports whether a tool's input binds a header of its own
 	// (x-mcp-header), whose check is the SDK's handler's.
@@ -45,12 +46,12 @@ type SharedSessions struct {
 // sharedPool is the sessions a stateless endpoint's calls share, one for
 // each protocol version (at most as many as the SDK supports).
 type sharedPool struct {
-	opts  SharedSessions
+	opts  Transport
 	mu    sync.Mutex
 	conns map[string]*sharedConn
 }
 
-func newSharedPool(o SharedSessions) *sharedPool {
+func newSharedPool(o Transport) *sharedPool {
 	return &sharedPool{opts: o, conns: map[string]*sharedConn{}}
 }
 
@@ -74,7 +75,7 @@ func (p *sharedPool) serve(w http.ResponseWriter, r *http.Request) bool {
 		params = rpcguard.LiftTask(params) // MCP 2025-11-25's params.task
 	}
 	extra := &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
-	ex := &exchange{w: aw, id: sc.id, version: sc.version, done: make(chan struct{})}
+	ex := newExchange(w, sc.version, 1)
 	// The answer is an event stream, as the SDK's: its headers are set
 	// before the call can reach the server, where they are read (Bind).
 	h := aw.Header()
@@ -84,7 +85,7 @@ func (p *sharedPool) serve(w http.ResponseWriter, r *http.Request) bool {
 	aw.mu.Lock()
 	aw.exchange = ex
 	aw.mu.Unlock()
-	c.call(r.Context(), ex, &jsonrpc.Request{Method: sc.method, Params: params, Extra: extra})
+	c.call(r.Context(), ex, &jsonrpc.Request{ID: sc.id, Method: sc.method, Params: params, Extra: extra})
 	return true
 }
 

@@ -5,13 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"net/http"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/seed417024ea/mcpcore/internal/errchain"
 )
 
 // A sharedConn is the connection of a shared session: the [mcp.Transport]
@@ -26,11 +23,18 @@ type sharedConn struct {
 
 	mu    sync.Mutex
 	next  int64
-	calls map[int64]*exchange // by the connection's ids, until answered
+	calls map[int64]waiting // by the connection's ids, until answered
+}
+
+// waiting is a call that waits for its answer: its POST's exchange, and
+// the id its client gave it.
+type waiting struct {
+	ex *exchange
+	id jsonrpc.ID
 }
 
 func newSharedConn() *sharedConn {
-	return &sharedConn{in: make(chan *jsonrpc.Request), closed: make(chan struct{}), calls: map[int64]*exchange{}}
+	return &sharedConn{in: make(chan *jsonrpc.Request), closed: make(chan struct{}), calls: map[int64]waiting{}}
 }
 
 // Connect implements [mcp.Transport]: a shared connection is connected
@@ -45,7 +49,7 @@ func (c *sharedConn) call(ctx context.Context, ex *exchange, req *jsonrpc.Reques
 	c.mu.Lock()
 	c.next++
 	n := c.next
-	c.calls[n] = ex
+	c.calls[n] = waiting{ex, req.ID}
 	c.mu.Unlock()
 	req.ID, _ = jsonrpc.MakeID(float64(n))
 	if !c.send(req) {
@@ -58,7 +62,7 @@ func (c *sharedConn) call(ctx context.Context, ex *exchange, req *jsonrpc.Reques
 		return
 	case <-ctx.Done():
 	}
-	if c.take(n) == nil {
+	if c.take(n).ex == nil {
 		return // answered as the client left
 	}
 	ex.finish()
@@ -76,9 +80,9 @@ func (c *sharedConn) send(req *jsonrpc.Request) bool {
 	}
 }
 
-// take removes the exchange of the call n, and returns it (nil when it is
+// take removes the call n, and returns it (with a nil exchange when it is
 // no longer waited for).
-func (c *sharedConn) take(n int64) *exchange {
+func (c *sharedConn) take(n int64) waiting {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ex := c.calls[n]
@@ -116,18 +120,18 @@ func (c *sharedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		if !ok {
 			return nil
 		}
-		ex := c.take(n)
-		if ex == nil {
+		call := c.take(n)
+		if call.ex == nil {
 			return nil
 		}
 		answer := *m
-		answer.ID = ex.id
-		ex.deliver(&answer, true)
+		answer.ID = call.id
+		call.ex.deliver(&answer, true)
 	case *jsonrpc.Request:
 		if m.IsCall() {
 			return fmt.Errorf("%w: stateless servers cannot make requests", errRejected)
 		}
-		if ex, _ := ctx.Value(exchangeKey{}).(*exchange); ex != nil {
+		if ex := exchangeOf(ctx); ex != nil {
 			ex.deliver(m, false)
 		}
 	}
@@ -152,79 +156,3 @@ func (c *sharedConn) isClosed() bool {
 
 // SessionID implements [mcp.Connection]: a shared session is no client's.
 func (c *sharedConn) SessionID() string { return "" }
-
-// exchangeKey is the context key of a call's exchange (see [Endpoints.Bind]).
-type exchangeKey struct{}
-
-// An exchange is what a POST served on a shared session is answered
-// through: the writer of its answer, until its call has its answer or its
-// client hangs up.
-type exchange struct {
-	w       *answerWriter
-	id      jsonrpc.ID // the client's
-	version string
-
-	mu       sync.Mutex
-	finished bool
-	done     chan struct{} // closed when answered
-}
-
-// deliver writes msg on the POST's answer, as the SDK's handler writes
-// it: an event of the stream, or, for a protocol error of the 2026-07-28
-// protocol, a JSON body with the HTTP status the protocol gives it. The
-// answer to the call ends the exchange.
-func (ex *exchange) deliver(msg jsonrpc.Message, last bool) {
-	data, err := jsonrpc.EncodeMessage(msg)
-	ex.mu.Lock()
-	defer ex.mu.Unlock()
-	if ex.finished {
-		return
-	}
-	if last {
-		ex.finished = true
-		defer close(ex.done)
-	}
-	if err != nil {
-		return
-	}
-	if status := errorStatus(ex.version, msg); status != 0 {
-		ex.w.Header().Set("Content-Type", "application/json")
-		ex.w.WriteHeader(status)
-		_, _ = ex.w.Write(data)
-		return
-	}
-	frame := make([]byte, 0, len("event: message\ndata: \n\n")+len(data))
-	frame = append(frame, "event: message\ndata: "...)
-	frame = append(append(frame, data...), "\n\n"...)
-	if _, err := ex.w.Write(frame); err == nil {
-		ex.w.Flush()
-	}
-}
-
-// finish ends an exchange whose client left: nothing more is written.
-func (ex *exchange) finish() {
-	ex.mu.Lock()
-	defer ex.mu.Unlock()
-	ex.finished = true
-}
-
-// errorStatus is the HTTP status of an answer of protocol version that is
-// a protocol error, from 2026-07-28 on (the SDK's extractErrorStatus); 0
-// for any other message.
-func errorStatus(version string, msg jsonrpc.Message) int {
-	resp, ok := msg.(*jsonrpc.Response)
-	if !ok || resp.Error == nil || version < standardHeadersVersion {
-		return 0
-	}
-	jerr, ok := errchain.As[*jsonrpc.Error](resp.Error)
-	if !ok {
-		return 0
-	}
-	switch jerr.Code {
-	case jsonrpc.CodeMethodNotFound:
-		return http.StatusNotFound
-	case jsonrpc.CodeInvalidParams, mcp.CodeUnsupportedProtocolVersion, mcp.CodeMissingRequiredClientCapabilities:
-		return http.StatusBadRequest
-	}
-	return 0
-}

@@ -1,0 +1,109 @@
+package httpserve
+
+import (
+	"context"
+	"net/http"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/seed417024ea/mcpcore/internal/errchain"
+)
+
+// exchangeKey is the context key of a call's exchange (see [Endpoints.Bind]).
+type exchangeKey struct{}
+
+// exchangeOf is the exchange a call's context carries, or nil.
+func exchangeOf(ctx context.Context) *exchange {
+	ex, _ := ctx.Value(exchangeKey{}).(*exchange)
+	return ex
+}
+
+// An exchange is what a request served on a session of the endpoint's own
+// is answered through: the writer of a POST's answer until each of its
+// calls has its answer or its client hangs up, or of a GET stream until it
+// ends.
+type exchange struct {
+	w       http.ResponseWriter
+	version string // the request's protocol version
+
+	mu       sync.Mutex
+	pending  int // the calls not answered
+	finished bool
+	done     chan struct{} // closed when the last call is answered
+}
+
+func newExchange(w http.ResponseWriter, version string, calls int) *exchange {
+	return &exchange{w: w, version: version, pending: calls, done: make(chan struct{})}
+}
+
+// deliver writes msg on the answer, as the SDK's handler writes it: an
+// event of the stream, or, for a protocol error of the 2026-07-28
+// protocol, a JSON body with the HTTP status the protocol gives it. It
+// reports false when the exchange is over. The last answer ends it.
+func (ex *exchange) deliver(msg jsonrpc.Message, answer bool) bool {
+	data, err := jsonrpc.EncodeMessage(msg)
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	if ex.finished {
+		return false
+	}
+	if answer {
+		if ex.pending--; ex.pending <= 0 {
+			ex.finished = true
+			defer close(ex.done)
+		}
+	}
+	if err != nil {
+		return true
+	}
+	if status := errorStatus(ex.version, msg); status != 0 {
+		ex.w.Header().Set("Content-Type", "application/json")
+		ex.w.WriteHeader(status)
+		_, _ = ex.w.Write(data)
+		return true
+	}
+	frame := make([]byte, 0, len("event: message\ndata: \n\n")+len(data))
+	frame = append(frame, "event: message\ndata: "...)
+	frame = append(append(frame, data...), "\n\n"...)
+	if _, err := ex.w.Write(frame); err == nil {
+		flush(ex.w)
+	}
+	return true
+}
+
+// finish ends an exchange whose client left: nothing more is written.
+func (ex *exchange) finish() {
+	ex.mu.Lock()
+	defer ex.mu.Unlock()
+	ex.finished = true
+}
+
+// flush sends what w holds.
+func flush(w http.ResponseWriter) {
+	if f, ok := w.(http.Flusher); ok {
+		f.Flush()
+	}
+}
+
+// errorStatus is the HTTP status of an answer of protocol version that is
+// a protocol error, from 2026-07-28 on (the SDK's extractErrorStatus); 0
+// for any other message.
+func errorStatus(version string, msg jsonrpc.Message) int {
+	resp, ok := msg.(*jsonrpc.Response)
+	if !ok || resp.Error == nil || version < standardHeadersVersion {
+		return 0
+	}
+	jerr, ok := errchain.As[*jsonrpc.Error](resp.Error)
+	if !ok {
+		return 0
+	}
+	switch jerr.Code {
+	case jsonrpc.CodeMethodNotFound:
+		return http.StatusNotFound
+	case jsonrpc.CodeInvalidParams, mcp.CodeUnsupportedProtocolVersion, mcp.CodeMissingRequiredClientCapabilities:
+		return http.StatusBadRequest
+	}
+	return 0
+}

@@ -66,13 +66,26 @@ func (e *Endpoints) add() *postTable {
 // h, while one of e's endpoints serves it: it ends when the client hangs
 // up, and a request whose client hung up is found ended for a while after
 // it. It is nil for headers of no such request (stdio, a request already
-// answered, another server's).
+// answered, another server's), and for a POST served on the endpoint's
+// own sessions, which cancel its calls themselves.
 func (e *Endpoints) RequestContext(h http.Header) context.Context {
 	t, name, ok := e.post(h)
 	if !ok {
 		return nil
 	}
-	return t.lookup(name).ctx
+	p := t.lookup(name)
+	if w := p.w; w != nil {
+		w.mu.Lock()
+		own := w.exchange != nil
+		w.mu.Unlock()
+		if own {
+			// Served on a session of the endpoint's own, whose
+			// connection cancels the calls of a POST whose client
+			// hangs up.
+			return nil
+		}
+	}
+	return p.ctx
 }
 
 // Bind tells the endpoint that a call of the POST whose headers are h has

@@ -37,7 +37,8 @@ func (t *ownSessions) post(w http.ResponseWriter, r *http.Request, c *sessionCon
 		return
 	}
 	extra := &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
-	var calls []jsonrpc.ID
+	var one [1]jsonrpc.ID
+	calls := one[:0]
 	initialize := false
 	for _, msg := range msgs {
 		req, ok := msg.(*jsonrpc.Request)
@@ -135,12 +136,10 @@ func (t *ownSessions) messages(w http.ResponseWriter, r *http.Request) (msgs []j
 		call := aw.answers.call
 		id, ok := rpcguard.ParseID(call.id)
 		if ok {
-			req := &jsonrpc.Request{ID: id, Method: call.method}
-			if call.params != nil {
-				req.Params = bytes.Clone(call.params)
-				if call.method == "tools/call" {
-					req.Params = rpcguard.LiftTask(req.Params) // MCP 2025-11-25's params.task
-				}
+			// The body is this request's alone: its params are not copied.
+			req := &jsonrpc.Request{ID: id, Method: call.method, Params: call.params}
+			if call.method == "tools/call" {
+				req.Params = rpcguard.LiftTask(req.Params) // MCP 2025-11-25's params.task
 			}
 			return []jsonrpc.Message{req}, false, nil
 		}

@@ -64,14 +64,26 @@ func (ex *exchange) deliver(msg jsonrpc.Message, answer bool) bool {
 		_, _ = ex.w.Write(data)
 		return true
 	}
-	frame := make([]byte, 0, len("event: message\ndata: \n\n")+len(data))
-	frame = append(frame, "event: message\ndata: "...)
+	buf := frames.Get().(*[]byte)
+	frame := append((*buf)[:0], "event: message\ndata: "...)
 	frame = append(append(frame, data...), "\n\n"...)
 	if _, err := ex.w.Write(frame); err == nil {
 		flush(ex.w)
 	}
+	if cap(frame) <= maxPooledFrame {
+		*buf = frame
+		frames.Put(buf)
+	}
 	return true
 }
+
+// frames are the buffers events are framed in: the writer copies an
+// event out before its Write returns.
+var frames = sync.Pool{New: func() any { return new([]byte) }}
+
+// maxPooledFrame bounds the buffers kept, so that one large answer does
+// not pin its size for good.
+const maxPooledFrame = 64 << 10
 
 // finish ends an exchange whose client left: nothing more is written.
 func (ex *exchange) finish() {

@@ -69,7 +69,14 @@ func (k *keepAlive) arrived(w *answerWriter) {
 	if k.every <= 0 || k.timer != nil || w.wrote || w.ended || !isEventStream(w.header) {
 		return
 	}
-	k.stream = w.header.Clone()
+	if ex := w.exchange; ex != nil && ex.version < standardHeadersVersion {
+		// An exchange of the endpoint's sets the answer's headers once,
+		// before the call reaches the server, and under such a version
+		// never again.
+		k.stream = w.header
+	} else {
+		k.stream = w.header.Clone()
+	}
 	k.timer = time.AfterFunc(max(time.Until(w.began.Add(k.every)), 0), w.beat)
 }
 
@@ -108,7 +115,7 @@ func (w *answerWriter) beat() {
 	if !w.keepers.on {
 		return
 	}
-	w.limit.extend(w.rc)
+	w.limit.extend(&w.rc)
 	if _, err := w.ResponseWriter.Write(keepAliveComment); err != nil {
 		return // the client is gone: the handler sees it on its next write
 	}

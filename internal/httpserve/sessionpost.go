@@ -23,7 +23,8 @@ func (t *ownSessions) post(w http.ResponseWriter, r *http.Request, c *sessionCon
 		http.Error(w, "can't send Last-Event-ID for POST request", http.StatusBadRequest)
 		return
 	}
-	msgs, isBatch, err := t.messages(w, r)
+	var first [1]jsonrpc.Message
+	msgs, isBatch, err := t.messages(w, r, first[:0])
 	if err != nil {
 		http.Error(w, fmt.Sprintf("malformed payload: %v", err), http.StatusBadRequest)
 		return
@@ -127,11 +128,11 @@ func (t *ownSessions) post(w http.ResponseWriter, r *http.Request, c *sessionCon
 	}
 }
 
-// messages reads the messages of r's body, which the body guard has
-// checked: a single call as the guard read it, anything else (a batch, a
-// notification, the client's answer to a request of the server's) decoded
-// by the SDK.
-func (t *ownSessions) messages(w http.ResponseWriter, r *http.Request) (msgs []jsonrpc.Message, isBatch bool, err error) {
+// messages appends to msgs the messages of r's body, which the body guard
+// has checked: a single call as the guard read it, anything else (a batch,
+// a notification, the client's answer to a request of the server's)
+// decoded by the SDK.
+func (t *ownSessions) messages(w http.ResponseWriter, r *http.Request, msgs []jsonrpc.Message) (_ []jsonrpc.Message, isBatch bool, err error) {
 	if aw := answerWriterOf(w); aw != nil && aw.answers.call.method != "" {
 		call := aw.answers.call
 		id, ok := rpcguard.ParseID(call.id)
@@ -141,7 +142,7 @@ func (t *ownSessions) messages(w http.ResponseWriter, r *http.Request) (msgs []j
 			if call.method == "tools/call" {
 				req.Params = rpcguard.LiftTask(req.Params) // MCP 2025-11-25's params.task
 			}
-			return []jsonrpc.Message{req}, false, nil
+			return append(msgs, req), false, nil
 		}
 	}
 	body, err := io.ReadAll(r.Body)
@@ -164,5 +165,5 @@ func (t *ownSessions) messages(w http.ResponseWriter, r *http.Request) (msgs []j
 		return msgs, true, nil
 	}
 	msg, err := jsonrpc.DecodeMessage(body)
-	return []jsonrpc.Message{msg}, false, err
+	return append(msgs, msg), false, err
 }

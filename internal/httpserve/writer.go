@@ -17,8 +17,8 @@ import (
 // every write and flush of every answer, about 3 % of a call.
 type answerWriter struct {
 	http.ResponseWriter
-	rc    *http.ResponseController
-	began time.Time // when the request came
+	rc    http.ResponseController // held by value: one allocation less per request
+	began time.Time               // when the request came
 
 	// header is the handler's headers, those of the response once its
 	// status line goes out: a map of its own, so that the keep-alive timer
@@ -48,7 +48,7 @@ type answerWriter struct {
 func answerThrough(writeTimeout, keepAlive time.Duration) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			aw := &answerWriter{ResponseWriter: w, rc: http.NewResponseController(w), began: time.Now(), header: http.Header{}}
+			aw := &answerWriter{ResponseWriter: w, rc: *http.NewResponseController(w), began: time.Now(), header: http.Header{}}
 			aw.limit.d = writeTimeout
 			aw.keepers.every = keepAlive
 			next.ServeHTTP(aw, r)
@@ -67,7 +67,7 @@ func (w *answerWriter) end() {
 	defer w.mu.Unlock()
 	w.ended = true
 	w.keepers.stop()
-	w.limit.extend(w.rc)
+	w.limit.extend(&w.rc)
 }
 
 // Header is the handler's headers (see header).
@@ -131,7 +131,7 @@ func (w *answerWriter) send(b []byte) (int, error) {
 	defer w.mu.Unlock()
 	w.writeHeader(http.StatusOK)
 	w.keepers.quiet()
-	w.limit.extend(w.rc)
+	w.limit.extend(&w.rc)
 	out := redact.MaskBytes(b)
 	if w.keepers.reframe {
 		out = asEvent(out)
@@ -154,7 +154,7 @@ func (w *answerWriter) Flush() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.writeHeader(http.StatusOK)
-	w.limit.extend(w.rc)
+	w.limit.extend(&w.rc)
 	_ = w.rc.Flush()
 }
 

@@ -167,10 +167,28 @@ func stringValue(raw []byte) (string, bool) {
 		return "", false
 	}
 	if len(raw) >= 2 && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
-		return string(raw[1 : len(raw)-1]), true
+		return interned(raw[1 : len(raw)-1]), true
 	}
 	var s string
 	return s, json.Unmarshal(raw, &s) == nil
+}
+
+// interned returns b as a string, the method names of every call without
+// an allocation (read twice on each HTTP request).
+func interned(b []byte) string {
+	switch string(b) {
+	case "tools/call":
+		return "tools/call"
+	case "tools/list":
+		return "tools/list"
+	case "resources/read":
+		return "resources/read"
+	case "prompts/get":
+		return "prompts/get"
+	case "2.0":
+		return "2.0"
+	}
+	return string(b)
 }
 
 // stringOf decodes raw when it is a JSON string, and returns "" otherwise.

@@ -79,7 +79,7 @@ func (s *Server) Handler() http.Handler {
 		Card:           httpserve.Card(pages, s.logger),
 		Endpoints:      &s.endpoints,
 	}
-	opts.Transport = &httpserve.Transport{Connect: s.mcp.Connect, Methods: s.customMethod,
+	opts.Transport = &httpserve.Transport{Connect: s.connect, Methods: s.customMethod,
 		HeaderBound: func(tool string) bool { return s.headerTools[tool] }}
 	if s.auth != nil {
 		opts.Authenticate = func(next http.Handler, log *httpserve.Refusals) http.Handler { return s.auth.Protect(next, log) }

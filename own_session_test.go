@@ -6,7 +6,9 @@ package mcpcore_test
 // as on the SDK's handler; these tests drive it with the SDK's client.
 
 import (
+	"bufio"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -135,4 +137,60 @@ func countSessions(srv *mcpcore.Server) int {
 		n++
 	}
 	return n
+}
+
+func TestLegacyTaskStatusOnTheGETStream(t *testing.T) {
+	release := make(chan struct{})
+	srv, _ := newServer(t, nil, legacyTools(release)...)
+	ts := httptest.NewServer(srv.Handler())
+	defer ts.Close()
+	url := ts.URL + mcpcore.HTTPPath
+	session := initSession(t, url)
+
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", session)
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("GET: %v %v", resp, err)
+	}
+	defer resp.Body.Close()
+	lines := make(chan string, 16)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			lines <- sc.Text()
+		}
+		close(lines)
+	}()
+
+	_, body, _ := rawPost(t, url, session, `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow","arguments":{},"task":{"ttl":60000}}}`)
+	ev := events(body)
+	var created struct {
+		Result struct {
+			Task struct {
+				TaskID string `json:"taskId"`
+			} `json:"task"`
+		} `json:"result"`
+	}
+	if len(ev) != 1 || json.Unmarshal([]byte(ev[0]), &created) != nil || created.Result.Task.TaskID == "" {
+		t.Fatalf("tools/call with params.task: %s", body)
+	}
+	close(release)
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case line, ok := <-lines:
+			if !ok {
+				t.Fatal("the GET stream ended")
+			}
+			if strings.Contains(line, `"method":"notifications/tasks/status"`) &&
+				strings.Contains(line, created.Result.Task.TaskID) && strings.Contains(line, `"status":"completed"`) {
+				return
+			}
+		case <-deadline:
+			t.Fatal("no notifications/tasks/status on the GET stream")
+		}
+	}
 }

@@ -134,7 +134,11 @@ func (s *Server) Serve(ctx context.Context, t mcp.Transport) error {
 	}
 	// The session must outlive ctx long enough to deliver the results of
 	// the calls that drain after ctx ends.
-	session, err := s.mcp.Connect(context.WithoutCancel(ctx), t, nil)
+	connect := s.mcp.Connect
+	if guard != nil {
+		connect = s.connect
+	}
+	session, err := connect(context.WithoutCancel(ctx), t, nil)
 	if err != nil {
 		return err
 	}

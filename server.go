@@ -160,6 +160,9 @@ type Server struct {
 	// endpoints are the HTTP endpoints Handler built, where each call
 	// finds the POST that carried it.
 	endpoints httpserve.Endpoints
+	// conns are the connections of the sessions on the server's own
+	// transports (task_status.go).
+	conns conns
 	// headerTools are the tools whose input binds a header of its own
 	// (x-mcp-header), filled as they register.
 	headerTools map[string]bool

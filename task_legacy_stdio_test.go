@@ -22,6 +22,7 @@ type lineSession struct {
 	w      io.Writer
 	lines  chan string
 	nextID int
+	seen   []string // the lines call skipped
 }
 
 func newLineSession(t *testing.T, defs ...mcpcore.Definition) *lineSession {
@@ -72,8 +73,43 @@ func (s *lineSession) call(method string, params any) (result, rpcErr json.RawMe
 			if json.Unmarshal([]byte(line), &m) == nil && m.ID != nil && *m.ID == id {
 				return m.Result, m.Error
 			}
+			s.seen = append(s.seen, line)
 		case <-deadline:
 			s.t.Fatalf("%s: no answer", method)
+		}
+	}
+}
+
+// await returns the first line, skipped by call or still to come, that
+// holds all of parts.
+func (s *lineSession) await(parts ...string) string {
+	s.t.Helper()
+	holds := func(line string) bool {
+		for _, p := range parts {
+			if !strings.Contains(line, p) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, line := range s.seen {
+		if holds(line) {
+			return line
+		}
+	}
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case line, ok := <-s.lines:
+			if !ok {
+				s.t.Fatalf("the server closed the session before a line with %q", parts)
+			}
+			if holds(line) {
+				return line
+			}
+			s.seen = append(s.seen, line)
+		case <-deadline:
+			s.t.Fatalf("no line with %q", parts)
 		}
 	}
 }
@@ -111,6 +147,15 @@ func TestLegacyTaskOverStdio(t *testing.T) {
 		t.Fatalf("tools/call with params.task: %s %s", res, e)
 	}
 	close(release)
+	// The client hears of the end without polling.
+	note := s.await(`"method":"notifications/tasks/status"`, `"taskId":"`+created.Task.TaskID+`"`, `"status":"completed"`)
+	got, _ := s.call("tasks/get", map[string]any{"taskId": created.Task.TaskID})
+	var n struct {
+		Params json.RawMessage `json:"params"`
+	}
+	if json.Unmarshal([]byte(note), &n); string(n.Params) != string(got) {
+		t.Errorf("notifications/tasks/status says %s, tasks/get %s", n.Params, got)
+	}
 	res, e = s.call("tasks/result", map[string]any{"taskId": created.Task.TaskID})
 	if !strings.Contains(string(res), `"io.modelcontextprotocol/related-task":{"taskId":"`+created.Task.TaskID+`"}`) ||
 		!strings.Contains(string(res), "computed "+created.Task.TaskID) {

@@ -269,10 +269,13 @@ func (s *Server) finishTask(c *callState, rec fleet.Task, done chan taskResult, 
 	ended, err := s.ownerUpdate(ctx, rec.ID, change)
 	switch {
 	case err == nil:
+		s.legacyTaskStatus(c, ended)
 	case errchain.Is(err, fleet.ErrTaskEnded):
 		if ended.Status != fleet.TaskCancelled {
 			s.dropLateResult(rec, ended.Status)
+			break
 		}
+		s.legacyTaskStatus(c, ended)
 	default:
 		s.logger.LogAttrs(ctx, slog.LevelWarn, "mcpcore: the outcome of a task could not be written",
 			slog.String("taskId", rec.ID), slog.String("tool", rec.Tool), slog.String("error", err.Error()))

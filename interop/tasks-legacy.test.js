@@ -21,7 +21,7 @@ import { createHmac } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { CallToolResultSchema, ElicitRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, ElicitRequestSchema, McpError, TaskStatusNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const bin = process.env.MCPCORE_CONFORMANCE_BIN;
 const skip = bin ? false : 'MCPCORE_CONFORMANCE_BIN does not name the built examples/conformance binary';
@@ -33,6 +33,30 @@ function hs256(claims) {
   return `${head}.${createHmac('sha256', secret).update(head).digest('base64url')}`;
 }
 const token = (sub) => hs256({ sub, exp: Math.floor(Date.now() / 1000) + 600 });
+
+// heard records the notifications/tasks/status a client receives; until
+// waits for one of task id with status.
+function heard(client) {
+  const seen = [];
+  client.setNotificationHandler(TaskStatusNotificationSchema, (n) => { seen.push(n.params); });
+  return {
+    async until(id, status) {
+      for (let i = 0; i < 100; i++) {
+        if (seen.some((t) => t.taskId === id && t.status === status)) return;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      assert.fail(`no notifications/tasks/status ${status} for ${id}; heard ${JSON.stringify(seen)}`);
+    },
+  };
+}
+
+// statusesHeard checks that the client heard the end of each task of
+// exercise without polling for it.
+async function statusesHeard(notes, [done, failed, cancelled]) {
+  await notes.until(done, 'completed');
+  await notes.until(failed, 'failed');
+  await notes.until(cancelled, 'cancelled');
+}
 
 // drain collects a callToolStream's messages.
 async function drain(stream) {
@@ -102,8 +126,10 @@ async function exercise(client) {
 describe('the TypeScript SDK 1.32 task API over stdio', { skip }, () => {
   let client;
   let asked;
+  let notes;
   before(async () => {
     client = new Client({ name: 'interop-tasks-legacy', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+    notes = heard(client);
     client.setRequestHandler(ElicitRequestSchema, async (req) => {
       asked = req.params;
       return { action: 'accept', content: { confirm: true } };
@@ -113,7 +139,7 @@ describe('the TypeScript SDK 1.32 task API over stdio', { skip }, () => {
   after(() => client?.close());
 
   test('tasks of 2025-11-25, end to end', async () => {
-    await exercise(client);
+    await statusesHeard(notes, await exercise(client));
     // Without authentication there is nobody to list for.
     assert.equal(client.getServerCapabilities().tasks.list, undefined);
     await assert.rejects(client.experimental.tasks.listTasks(), (e) => e instanceof McpError && e.code === -32601);
@@ -150,6 +176,7 @@ describe('the TypeScript SDK 1.32 task API over HTTP, with bearer tokens', { ski
 
   async function connect(sub) {
     const client = new Client({ name: 'interop-tasks-legacy', version: '1.0.0' });
+    client.notes = heard(client);
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token(sub)}` } } }));
     return client;
   }
@@ -159,6 +186,7 @@ describe('the TypeScript SDK 1.32 task API over HTTP, with bearer tokens', { ski
     const bob = await connect('bob');
     try {
       const mine = await exercise(alice);
+      await statusesHeard(alice.notes, mine);
       assert.deepEqual(alice.getServerCapabilities().tasks.list, {});
       const listed = (await alice.experimental.tasks.listTasks()).tasks.map((t) => t.taskId);
       assert.deepEqual(listed, mine);

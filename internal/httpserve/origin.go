@@ -2,8 +2,9 @@ package httpserve
 
 import (
 	"fmt"
-	"github.com/seed417024ea/mcpcore/mcperr"
 	"net/http"
+
+	"github.com/seed417024ea/mcpcore/mcperr"
 )
 
 // originGuard returns the middleware that refuses, with 403 and a

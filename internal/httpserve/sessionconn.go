@@ -3,7 +3,6 @@ package httpserve
 import (
 	"context"
 	"fmt"
-	"io"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -18,11 +17,9 @@ import (
 // POST; any other (a list change, a request made outside a call) to the
 // session's GET stream, when the client holds one open.
 type sessionConn struct {
+	pipe
 	id      string // Mcp-Session-Id
 	user    string // the subject of its token, "" without authentication
-	in      chan jsonrpc.Message
-	closed  chan struct{}
-	once    sync.Once
 	onClose func()
 
 	session *mcp.ServerSession // set once connected
@@ -33,8 +30,7 @@ type sessionConn struct {
 }
 
 func newSessionConn(id, user string, onClose func()) *sessionConn {
-	return &sessionConn{id: id, user: user, in: make(chan jsonrpc.Message), closed: make(chan struct{}),
-		onClose: onClose, calls: map[jsonrpc.ID]*exchange{}}
+	return &sessionConn{pipe: newPipe(), id: id, user: user, onClose: onClose, calls: map[jsonrpc.ID]*exchange{}}
 }
 
 // Connect implements [mcp.Transport]: the connection is connected once.
@@ -71,28 +67,6 @@ func (c *sessionConn) forget(ids []jsonrpc.ID, ex *exchange) []jsonrpc.ID {
 	return left
 }
 
-// send hands msg to the session; false when the session has ended.
-func (c *sessionConn) send(msg jsonrpc.Message) bool {
-	select {
-	case c.in <- msg:
-		return true
-	case <-c.closed:
-		return false
-	}
-}
-
-// Read implements [mcp.Connection].
-func (c *sessionConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	select {
-	case msg := <-c.in:
-		return msg, nil
-	case <-c.closed:
-		return nil, io.EOF
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
 // Write implements [mcp.Connection]. A message no request of the client's
 // waits for any longer is refused as the SDK refuses it, an error that
 // leaves the connection up.
@@ -122,12 +96,9 @@ func (c *sessionConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 // Close implements [mcp.Connection]: the session is gone, its POSTs and
 // its GET stream end.
 func (c *sessionConn) Close() error {
-	c.once.Do(func() {
-		close(c.closed)
-		if c.onClose != nil {
-			c.onClose()
-		}
-	})
+	if c.close() && c.onClose != nil {
+		c.onClose()
+	}
 	return nil
 }
 

@@ -110,19 +110,13 @@ func (t *ownSessions) post(w http.ResponseWriter, r *http.Request, c *sessionCon
 			return
 		}
 	}
-	select {
-	case <-ex.done:
+	if !c.wait(r.Context(), ex) {
 		return
-	case <-c.closed:
-		return
-	case <-r.Context().Done():
 	}
 	// The client hung up: its calls still in flight are cancelled, as if
 	// it had sent notifications/cancelled for each.
-	ex.finish()
 	for _, id := range c.forget(calls, ex) {
-		params, _ := json.Marshal(map[string]any{"requestId": id.Raw(), "reason": "the client hung up"})
-		if !c.send(&jsonrpc.Request{Method: "notifications/cancelled", Params: params}) {
+		if !c.cancel(id.Raw()) {
 			return
 		}
 	}

@@ -2,9 +2,7 @@ package httpserve
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
@@ -17,9 +15,7 @@ import (
 // since two clients may both call with id 1; its answer goes back to its
 // POST under the client's.
 type sharedConn struct {
-	in     chan *jsonrpc.Request
-	closed chan struct{}
-	once   sync.Once
+	pipe
 
 	mu    sync.Mutex
 	next  int64
@@ -34,7 +30,7 @@ type waiting struct {
 }
 
 func newSharedConn() *sharedConn {
-	return &sharedConn{in: make(chan *jsonrpc.Request), closed: make(chan struct{}), calls: map[int64]waiting{}}
+	return &sharedConn{pipe: newPipe(), calls: map[int64]waiting{}}
 }
 
 // Connect implements [mcp.Transport]: a shared connection is connected
@@ -52,31 +48,11 @@ func (c *sharedConn) call(ctx context.Context, ex *exchange, req *jsonrpc.Reques
 	c.calls[n] = waiting{ex, req.ID}
 	c.mu.Unlock()
 	req.ID, _ = jsonrpc.MakeID(float64(n))
-	if !c.send(req) {
+	if !c.send(req) || !c.wait(ctx, ex) {
 		return
 	}
-	select {
-	case <-ex.done:
-		return
-	case <-c.closed:
-		return
-	case <-ctx.Done():
-	}
-	if c.take(n).ex == nil {
-		return // answered as the client left
-	}
-	ex.finish()
-	params, _ := json.Marshal(map[string]any{"requestId": n, "reason": "the client hung up"})
-	c.send(&jsonrpc.Request{Method: "notifications/cancelled", Params: params})
-}
-
-// send hands req to the session; false when the session has ended.
-func (c *sharedConn) send(req *jsonrpc.Request) bool {
-	select {
-	case c.in <- req:
-		return true
-	case <-c.closed:
-		return false
+	if c.take(n).ex != nil { // not answered as the client left
+		c.cancel(n)
 	}
 }
 
@@ -88,19 +64,6 @@ func (c *sharedConn) take(n int64) waiting {
 	ex := c.calls[n]
 	delete(c.calls, n)
 	return ex
-}
-
-// Read implements [mcp.Connection]. It fails only once the connection is
-// closed: any error would end every call of the session.
-func (c *sharedConn) Read(ctx context.Context) (jsonrpc.Message, error) {
-	select {
-	case req := <-c.in:
-		return req, nil
-	case <-c.closed:
-		return nil, io.EOF
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
 }
 
 // errRejected is the SDK's error for a message its transport cannot
@@ -141,17 +104,8 @@ func (c *sharedConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 // Close implements [mcp.Connection]: the POSTs still waiting end without
 // an answer, as the SDK's do when their session closes.
 func (c *sharedConn) Close() error {
-	c.once.Do(func() { close(c.closed) })
+	c.close()
 	return nil
-}
-
-func (c *sharedConn) isClosed() bool {
-	select {
-	case <-c.closed:
-		return true
-	default:
-		return false
-	}
 }
 
 // SessionID implements [mcp.Connection]: a shared session is no client's.

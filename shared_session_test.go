@@ -117,6 +117,7 @@ func callProbe(ctx context.Context, t *testing.T, url, version string, id any, a
 func events(body string) []string {
 	var out []string
 	sc := bufio.NewScanner(strings.NewReader(body))
+	sc.Buffer(nil, 16<<20)
 	for sc.Scan() {
 		if d, ok := strings.CutPrefix(sc.Text(), "data: "); ok {
 			out = append(out, d)
@@ -131,7 +132,7 @@ func probeResult(t *testing.T, body string) (probeOut, json.RawMessage) {
 	t.Helper()
 	ev := events(body)
 	if len(ev) == 0 {
-		t.Fatalf("no event in %q", body)
+		t.Fatalf("no event in %.300q", body)
 	}
 	var msg struct {
 		ID     json.RawMessage `json:"id"`
@@ -296,5 +297,28 @@ func TestSharedSessionSurvivesClientsThatLeave(t *testing.T) {
 	}
 	if out.Session != first.Session {
 		t.Errorf("the shared session was replaced: %s, then %s", first.Session, out.Session)
+	}
+}
+
+// A large call is decoded on a session of its own: on the shared one, its
+// decoding would hold up every other client's calls.
+func TestLargeStatelessCallsDoNotShare(t *testing.T) {
+	url, _ := statelessEndpoint(t)
+	_, _, body, err := callProbe(t.Context(), t, url, "2025-11-25", 1, map[string]any{"text": "small"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small, _ := probeResult(t, body)
+	big := strings.Repeat("x", 100<<10)
+	_, _, body, err = callProbe(t.Context(), t, url, "2025-11-25", 2, map[string]any{"text": big}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	large, _ := probeResult(t, body)
+	if large.Text != big {
+		t.Fatalf("the large call's answer lost its text (%d bytes)", len(large.Text))
+	}
+	if large.Session == small.Session {
+		t.Errorf("a call of 100 KiB ran on the shared session")
 	}
 }

@@ -81,7 +81,7 @@ func (t *ownSessions) serve(w http.ResponseWriter, r *http.Request) bool {
 		if !t.postChecks(w, r) || !t.sameUser(w, r, c) {
 			return true
 		}
-		t.post(w, r, c, false)
+		t.post(w, r, c)
 	case http.MethodDelete:
 		if t.sameUser(w, r, c) {
 			_ = c.session.Close()
@@ -153,7 +153,7 @@ func (t *ownSessions) initialize(w http.ResponseWriter, r *http.Request) bool {
 	t.mu.Lock()
 	t.byID[id] = c
 	t.mu.Unlock()
-	t.post(w, r, c, true)
+	t.post(w, r, c)
 	if ss.InitializeParams() == nil {
 		// A failed initialize leaves no session behind.
 		_ = ss.Close()

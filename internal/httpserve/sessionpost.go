@@ -14,11 +14,10 @@ import (
 	"github.com/seed417024ea/mcpcore/internal/rpcguard"
 )
 
-// post serves a POST of session c (opening is set for the initialize that
-// opened it), by the SDK's rules and in their order (servePOST): its
+// post serves a POST of session c, by the SDK's rules and in their order (servePOST): its
 // messages go to the session, its calls' answers come back as one event
 // stream, a POST without calls is accepted with 202.
-func (t *ownSessions) post(w http.ResponseWriter, r *http.Request, c *sessionConn, opening bool) {
+func (t *ownSessions) post(w http.ResponseWriter, r *http.Request, c *sessionConn) {
 	if len(r.Header.Values("Last-Event-ID")) > 0 {
 		http.Error(w, "can't send Last-Event-ID for POST request", http.StatusBadRequest)
 		return

@@ -37,6 +37,13 @@ var paramsRequired = map[string]bool{
 // supportedVersions are the protocol versions the SDK serves.
 var supportedVersions = mcp.SupportedProtocolVersions()
 
+// maxSharedParams bounds the params of a call a shared session serves.
+// The session reads its calls one after another until each is handed to
+// a goroutine of its own, decoding their params on the way: a large one
+// would hold up every other client's calls. A larger call gets a session
+// of its own, as on the SDK's handler.
+const maxSharedParams = 64 << 10
+
 // A sharedCall is a POST that a shared session serves: a single call,
 // which the SDK's handler would pass on to a session as it is.
 type sharedCall struct {
@@ -53,7 +60,7 @@ type sharedCall struct {
 // the SDK's own way, so that its answer stays the SDK's: a shared
 // session only ever sees calls the SDK would have served.
 func shareable(r *http.Request, c call, extra func(method string) bool, headerBound func(tool string) bool) (sharedCall, bool) {
-	if c.method == "" || !(sharedMethods[c.method] || extra != nil && extra(c.method)) ||
+	if c.method == "" || len(c.params) > maxSharedParams || !(sharedMethods[c.method] || extra != nil && extra(c.method)) ||
 		paramsRequired[c.method] && c.params == nil || len(r.Header.Values("Last-Event-ID")) > 0 ||
 		!jsonContent(r.Header.Get("Content-Type")) || !acceptsBoth(r) || !hostAllowed(r) {
 		return sharedCall{}, false

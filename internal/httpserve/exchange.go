@@ -67,7 +67,9 @@ func (ex *exchange) deliver(msg jsonrpc.Message, answer bool) bool {
 	buf := frames.Get().(*[]byte)
 	frame := append((*buf)[:0], "event: message\ndata: "...)
 	frame = append(append(frame, data...), "\n\n"...)
-	if _, err := ex.w.Write(frame); err == nil {
+	// The last answer is not flushed: the POST ends at once, and the
+	// server sends it with the end of the stream, in one write.
+	if _, err := ex.w.Write(frame); err == nil && !ex.finished {
 		flush(ex.w)
 	}
 	if cap(frame) <= maxPooledFrame {

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -77,6 +78,30 @@ func (ex *exchange) deliver(msg jsonrpc.Message, answer bool) bool {
 		frames.Put(buf)
 	}
 	return true
+}
+
+// streamHeaders sets on h the headers of an answer that is an event
+// stream, as the SDK's handler sets them.
+func streamHeaders(h http.Header) {
+	h.Set("Cache-Control", "no-cache, no-transform")
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Connection", "keep-alive")
+}
+
+// attach makes ex the exchange of the POST answered through w, where its
+// calls find it (Endpoints.Bind).
+func attach(w http.ResponseWriter, ex *exchange) {
+	if aw := answerWriterOf(w); aw != nil {
+		aw.mu.Lock()
+		aw.exchange = ex
+		aw.mu.Unlock()
+	}
+}
+
+// requestExtra is what a session's handlers learn of the HTTP request that
+// carried a message: its token and its headers.
+func requestExtra(r *http.Request) *mcp.RequestExtra {
+	return &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
 }
 
 // frames are the buffers events are framed in: the writer copies an

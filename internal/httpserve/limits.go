@@ -75,9 +75,13 @@ func guardBody(limit int64, timeout time.Duration, stateless bool, log *Refusals
 			}
 			c := readCall(body)
 			if c.method == "tools/call" {
-				// MCP 2025-11-25's params.task, which the SDK would drop.
-				body = rpcguard.LiftTaskInBody(body)
-				r.ContentLength = int64(len(body))
+				// MCP 2025-11-25's params.task, which the SDK would drop:
+				// lifted once here, for the SDK's handler and the
+				// endpoint's own sessions alike.
+				if lifted := rpcguard.LiftTaskInBody(body); len(lifted) != len(body) {
+					body, c = lifted, readCall(lifted)
+					r.ContentLength = int64(len(body))
+				}
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
 			if !stateless && r.Header.Get("Mcp-Session-Id") == "" {

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -70,7 +71,7 @@ func (t *ownSessions) serve(w http.ResponseWriter, r *http.Request) bool {
 		http.Error(w, fmt.Sprintf("Forbidden: invalid Host header %q", r.Host), http.StatusForbidden)
 		return true
 	}
-	if v := r.Header.Get(versionHeader); v != "" && v < standardHeadersVersion && !supported(v) {
+	if v := r.Header.Get(versionHeader); v != "" && v < standardHeadersVersion && !slices.Contains(supportedVersions, v) {
 		http.Error(w, fmt.Sprintf("Bad Request: Unsupported protocol version (supported versions: %s)", strings.Join(supportedVersions, ",")), http.StatusBadRequest)
 		return true
 	}
@@ -89,15 +90,6 @@ func (t *ownSessions) serve(w http.ResponseWriter, r *http.Request) bool {
 		}
 	}
 	return true
-}
-
-func supported(v string) bool {
-	for _, s := range supportedVersions {
-		if s == v {
-			return true
-		}
-	}
-	return false
 }
 
 // postChecks are the SDK handler's checks of a POST's headers.
@@ -131,9 +123,8 @@ func (t *ownSessions) initialize(w http.ResponseWriter, r *http.Request) bool {
 		return false
 	}
 	v := r.Header.Get(versionHeader)
-	if v != "" && (v >= standardHeadersVersion || !supported(v)) || metaVersion(aw.answers.call.params) != "" ||
-		len(r.Header.Values("Last-Event-ID")) > 0 || !hostAllowed(r) ||
-		!jsonContent(r.Header.Get("Content-Type")) || !acceptsBoth(r) {
+	if v != "" && (v >= standardHeadersVersion || !slices.Contains(supportedVersions, v)) ||
+		metaVersion(aw.answers.call.params) != "" || !sdkServesPOST(r) {
 		return false
 	}
 	id := rand.Text()
@@ -190,10 +181,7 @@ func (t *ownSessions) get(w http.ResponseWriter, r *http.Request, c *sessionConn
 	c.get = ex
 	ex.mu.Lock() // nothing goes down the stream before its first line
 	c.mu.Unlock()
-	h := w.Header()
-	h.Set("Cache-Control", "no-cache, no-transform")
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Connection", "keep-alive")
+	streamHeaders(w.Header())
 	w.WriteHeader(http.StatusOK)
 	fmt.Fprint(w, ": ok\n\n")
 	flush(w)

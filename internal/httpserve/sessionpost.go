@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -36,7 +35,7 @@ func (t *ownSessions) post(w http.ResponseWriter, r *http.Request, c *sessionCon
 		http.Error(w, fmt.Sprintf("JSON-RPC batching is not supported in %s and later (request version: %s)", "2025-06-18", version), http.StatusBadRequest)
 		return
 	}
-	extra := &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
+	extra := requestExtra(r)
 	var one [1]jsonrpc.ID
 	calls := one[:0]
 	initialize := false
@@ -86,12 +85,9 @@ func (t *ownSessions) post(w http.ResponseWriter, r *http.Request, c *sessionCon
 		w.WriteHeader(http.StatusAccepted)
 		return
 	}
-	h := w.Header()
-	h.Set("Cache-Control", "no-cache, no-transform")
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Connection", "keep-alive")
+	streamHeaders(w.Header())
 	if initialize {
-		h.Set("Mcp-Session-Id", c.id)
+		w.Header().Set("Mcp-Session-Id", c.id)
 	}
 	ex := newExchange(w, version, len(calls))
 	if dup, ok := c.register(calls, ex); !ok {
@@ -99,11 +95,7 @@ func (t *ownSessions) post(w http.ResponseWriter, r *http.Request, c *sessionCon
 			Message: fmt.Sprintf("duplicate in-flight request ID %v", dup.Raw())})
 		return
 	}
-	if aw := answerWriterOf(w); aw != nil {
-		aw.mu.Lock()
-		aw.exchange = ex
-		aw.mu.Unlock()
-	}
+	attach(w, ex)
 	for _, msg := range msgs {
 		if !c.send(msg) {
 			return
@@ -131,11 +123,7 @@ func (t *ownSessions) messages(w http.ResponseWriter, r *http.Request, msgs []js
 		id, ok := rpcguard.ParseID(call.id)
 		if ok {
 			// The body is this request's alone: its params are not copied.
-			req := &jsonrpc.Request{ID: id, Method: call.method, Params: call.params}
-			if call.method == "tools/call" {
-				req.Params = rpcguard.LiftTask(req.Params) // MCP 2025-11-25's params.task
-			}
-			return append(msgs, req), false, nil
+			return append(msgs, &jsonrpc.Request{ID: id, Method: call.method, Params: call.params}), false, nil
 		}
 	}
 	body, err := io.ReadAll(r.Body)

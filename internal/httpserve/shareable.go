@@ -61,8 +61,7 @@ type sharedCall struct {
 // session only ever sees calls the SDK would have served.
 func shareable(r *http.Request, c call, extra func(method string) bool, headerBound func(tool string) bool) (sharedCall, bool) {
 	if c.method == "" || len(c.params) > maxSharedParams || !(sharedMethods[c.method] || extra != nil && extra(c.method)) ||
-		paramsRequired[c.method] && c.params == nil || len(r.Header.Values("Last-Event-ID")) > 0 ||
-		!jsonContent(r.Header.Get("Content-Type")) || !acceptsBoth(r) || !hostAllowed(r) {
+		paramsRequired[c.method] && c.params == nil || !sdkServesPOST(r) {
 		return sharedCall{}, false
 	}
 	id, ok := rpcguard.ParseID(c.id)
@@ -73,16 +72,15 @@ func shareable(r *http.Request, c call, extra func(method string) bool, headerBo
 	if version == "" {
 		version = legacyVersion
 	}
-	meta := rpcguard.Member(c.params, "_meta")
-	metaVersion, _ := rpcguard.String(rpcguard.Member(meta, mcp.MetaKeyProtocolVersion))
+	meta := metaVersion(c.params)
 	switch {
 	case version < standardHeadersVersion:
 		// Per-request metadata asks for the header rules of the new
 		// protocol, which the SDK applies and answers itself.
-		if metaVersion != "" || !slices.Contains(supportedVersions, version) {
+		if meta != "" || !slices.Contains(supportedVersions, version) {
 			return sharedCall{}, false
 		}
-	case metaVersion != version || !slices.Contains(supportedVersions, version) || !headersMatch(r.Header, c, headerBound):
+	case meta != version || !slices.Contains(supportedVersions, version) || !headersMatch(r.Header, c, headerBound):
 		return sharedCall{}, false
 	}
 	return sharedCall{id: id, method: c.method, params: c.params, version: version}, true
@@ -109,6 +107,14 @@ func headersMatch(h http.Header, c call, headerBound func(tool string) bool) boo
 		return false
 	}
 	return c.method != "tools/call" || headerBound == nil || !headerBound(name)
+}
+
+// sdkServesPOST reports whether the SDK's handler takes a POST's headers
+// as they are, on to its session: no Last-Event-ID, a JSON body, an
+// Accept of both types, a Host its protection from DNS rebinding lets in.
+func sdkServesPOST(r *http.Request) bool {
+	return len(r.Header.Values("Last-Event-ID")) == 0 && jsonContent(r.Header.Get("Content-Type")) &&
+		acceptsBoth(r) && hostAllowed(r)
 }
 
 // jsonContent reports whether a Content-Type is application/json, with

@@ -5,11 +5,8 @@ import (
 	"net/http"
 	"sync"
 
-	"github.com/modelcontextprotocol/go-sdk/auth"
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
-
-	"github.com/seed417024ea/mcpcore/internal/rpcguard"
 )
 
 // Stateless requests share sessions. The SDK's handler builds a whole
@@ -70,22 +67,12 @@ func (p *sharedPool) serve(w http.ResponseWriter, r *http.Request) bool {
 	if err != nil {
 		return false
 	}
-	params := sc.params
-	if sc.method == "tools/call" {
-		params = rpcguard.LiftTask(params) // MCP 2025-11-25's params.task
-	}
-	extra := &mcp.RequestExtra{TokenInfo: auth.TokenInfoFromContext(r.Context()), Header: r.Header}
-	ex := newExchange(w, sc.version, 1)
 	// The answer is an event stream, as the SDK's: its headers are set
 	// before the call can reach the server, where they are read (Bind).
-	h := aw.Header()
-	h.Set("Cache-Control", "no-cache, no-transform")
-	h.Set("Content-Type", "text/event-stream")
-	h.Set("Connection", "keep-alive")
-	aw.mu.Lock()
-	aw.exchange = ex
-	aw.mu.Unlock()
-	c.call(r.Context(), ex, &jsonrpc.Request{ID: sc.id, Method: sc.method, Params: params, Extra: extra})
+	streamHeaders(aw.Header())
+	ex := newExchange(w, sc.version, 1)
+	attach(w, ex)
+	c.call(r.Context(), ex, &jsonrpc.Request{ID: sc.id, Method: sc.method, Params: sc.params, Extra: requestExtra(r)})
 	return true
 }
 

@@ -28,7 +28,7 @@ const versionHeader = "Mcp-Protocol-Version"
 // that the server does not support goes on to the SDK, whose answer lists
 // the versions it does.
 func guardVersion(log *Refusals) func(http.Handler) http.Handler {
-	versions := mcp.SupportedProtocolVersions()
+	versions := supportedVersions
 	supported := strings.Join(versions, ",")
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -7,12 +7,12 @@ import (
 	"bytes"
 	stdcmp "cmp"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/seed417024ea/mcpcore/internal/wiretest"
 )
 
 var updateWire = flag.Bool("update", false, "rewrite the golden files of TestHTTPWireGolden under testdata/wire/")
@@ -22,20 +22,8 @@ var updateWire = flag.Bool("update", false, "rewrite the golden files of TestHTT
 func compareGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", "wire", name)
-	if *updateWire {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -run TestHTTPWireGolden -update writes it)", err)
-	}
-	if bytes.Equal(got, want) {
+	want := wiretest.Golden(t, path, got, *updateWire, "go test -run TestHTTPWireGolden -update writes it")
+	if want == nil || bytes.Equal(got, want) {
 		return
 	}
 	// One difference per exchange, named: a file holds dozens.

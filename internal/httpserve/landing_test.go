@@ -11,12 +11,13 @@ import (
 	"math"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/seed417024ea/mcpcore/internal/wiretest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -25,20 +26,8 @@ var update = flag.Bool("update", false, "rewrite the golden files under testdata
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/httpserve -update to write it)", err)
-	}
-	if !bytes.Equal(got, want) {
+	want := wiretest.Golden(t, path, got, *update, "run go test ./internal/httpserve -update to write it")
+	if want != nil && !bytes.Equal(got, want) {
 		t.Errorf("%s differs from what was rendered; if the change is meant, run go test ./internal/httpserve -update and review the diff.\ngot:\n%s", path, got)
 	}
 }

@@ -427,6 +427,15 @@ func principalOf(who *auth.TokenInfo) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// requestPrincipal is the principal of the caller of req, a request that
+// may carry a token (see principalOf).
+func requestPrincipal(req mcp.Request) string {
+	if extra := req.GetExtra(); extra != nil {
+		return principalOf(extra.TokenInfo)
+	}
+	return ""
+}
+
 // badState is the protocol error for a requestState that fails
 // verification.
 func badState() *mcperr.Error {

@@ -92,21 +92,25 @@ func legacyCaller(req mcp.Request) (principal, id string, err error) {
 	if p, ok := req.GetParams().(*taskParams); ok && p != nil {
 		id = p.TaskID
 	}
-	if extra := req.GetExtra(); extra != nil {
-		principal = principalOf(extra.TokenInfo)
-	}
+	principal = requestPrincipal(req)
 	if !wellFormedTaskID(id) {
 		return "", "", errUnknownTask
 	}
 	return principal, id, nil
 }
 
-func (s *Server) legacyGet(ctx context.Context, req mcp.Request) (mcp.Result, error) {
+// legacyRead reads the task a tasks/* request names, for its caller.
+func (s *Server) legacyRead(ctx context.Context, req mcp.Request) (t fleet.Task, principal string, err error) {
 	principal, id, err := legacyCaller(req)
 	if err != nil {
-		return nil, err
+		return fleet.Task{}, "", err
 	}
-	t, err := s.readTask(ctx, id, principal)
+	t, err = s.readTask(ctx, id, principal)
+	return t, principal, err
+}
+
+func (s *Server) legacyGet(ctx context.Context, req mcp.Request) (mcp.Result, error) {
+	t, _, err := s.legacyRead(ctx, req)
 	if err != nil {
 		return nil, err
 	}
@@ -155,10 +159,7 @@ func (s *Server) legacyResult(ctx context.Context, req mcp.Request) (mcp.Result,
 // caller to list for: every task would be every caller's.
 func (s *Server) legacyList(ctx context.Context, req mcp.Request) (mcp.Result, error) {
 	lister, ok := s.taskStore.(fleet.TaskLister)
-	var principal string
-	if extra := req.GetExtra(); extra != nil {
-		principal = principalOf(extra.TokenInfo)
-	}
+	principal := requestPrincipal(req)
 	if !ok || principal == "" {
 		return nil, methodNotFound("tasks/list")
 	}
@@ -186,14 +187,11 @@ func (s *Server) legacyList(ctx context.Context, req mcp.Request) (mcp.Result, e
 // answer (so that the cancel wins over a late result), then its handler;
 // it answers the task, cancelled. An ended one is refused with -32602.
 func (s *Server) legacyCancel(ctx context.Context, req mcp.Request) (mcp.Result, error) {
-	principal, id, err := legacyCaller(req)
+	t, principal, err := s.legacyRead(ctx, req)
 	if err != nil {
 		return nil, err
 	}
-	t, err := s.readTask(ctx, id, principal)
-	if err != nil {
-		return nil, err
-	}
+	id := t.ID
 	if ended := t.Status.Terminal(); !ended {
 		if err := s.cancelTask(ctx, id, principal); err != nil {
 			return nil, err

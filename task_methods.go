@@ -63,9 +63,7 @@ func (s *Server) taskCaller(ctx context.Context, ss *mcp.ServerSession, method s
 	}
 	var principal string
 	if req, _ := ctx.Value(taskRequestKey{}).(mcp.Request); req != nil {
-		if extra := req.GetExtra(); extra != nil {
-			principal = principalOf(extra.TokenInfo)
-		}
+		principal = requestPrincipal(req)
 	}
 	return principal, nil
 }
